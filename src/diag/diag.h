@@ -1,0 +1,30 @@
+/* Reporting: every stage reports through one px_diags, which counts errors,
+ * formats the table text (data/diagnostics.yaml) and hands the result to the
+ * library user's callback. */
+#ifndef PX_DIAG_H
+#define PX_DIAG_H
+#include <stdbool.h>
+
+#include "front/ir.h"
+#include "ptxemit.h"
+
+typedef struct px_diags {
+	px_diag_fn fn;
+	void *ctx;
+	const char *file;
+	const char *src;
+	size_t len;
+	unsigned nerrors;
+	unsigned max_errors;
+	bool silenced;   /* max_errors reached: count, but report nothing more */
+} px_diags;
+
+void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
+                   void *ctx, unsigned max_errors);
+/* id is a PX_D_* row; the row's text is the printf format for the arguments. */
+void px_error(px_diags *d, px_loc loc, int id, ...);
+void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...);
+/* A location-less error (usage of the library, I/O) with the row's format. */
+void px_error_noloc(px_diags *d, int id, ...);
+
+#endif

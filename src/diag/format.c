@@ -1,0 +1,97 @@
+/* px_diagnostic_format: the one place that decides how a diagnostic reads, so
+ * the command line and every library user print the same text:
+ *
+ *   file:line:col: error: message
+ *     the offending source line
+ *         ^
+ *
+ * Parts that are missing are left out: no column gives "file:line: ", no line
+ * gives "file: ", no file gives just "error: message". Like snprintf it never
+ * writes more than size bytes and always terminates the text when size > 0;
+ * a text that does not fit is cut short, never refused. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ptxemit.h"
+
+/* Where the next byte goes and how many bytes are left, the NUL included. */
+typedef struct sink {
+	char *p;
+	size_t left;
+} sink;
+
+static void put(sink *s, const char *t, size_t n)
+{
+	if (s->left <= 1)
+		return;
+	size_t k = n < s->left - 1 ? n : s->left - 1;
+	memcpy(s->p, t, k);
+	s->p += k;
+	s->left -= k;
+	*s->p = '\0';
+}
+
+static void put_str(sink *s, const char *t)
+{
+	put(s, t, strlen(t));
+}
+
+static const char *severity_name(px_severity sev)
+{
+	switch (sev) {
+	case PX_SEV_ERROR:
+		return "error";
+	case PX_SEV_WARNING:
+		return "warning";
+	case PX_SEV_NOTE:
+		return "note";
+	case PX_SEV_REMARK:
+		return "remark";
+	}
+	return "error";
+}
+
+/* The caret sits under column col (1-based, counted in bytes). Tabs before it
+ * are copied from the source line so that it lines up in any tab width. */
+static void caret(sink *s, const char *line, size_t len, unsigned col)
+{
+	put_str(s, "  ");
+	size_t upto = (size_t)col - 1;
+	if (upto > len)
+		upto = len; /* a column past the end points just after the line */
+	for (size_t i = 0; i < upto; i++)
+		put(s, line[i] == '\t' ? "\t" : " ", 1);
+	put_str(s, "^\n");
+}
+
+void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
+{
+	if (size == 0)
+		return;
+	sink s = {buf, size};
+	*buf = '\0';
+	char num[32];
+	if (d->file) {
+		put_str(&s, d->file);
+		if (d->line) {
+			snprintf(num, sizeof num, ":%u", d->line);
+			put_str(&s, num);
+			if (d->col) {
+				snprintf(num, sizeof num, ":%u", d->col);
+				put_str(&s, num);
+			}
+		}
+		put_str(&s, ": ");
+	}
+	put_str(&s, severity_name(d->severity));
+	put_str(&s, ": ");
+	put_str(&s, d->message ? d->message : "");
+	put_str(&s, "\n");
+	if (d->line && d->source_line) {
+		put_str(&s, "  ");
+		put(&s, d->source_line, d->source_len);
+		put_str(&s, "\n");
+		if (d->col)
+			caret(&s, d->source_line, d->source_len, d->col);
+	}
+}

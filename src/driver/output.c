@@ -1,0 +1,154 @@
+/* The output file is replaced atomically: the bytes go to a temporary file
+ * beside it, which is renamed over the target only once everything has been
+ * written. A failed or interrupted run therefore never leaves a truncated
+ * .ptx behind for a build system to mistake for a good one. */
+/* realpath is X/Open, beyond the _POSIX_C_SOURCE the build asks for. */
+#define _XOPEN_SOURCE 700
+#include "driver/output.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* The temporary file an interrupt must remove, NULL while there is none. */
+static char *volatile pending;
+
+static void on_signal(int sig)
+{
+	char *tmp = pending;
+	if (tmp)
+		unlink(tmp);
+	raise(sig); /* SA_RESETHAND restored the default action: die of sig */
+}
+
+int drv_write_fd(int fd, const char *data, size_t len)
+{
+	while (len > 0) {
+		ssize_t n = write(fd, data, len);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return errno;
+		}
+		data += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* Something other than a regular file (/dev/null, a FIFO, a terminal) cannot
+ * be replaced by renaming, and must not be: write into it in place. */
+static int write_in_place(const char *path, const char *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return errno;
+	int err = drv_write_fd(fd, data, len);
+	if (close(fd) != 0 && !err)
+		err = errno;
+	return err;
+}
+
+/* The permissions a new file would get (0666 less the umask), which mkstemp's
+ * 0600 would otherwise replace. */
+static mode_t new_file_mode(void)
+{
+	mode_t mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/* "dir/.name.XXXXXX" beside path, so that rename stays within one file system. */
+static char *temp_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;
+	const char *base = path + dirlen;
+	size_t n = dirlen + strlen(base) + sizeof "..XXXXXX";
+	char *t = malloc(n);
+	if (!t)
+		return NULL;
+	memcpy(t, path, dirlen);
+	strcpy(t + dirlen, ".");
+	strcat(t + dirlen, base);
+	strcat(t + dirlen, ".XXXXXX");
+	return t;
+}
+
+/* Create the temporary file with SIGINT and SIGTERM held back, so that an
+ * interrupt cannot fall between its creation and its registration. */
+static int create_temp(char *tmp)
+{
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	int fd = mkstemp(tmp);
+	int err = errno;
+	if (fd >= 0)
+		pending = tmp;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	errno = err;
+	return fd;
+}
+
+static int replace(const char *target, mode_t mode, const char *data, size_t len)
+{
+	char *tmp = temp_name(target);
+	if (!tmp)
+		return ENOMEM;
+	struct sigaction sa, old_int, old_term;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sa.sa_flags = SA_RESETHAND;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+
+	int err = 0;
+	int fd = create_temp(tmp);
+	if (fd < 0) {
+		err = errno;
+	} else {
+		err = drv_write_fd(fd, data, len);
+		if (!err && fchmod(fd, mode) != 0)
+			err = errno;
+		if (close(fd) != 0 && !err)
+			err = errno;
+		if (!err && rename(tmp, target) != 0)
+			err = errno;
+		if (err)
+			unlink(tmp);
+		pending = NULL;
+	}
+
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	free(tmp);
+	return err;
+}
+
+int drv_write_file(const char *path, const char *data, size_t len)
+{
+	struct stat st;
+	if (stat(path, &st) != 0) {
+		if (errno != ENOENT)
+			return errno;
+		return replace(path, new_file_mode(), data, len);
+	}
+	if (!S_ISREG(st.st_mode))
+		return write_in_place(path, data, len);
+	/* Through a symbolic link, replace the file it names and keep the link. */
+	char *real = realpath(path, NULL);
+	if (!real)
+		return errno;
+	int err = replace(real, st.st_mode & 07777, data, len);
+	free(real);
+	return err;
+}

@@ -1,0 +1,237 @@
+/* The module as the front end builds it: globals, functions, labels, typed
+ * virtual values and nodes, exactly as written in MIR. Nothing here is checked
+ * against the tables yet; the verifier (src/verify) resolves each node to an
+ * operation and variant, and the selector (src/isel) consumes the result.
+ *
+ * Functions are handed to the pipeline one at a time as the parser closes them
+ * (px_module.on_function), so memory follows the largest function, not the
+ * module: a function lives in module->fn_arena, which is reset after each. */
+#ifndef PX_IR_H
+#define PX_IR_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/arena.h"
+#include "util/strmap.h"
+
+typedef struct px_loc {
+	uint32_t line, col; /* 1-based; col counts bytes */
+	uint32_t off;       /* byte offset of the first character in the source */
+} px_loc;
+
+typedef struct px_str {
+	const char *s; /* points into the source text or an arena; not NUL-terminated */
+	uint32_t n;
+} px_str;
+
+/* ---- operands ---- */
+enum px_okind {
+	PX_O_NONE,
+	PX_O_VALUE,   /* %name: id = value index; elem >= 0 for %name[i] */
+	PX_O_INT,     /* integer literal: ival (a leading '-' folded in); is_hex */
+	PX_O_FLOAT,   /* decimal float literal: fval */
+	PX_O_FBITS,   /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: bits, fwidth 32 or 64 */
+	PX_O_SREG,    /* %tid.x: id = index into px_sregs */
+	PX_O_SYM,     /* @name: sym = name (a global or a function) */
+	PX_O_LABEL,   /* ^name: id = label index in the function */
+	PX_O_ADDR,    /* [base + off] or [base, (group)]: base, off, idx */
+	PX_O_GROUP,   /* ( a, b, ... ): elems */
+	PX_O_DISCARD, /* _ (results only) */
+};
+
+typedef struct px_opnd px_opnd;
+struct px_opnd {
+	uint8_t kind;   /* enum px_okind */
+	bool neg;       /* !%p */
+	bool is_hex;    /* PX_O_INT written in hex */
+	bool pair;      /* a result joined to the previous one with '|' */
+	px_loc loc;
+	uint32_t id;
+	int32_t elem;   /* -1 unless %name[i] */
+	int64_t ival;
+	double fval;
+	uint64_t bits;
+	uint8_t fwidth;
+	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
+	uint32_t decl_count; /* results only: N of ':T[N]', 0 if scalar */
+	px_str sym;     /* PX_O_SYM */
+	px_opnd *base;  /* PX_O_ADDR */
+	int64_t off;    /* PX_O_ADDR */
+	px_opnd *idx;   /* PX_O_ADDR: the group after ',' in [%tmap, (%x, %y)], or NULL */
+	px_opnd *elems; /* PX_O_GROUP */
+	uint32_t nelems;
+};
+
+/* ---- values and labels (per function) ---- */
+enum px_param_kind { PX_PARAM_NONE, PX_PARAM_SCALAR, PX_PARAM_PTR, PX_PARAM_AGG };
+
+typedef struct px_value {
+	px_str name;        /* without '%' */
+	uint16_t type;      /* PX_T_*, from the first typed definition; 0 until then */
+	uint32_t count;     /* N for an array T[N]; 0 for a scalar */
+	px_loc def_loc;     /* first typed definition (or the parameter) */
+	bool has_def;       /* some statement or parameter defines it */
+	uint8_t param;      /* enum px_param_kind when it is a parameter */
+	uint32_t param_index;
+	/* filled by selection */
+	uint32_t reg;       /* first register number; arrays take count consecutive */
+	bool reg_done;
+} px_value;
+
+typedef struct px_label {
+	px_str name;        /* without '^' */
+	px_loc def_loc, first_use;
+	bool defined, used;
+} px_label;
+
+/* ---- nodes ---- */
+enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET };
+
+typedef struct px_prop {
+	px_str key;
+	px_str val;   /* n == 0 for a bare flag such as {trans} or {fast} */
+	px_loc loc, val_loc;
+} px_prop;
+
+typedef struct px_node px_node;
+struct px_node {
+	uint8_t kind;       /* enum px_nkind */
+	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
+	/* guard: @%p or @!%p */
+	bool has_guard, guard_neg;
+	uint32_t guard;     /* value index */
+	px_loc guard_loc;
+	/* PX_N_INST: the dotted name exactly as written, e.g. "ld.global.v4" */
+	px_str opname;
+	px_loc oploc;
+	px_opnd *res;       /* results, in order; '|' pairs have pair set on the second */
+	uint32_t nres;
+	px_opnd *ops;       /* operands (PX_N_CALL: the arguments; PX_N_RET: the returned values) */
+	uint32_t nops;
+	px_prop *props;
+	uint32_t nprops;
+	uint32_t label;     /* PX_N_LABEL: label index */
+	px_str callee;      /* PX_N_CALL: function name without '@' */
+	px_loc callee_loc;
+	/* filled by the verifier */
+	const struct px_op_def *op;
+	const struct px_variant *var;
+	uint16_t slot[24];  /* token per slot (PX_TOK_*), 0 = empty; PX_MAX_SLOTS */
+	uint32_t flags;     /* PX_NF_* node flags from the dictionary */
+	px_node *next;
+};
+
+/* ---- functions ---- */
+enum px_linkage { PX_LINK_VISIBLE, PX_LINK_EXTERN, PX_LINK_WEAK, PX_LINK_INTERNAL };
+
+typedef struct px_param {
+	uint32_t value;     /* value index of the parameter */
+	uint8_t kind;       /* enum px_param_kind */
+	uint16_t type;      /* PX_T_* for scalars; PX_T_ptr for pointers; PX_T_b8 for aggregates */
+	uint16_t space;     /* PX_TOK_global/shared/const/local for a pointer, 0 for generic */
+	uint32_t align;     /* 0 if not given */
+	uint32_t size;      /* aggregate bytes */
+	px_loc loc;
+} px_param;
+
+typedef struct px_dirval {
+	bool present;
+	uint8_t nargs;
+	uint32_t args[3];
+	px_loc loc;
+} px_dirval;
+
+typedef struct px_func {
+	px_str name;        /* without '@' */
+	px_loc loc;
+	bool is_kernel;
+	bool is_decl;       /* no body: `extern func @f(...) -> (...)` */
+	uint8_t linkage;    /* enum px_linkage */
+	px_param *params;
+	uint32_t nparams;
+	uint16_t *rets;     /* return types (PX_T_*) */
+	uint32_t nrets;
+	px_loc rets_loc;
+	px_dirval dirs[16]; /* indexed by PX_DIR_* */
+	px_prop *attrs;     /* function attributes: `attrs {unsafe_fp_math}` after the directives */
+	uint32_t nattrs;
+	px_value *values;   /* growable; index = value id */
+	uint32_t nvalues, cap_values;
+	px_strmap value_ids;
+	px_label *labels;
+	uint32_t nlabels, cap_labels;
+	px_strmap label_ids;
+	px_node *first, *last;
+	uint32_t nnodes;
+	uint32_t nerrors;   /* syntax errors the parser reported inside it: its IR may miss
+	                     * statements, so checking it further can only add noise */
+} px_func;
+
+/* ---- module ---- */
+enum px_space { PX_SPACE_GLOBAL, PX_SPACE_CONST, PX_SPACE_SHARED };
+
+typedef struct px_global {
+	px_str name;
+	px_loc loc;
+	uint8_t space;      /* enum px_space */
+	uint8_t linkage;    /* enum px_linkage */
+	uint16_t type;      /* element type */
+	bool is_array, unsized; /* T[N] / T[] */
+	uint64_t count;
+	uint32_t align;     /* 0 if not given */
+	px_opnd *init;      /* initializer literals (PX_O_INT/FLOAT/FBITS/SYM), or NULL */
+	uint32_t ninit;
+	bool init_is_list;  /* written as [ ... ] */
+} px_global;
+
+/* What a later call needs to know of a function: kept for the whole module. */
+typedef struct px_funcsig {
+	px_str name;
+	px_loc loc;
+	bool is_kernel, defined;
+	uint8_t linkage;
+	uint16_t *params;   /* PX_T_* per parameter (PX_T_ptr for pointers, 0 for aggregates) */
+	uint32_t *param_sizes; /* aggregate bytes, else 0 */
+	uint32_t *param_aligns; /* aggregate alignment as written (0: none), else 0 */
+	uint32_t nparams;
+	uint16_t *rets;
+	uint32_t nrets;
+} px_funcsig;
+
+typedef struct px_module px_module;
+typedef void (*px_func_hook)(px_module *m, px_func *f, void *ctx);
+
+struct px_module {
+	const char *filename;   /* for diagnostics */
+	const char *src;        /* the whole input */
+	size_t srclen;
+	px_arena arena;         /* lives as long as the module */
+	px_arena fn_arena;      /* the function being built; reset after the hook */
+	/* target line */
+	px_str target;          /* "sm_90a", n == 0 if none */
+	px_loc target_loc;
+	uint16_t ptx;           /* major*10+minor from `target sm_80 ptx 7.4`, 0 if none */
+	px_loc ptx_loc;
+	px_global *globals;
+	uint32_t nglobals, cap_globals;
+	px_funcsig *funcs;
+	uint32_t nfuncs, cap_funcs;
+	px_strmap syms;         /* name -> (index << 1) | is_func */
+	px_func_hook on_function;
+	void *hook_ctx;
+	struct px_diags *diags;
+};
+
+/* Parse src into m, calling m->on_function for each function as it closes.
+ * Returns the number of syntax errors reported (they go to m->diags). */
+int px_parse(px_module *m);
+
+/* ---- building helpers the parser uses (front/ir.c) ---- */
+void px_module_init(px_module *m, const char *filename, const char *src, size_t len, struct px_diags *d);
+void px_module_free(px_module *m);
+uint32_t px_func_value(px_module *m, px_func *f, px_str name);  /* find or add */
+uint32_t px_func_label(px_module *m, px_func *f, px_str name);  /* find or add */
+void px_func_append(px_func *f, px_node *n);
+
+#endif

@@ -1,0 +1,79 @@
+/* What grammar/lexer.l and grammar/parser.y share: the token value, the
+ * temporary lists the grammar builds before it knows their length, and the
+ * parser state both sides reach (the scanner through yyextra). Nothing here is
+ * seen outside the front end. */
+#ifndef PX_PARSE_H
+#define PX_PARSE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag/diag.h"
+#include "front/ir.h"
+#include "util/arena.h"
+
+/* Brackets may nest this deep on one statement; deeper is an error. It keeps
+ * the parser stack far below bison's limit whatever the input. */
+enum { PX_MAX_NESTING = 64 };
+
+/* A token: its text (in m->src) and, for literals, the scanned value. */
+typedef struct px_tok {
+	px_str s;
+	int64_t i;        /* INT: the 64-bit pattern; a leading '-' is folded in */
+	double f;         /* FLOAT */
+	uint64_t bits;    /* FBITS */
+	uint8_t fwidth;   /* FBITS: 32 or 64 */
+	bool hex, neg;    /* INT written in hex / with a minus sign */
+	px_loc loc;
+} px_tok;
+
+/* Lists built left-recursively in the scratch arena and copied into an array of
+ * the right arena once complete, so every list costs linear time. */
+typedef struct px_olink {
+	px_opnd o;
+	struct px_olink *next;
+} px_olink;
+typedef struct px_olist {
+	px_olink *head, *tail;
+	uint32_t n;
+} px_olist;
+
+typedef struct px_plink {
+	px_prop p;
+	struct px_plink *next;
+} px_plink;
+typedef struct px_plist {
+	px_plink *head, *tail;
+	uint32_t n;
+} px_plist;
+
+typedef struct px_guard {
+	bool has, neg;
+	uint32_t value;
+	px_loc loc;
+} px_guard;
+
+typedef struct px_parser {
+	px_module *m;
+	px_arena tmp;           /* lists of the statement being parsed; reset per line */
+	px_func *f;             /* the function being built, or NULL */
+	bool f_broken;          /* its header did not parse: never registered or handed on */
+	bool in_body;
+	px_param *params;       /* parameters as the header lists them (in tmp) */
+	uint32_t nparams, cap_params;
+	unsigned nerrors;       /* errors this parse reported */
+	unsigned f_errors;      /* nerrors when the current function began */
+	bool brace_reported;    /* one "use ( )" error per statement */
+	/* scanner state */
+	uint32_t line, col, off; /* where the next token starts */
+	px_loc tok_loc;          /* the token being scanned */
+	int last_tok;            /* last token returned (0 at the start) */
+	px_str last_text;        /* its text, for syntax errors */
+	unsigned depth;          /* open brackets on this statement */
+	uint32_t quiet_line;     /* a line already reported whole; no syntax error there */
+} px_parser;
+
+/* Report an error at loc (a PX_D_* id and its arguments) and count it for
+ * px_parse's result. */
+#define PX_PERR(P, loc, ...) ((P)->nerrors++, px_error((P)->m->diags, (loc), __VA_ARGS__))
+
+#endif

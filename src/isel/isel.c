@@ -1,0 +1,192 @@
+/* The selector's driver: per function, the parameter loads, then each node
+ * through seed 003's three layers in order (intrinsic-with-chain, vector
+ * load/store, pattern matcher); a layer that does not take a node passes it on. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "isel/isel.h"
+#include "verify/verify.h"
+
+void px_isel_init(px_isel *s, px_module *m, px_diags *d)
+{
+	memset(s, 0, sizeof *s);
+	s->m = m;
+	s->d = d;
+	s->a = &m->fn_arena;
+	px_strmap_init(&s->early_calls);
+}
+
+void px_isel_free(px_isel *s)
+{
+	free(s->vreg);
+	px_strmap_free(&s->early_calls);
+}
+
+px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(s->a, (n ? n : 1) * sizeof(px_mop)); }
+
+void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok)
+{
+	int i = px_slot_index(op, name);
+	if (i >= 0)
+		slot[i] = (uint16_t)tok;
+}
+
+/* The token naming type in op's slot (the exact type, else its bit type). */
+unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type)
+{
+	int i = px_slot_index(op, slot_name);
+	if (i < 0)
+		return 0;
+	const px_slot_def *sd = &op->slots[i];
+	const px_type_info *t = &px_types[type == PX_T_ptr ? PX_T_u64 : type];
+	if (t->token && px_slot_has(sd, t->token))
+		return t->token;
+	for (unsigned k = 1; k < px_ntypes; k++)
+		if (px_types[k].kind == PX_KIND_BIT && px_types[k].width == t->width && px_slot_has(sd, px_types[k].token))
+			return px_types[k].token;
+	return 0;
+}
+
+/* Append an instruction of op with the given slots; the variant comes from the
+ * tables like any node's, so synthesized instructions obey the same windows. */
+px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc)
+{
+	px_minst *mi = px_arena_alloc(s->a, sizeof *mi);
+	mi->op = op;
+	if (slot)
+		memcpy(mi->slot, slot, sizeof mi->slot);
+	mi->var = px_variant_find(op, mi->slot, s->target, 0);
+	if (!mi->var && op->nvariants)
+		mi->var = &op->variants[0]; /* the verifier admitted the node; a synthesized
+		                               * instruction outside every window is a table bug
+		                               * ptxas will point out */
+	mi->iid = mi->var ? mi->var->iid : -1;
+	mi->loc = loc;
+	if (s->mf.last)
+		s->mf.last->next = mi;
+	else
+		s->mf.first = mi;
+	s->mf.last = mi;
+	return mi;
+}
+
+void px_finish(px_isel *s, px_minst *mi) { mi->mc = px_mc_name(s->a, mi); }
+
+static void set_guard(px_isel *s, px_minst *mi, const px_node *n)
+{
+	if (!n->has_guard)
+		return;
+	mi->has_guard = true;
+	mi->guard_neg = n->guard_neg;
+	mi->guard_reg = px_value_reg(s, n->guard);
+}
+
+/* Results: a group definition takes one array value or N scalar results. */
+static void lower_results(px_isel *s, const px_node *n, px_minst *mi)
+{
+	unsigned nd;
+	const px_opnd_def *defs = px_var_results(n->op, n->var, &nd);
+	mi->res = px_mops(s, nd);
+	unsigned it = 0;
+	for (unsigned d = 0; d < nd && it < n->nres; d++) {
+		int want = px_opnd_type(&defs[d], n->slot);
+		unsigned count = px_opnd_count(&defs[d], n->slot);
+		const px_opnd *o = &n->res[it];
+		px_mop *m = &mi->res[mi->nres++];
+		if (count > 1 && !(o->kind == PX_O_VALUE && o->elem < 0 && s->f->values[o->id].count)) {
+			m->kind = PX_M_GROUP;
+			m->elems = px_mops(s, count);
+			m->nelems = count;
+			for (unsigned k = 0; k < count; k++)
+				m->elems[k] = px_lower_value_as(s, &n->res[it++], want, n->loc);
+			continue;
+		}
+		*m = px_lower_value_as(s, o, want, n->loc);
+		m->pair = o->pair;
+		it++;
+	}
+}
+
+static void lower_node(px_isel *s, const px_node *n)
+{
+	unsigned no;
+	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
+	/* operands first: materializing a constant emits its mov before the node */
+	px_mop *ops = px_mops(s, n->nops);
+	for (unsigned i = 0; i < n->nops && i < no; i++)
+		ops[i] = px_lower_operand(s, n, &n->ops[i], &defs[i], px_opnd_type(&defs[i], n->slot), n->loc);
+	px_minst *mi = px_emit_inst(s, n->op, n->slot, n->loc);
+	mi->var = n->var;
+	mi->iid = n->var->iid;
+	set_guard(s, mi, n);
+	lower_results(s, n, mi);
+	mi->ops = ops;
+	mi->nops = n->nops < no ? n->nops : no;
+	px_finish(s, mi);
+}
+
+/* Layer 1: operations that carry memory or control-flow chains as intrinsics. */
+static bool select_chain(px_isel *s, const px_node *n)
+{
+	if (n->op->layer != PX_LAYER_CHAIN)
+		return false;
+	lower_node(s, n);
+	return true;
+}
+
+/* Layer 2: vector loads and stores (a filled vec slot). */
+static bool select_vector(px_isel *s, const px_node *n)
+{
+	if (n->op->layer != PX_LAYER_VECTOR)
+		return false;
+	int vi = px_slot_index(n->op, "vec");
+	if (vi < 0 || !n->slot[vi])
+		return false; /* a scalar access is an ordinary pattern */
+	lower_node(s, n);
+	return true;
+}
+
+/* Layer 3: the pattern matcher. */
+static void select_match(px_isel *s, const px_node *n) { lower_node(s, n); }
+
+static void select_label(px_isel *s, const px_node *n)
+{
+	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_label], NULL, n->loc);
+	mi->pseudo = PX_PSEUDO_LABEL;
+	mi->name = s->f->labels[n->label].name;
+	px_finish(s, mi);
+}
+
+const px_mfunc *px_select_func(px_isel *s, px_func *f)
+{
+	s->f = f;
+	memset(&s->mf, 0, sizeof s->mf);
+	memset(s->next, 0, sizeof s->next);
+	s->mf.fn = f;
+	if (s->vcap < f->nvalues + 1) {
+		free(s->vreg);
+		s->vcap = f->nvalues + 64;
+		s->vreg = malloc(s->vcap * sizeof *s->vreg);
+		if (!s->vreg)
+			abort();
+	}
+	memset(s->vreg, 0xff, (f->nvalues + 1) * sizeof *s->vreg);
+	px_select_entry(s);
+	for (const px_node *n = f->first; n; n = n->next) {
+		switch (n->kind) {
+		case PX_N_LABEL:
+			select_label(s, n);
+			break;
+		case PX_N_CALL:
+			px_select_call(s, n);
+			break;
+		case PX_N_RET:
+			px_select_ret(s, n);
+			break;
+		default:
+			if (!select_chain(s, n) && !select_vector(s, n))
+				select_match(s, n);
+		}
+	}
+	return &s->mf;
+}

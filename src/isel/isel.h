@@ -1,0 +1,60 @@
+/* Instruction selection: each verified node becomes machine instructions in
+ * seed 003's layer order (intrinsic-with-chain, vector load/store, then the
+ * pattern matcher), with the parameter ABI and call sequences around them and
+ * registers numbered per class. */
+#ifndef PX_ISEL_H
+#define PX_ISEL_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag/diag.h"
+#include "front/ir.h"
+#include "isel/minst.h"
+#include "tables/tables.h"
+
+typedef struct px_isel {
+	px_module *m;
+	px_diags *d;
+	const px_target *target;
+	uint16_t ptx;          /* PTX version to check windows against (0: any) */
+	px_arena *a;           /* the function arena */
+	px_func *f;
+	px_mfunc mf;
+	uint32_t next[8];      /* next number per numbering (a view shares its base's) */
+	uint32_t *vreg;        /* per value: register of element 0, or UINT32_MAX */
+	uint32_t vcap;
+	uint32_t callseq;      /* numbers call sequences across the module */
+	px_strmap early_calls; /* callees called before their definition: need a prototype */
+} px_isel;
+
+void px_isel_init(px_isel *s, px_module *m, px_diags *d);
+void px_isel_free(px_isel *s);
+/* Select f (verified, no errors); the result lives in the function arena. */
+const px_mfunc *px_select_func(px_isel *s, px_func *f);
+
+/* ---- shared between the selector's files ---- */
+/* registers (regs.c) */
+uint8_t px_rc_of_type(int type);                 /* printed class: %f for f32, %fd for f64 */
+uint32_t px_new_reg(px_isel *s, int type, uint32_t count);
+px_mop px_reg_mop(px_isel *s, int type, uint32_t reg);
+uint32_t px_value_reg(px_isel *s, uint32_t value);
+/* building instructions (isel.c) */
+px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc);
+px_mop *px_mops(px_isel *s, uint32_t n);
+void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok);
+unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type);
+void px_finish(px_isel *s, px_minst *mi);        /* MC name */
+/* operands (operands.c) */
+px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
+                        int want, px_loc loc);
+px_mop px_lower_value_as(px_isel *s, const px_opnd *o, int want, px_loc loc);
+px_mop px_materialize(px_isel *s, int type, px_mop imm, px_loc loc);
+/* the param ABI (params.c) */
+px_str px_param_sym(px_isel *s, uint32_t index);
+void px_select_entry(px_isel *s);
+void px_select_call(px_isel *s, const px_node *n);
+void px_select_ret(px_isel *s, const px_node *n);
+/* MC names (mcname.c) */
+const char *px_mc_name(px_arena *a, const px_minst *mi);
+
+#endif

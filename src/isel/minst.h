@@ -1,0 +1,82 @@
+/* Selected machine instructions: what the selector (src/isel) produces and the
+ * printer (src/print) renders. Operands are registers with a class and number,
+ * immediates with the type they print as, symbols, addresses and groups. */
+#ifndef PX_MINST_H
+#define PX_MINST_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "front/ir.h"
+#include "tables/tables.h"
+
+enum px_mkind {
+	PX_M_NONE,
+	PX_M_REG,   /* rc (PX_RC_*, a float view for float types) + reg number */
+	PX_M_IMM,   /* integer immediate imm, printed for type */
+	PX_M_FIMM,  /* float immediate: bits, printed 0fXXXXXXXX (f32) or 0dX..X (f64) by type */
+	PX_M_SYM,   /* a global or function name, or a parameter symbol (name) */
+	PX_M_SREG,  /* a special register: name */
+	PX_M_LABEL, /* a label: name (printed with its "$" prefix by the printer) */
+	PX_M_ADDR,  /* [base+off] or [base, {idx}] */
+	PX_M_GROUP, /* {a, b, ...} */
+};
+
+typedef struct px_mop px_mop;
+struct px_mop {
+	uint8_t kind;   /* enum px_mkind */
+	bool neg;       /* !%p */
+	bool pair;      /* result joined to the previous one with '|' */
+	uint8_t rc;     /* PX_M_REG: class id */
+	uint32_t reg;   /* PX_M_REG: number (from 0) */
+	uint16_t type;  /* PX_M_IMM / PX_M_FIMM: PX_T_* deciding the spelling */
+	int64_t imm;
+	uint64_t bits;
+	px_str name;    /* PX_M_SYM, PX_M_SREG, PX_M_LABEL */
+	px_mop *base;   /* PX_M_ADDR */
+	int64_t off;
+	px_mop *idx;    /* PX_M_ADDR: optional group after ',' */
+	px_mop *elems;  /* PX_M_GROUP */
+	uint32_t nelems;
+};
+
+/* Pseudo instructions the param ABI and the call sequence need (seed 003). */
+enum px_pseudo {
+	PX_PSEUDO_NONE,
+	PX_PSEUDO_LABEL,         /* name: "$name:" */
+	PX_PSEUDO_CALLSEQ_BEGIN, /* "{ // callseq N" (aux = N) */
+	PX_PSEUDO_CALLSEQ_END,   /* "} // callseq N" */
+	PX_PSEUDO_DECLARE_PARAM, /* ".param .align A .b8 name[size];" or ".param .bW name;" */
+	PX_PSEUDO_CALL,          /* "call.uni (rets), callee, (args);" res = ret params, ops = args */
+};
+
+typedef struct px_minst px_minst;
+struct px_minst {
+	const px_op_def *op;     /* NULL for a pseudo without a table row */
+	const px_variant *var;
+	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
+	uint8_t pseudo;          /* enum px_pseudo */
+	bool has_guard, guard_neg;
+	uint32_t guard_reg;      /* a %p register number */
+	px_mop *res;
+	uint32_t nres;
+	px_mop *ops;
+	uint32_t nops;
+	const char *mc;          /* selected MC opcode name */
+	int32_t iid;             /* NVVM intrinsic ID or -1 */
+	px_loc loc;              /* the MIR node it came from */
+	/* pseudo payload */
+	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
+	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
+	uint32_t align;          /* DECLARE_PARAM */
+	uint16_t type;           /* DECLARE_PARAM scalar: PX_T_* */
+	px_minst *next;
+};
+
+/* A selected function: the front end's function plus its instructions. */
+typedef struct px_mfunc {
+	const px_func *fn;
+	px_minst *first, *last;
+	uint32_t nregs[8];       /* per class id: registers to declare (highest number + 1) */
+} px_mfunc;
+
+#endif

@@ -1,0 +1,217 @@
+/* Operands as PTX can take them: values become registers, literals become
+ * immediates spelled for the instruction's type, and what PTX cannot take
+ * directly (an f16 constant, a register-only operand, a special register
+ * outside mov, a pointer into a state space) is first moved into a register. */
+#include <string.h>
+
+#include "isel/isel.h"
+#include "util/fp.h"
+#include "verify/verify.h"
+
+static px_mop mop_of(uint8_t kind)
+{
+	px_mop m;
+	memset(&m, 0, sizeof m);
+	m.kind = kind;
+	return m;
+}
+
+/* A literal as an immediate of type want (0: as written). */
+static px_mop immediate(const px_opnd *o, int want)
+{
+	const px_type_info *t = &px_types[want];
+	bool is_float = want && t->kind == PX_KIND_FLOAT;
+	px_mop m = mop_of(PX_M_IMM);
+	m.type = (uint16_t)want;
+	if (o->kind == PX_O_FBITS) {
+		m.kind = PX_M_FIMM;
+		m.bits = o->bits;
+		m.type = o->fwidth == 32 ? PX_T_f32 : PX_T_f64;
+		return m;
+	}
+	double v = o->kind == PX_O_FLOAT ? o->fval : (double)o->ival;
+	if (!is_float) {
+		m.imm = o->ival;
+		return m;
+	}
+	switch (t->width) {
+	case 16: /* PTX has no 16-bit float immediates: the pattern, moved as b16 */
+		m.imm = want == PX_T_bf16 ? px_bf16_bits(v) : px_f16_bits(v);
+		m.type = PX_T_b16;
+		return m;
+	case 64:
+		m.kind = PX_M_FIMM;
+		m.bits = px_f64_bits(v);
+		return m;
+	default:
+		m.kind = PX_M_FIMM;
+		m.bits = px_f32_bits(v);
+		m.type = PX_T_f32;
+		return m;
+	}
+}
+
+/* mov the immediate or special register into a fresh register of type. */
+px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
+{
+	const px_op_def *mov = &px_ops[PX_OP_mov];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	int mt = type;
+	if (px_types[type].kind == PX_KIND_FLOAT && px_types[type].width == 16)
+		mt = PX_T_b16; /* mov.f16 takes no immediate; mov.b16 does */
+	px_set_slot(mov, slot, "type", px_type_tok(mov, "type", mt));
+	px_minst *mi = px_emit_inst(s, mov, slot, loc);
+	mi->res = px_mops(s, 1);
+	mi->res[0] = px_reg_mop(s, type, px_new_reg(s, type, 1));
+	mi->nres = 1;
+	mi->ops = px_mops(s, 1);
+	mi->ops[0] = src;
+	mi->nops = 1;
+	px_finish(s, mi);
+	return mi->res[0];
+}
+
+/* A value (or one element) as a register; `_` becomes a scratch register. */
+px_mop px_lower_value_as(px_isel *s, const px_opnd *o, int want, px_loc loc)
+{
+	(void)loc;
+	if (o->kind != PX_O_VALUE) {
+		int t = want ? want : PX_T_b32;
+		return px_reg_mop(s, t, px_new_reg(s, t, 1));
+	}
+	const px_value *v = &s->f->values[o->id];
+	uint32_t r = px_value_reg(s, o->id);
+	if (v->count && o->elem < 0) {
+		px_mop g = mop_of(PX_M_GROUP);
+		g.elems = px_mops(s, v->count);
+		g.nelems = v->count;
+		for (uint32_t k = 0; k < v->count; k++)
+			g.elems[k] = px_reg_mop(s, v->type, r + k);
+		return g;
+	}
+	px_mop m = px_reg_mop(s, v->type, r + (o->elem > 0 ? (uint32_t)o->elem : 0));
+	m.neg = o->neg;
+	return m;
+}
+
+static bool is_literal(const px_opnd *o)
+{
+	return o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS;
+}
+
+/* A pointer parameter into a state space, used by an instruction working in
+ * that space, needs the space's own address (mir.md); a kernel's global
+ * pointers were converted once at entry. */
+static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, px_loc loc)
+{
+	if (b->kind == PX_O_SYM) {
+		px_mop m = mop_of(PX_M_SYM);
+		m.name = b->sym;
+		return m;
+	}
+	if (b->kind == PX_O_INT) {
+		px_mop m = mop_of(PX_M_IMM);
+		m.imm = b->ival;
+		m.type = PX_T_u64;
+		return m;
+	}
+	const px_value *v = &s->f->values[b->id];
+	if (v->param == PX_PARAM_AGG) {
+		px_mop m = mop_of(PX_M_SYM);
+		m.name = px_param_sym(s, v->param_index);
+		return m;
+	}
+	px_mop base = px_lower_value_as(s, b, v->type, loc);
+	int si = px_slot_index(n->op, "space");
+	const px_param *p = v->param == PX_PARAM_PTR ? &s->f->params[v->param_index] : NULL;
+	if (!p || !p->space || si < 0 || !n->slot[si] || (s->f->is_kernel && p->space == PX_TOK_global))
+		return base;
+	const char *want = px_tok_names[n->slot[si]];
+	const char *have = px_tok_names[p->space];
+	if (strncmp(want, have, strlen(have)) != 0)
+		return base; /* another space: the writer's address, as written */
+	const px_op_def *cvta = &px_ops[PX_OP_cvta];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(cvta, slot, "to", PX_TOK_to);
+	px_set_slot(cvta, slot, "space", p->space);
+	px_set_slot(cvta, slot, "type", PX_TOK_u64);
+	px_minst *mi = px_emit_inst(s, cvta, slot, loc);
+	mi->res = px_mops(s, 1);
+	mi->res[0] = px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1));
+	mi->nres = 1;
+	mi->ops = px_mops(s, 1);
+	mi->ops[0] = base;
+	mi->nops = 1;
+	px_finish(s, mi);
+	return mi->res[0];
+}
+
+static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, px_loc loc)
+{
+	px_mop m = mop_of(PX_M_ADDR);
+	m.base = px_mops(s, 1);
+	*m.base = address_base(s, n, o->base, loc);
+	m.off = o->off;
+	if (o->idx) {
+		m.idx = px_mops(s, 1);
+		*m.idx = mop_of(PX_M_GROUP);
+		m.idx->elems = px_mops(s, o->idx->nelems);
+		m.idx->nelems = o->idx->nelems;
+		for (uint32_t i = 0; i < o->idx->nelems; i++) {
+			const px_opnd *e = &o->idx->elems[i];
+			m.idx->elems[i] = is_literal(e) ? px_materialize(s, PX_T_s32, immediate(e, PX_T_s32), loc)
+			                                : px_lower_value_as(s, e, PX_T_s32, loc);
+		}
+	}
+	return m;
+}
+
+/* One scalar item for a definition expecting type want. */
+static px_mop scalar(px_isel *s, const px_opnd *o, const px_opnd_def *def, int want, bool in_group, px_loc loc)
+{
+	if (o->kind == PX_O_VALUE)
+		return px_lower_value_as(s, o, want, loc);
+	if (o->kind == PX_O_SREG) {
+		px_mop m = mop_of(PX_M_SREG);
+		m.name.s = px_sregs[o->id].name;
+		m.name.n = (uint32_t)strlen(m.name.s);
+		if (def->flags & PX_OPND_SREG)
+			return m;
+		return px_materialize(s, px_sregs[o->id].type, m, loc);
+	}
+	int t = want ? want : (o->kind == PX_O_INT ? PX_T_s32 : PX_T_f32);
+	px_mop imm = immediate(o, t);
+	bool narrow_float = px_types[t].kind == PX_KIND_FLOAT && px_types[t].width == 16;
+	if (def->kind == PX_OK_REG || narrow_float || in_group || px_types[t].kind == PX_KIND_PRED)
+		return px_materialize(s, t, imm, loc);
+	return imm;
+}
+
+px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
+                        int want, px_loc loc)
+{
+	switch (o->kind) {
+	case PX_O_ADDR:
+		return address(s, n, o, loc);
+	case PX_O_LABEL: {
+		px_mop m = mop_of(PX_M_LABEL);
+		m.name = s->f->labels[o->id].name;
+		return m;
+	}
+	case PX_O_SYM: {
+		px_mop m = mop_of(PX_M_SYM);
+		m.name = o->sym;
+		return m;
+	}
+	case PX_O_GROUP: {
+		px_mop g = mop_of(PX_M_GROUP);
+		g.elems = px_mops(s, o->nelems);
+		g.nelems = o->nelems;
+		for (uint32_t i = 0; i < o->nelems; i++)
+			g.elems[i] = scalar(s, &o->elems[i], def, want, true, loc);
+		return g;
+	}
+	default:
+		return scalar(s, o, def, want, false, loc);
+	}
+}

@@ -1,0 +1,235 @@
+/* The parameter ABI of seed 003: parameters are read with one ld.param each
+ * (LoadParam); a call is a brace-delimited block of .param declarations,
+ * st.param stores, the call and ld.param of the results (ParamCallStart ...
+ * ParamCallEnd); a device function returns through st.param to func_retval. */
+#include <stdio.h>
+#include <string.h>
+
+#include "isel/isel.h"
+#include "print/print.h"
+#include "verify/verify.h"
+
+px_str px_param_sym(px_isel *s, uint32_t index)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "_param_%u", index);
+	const px_func *f = s->f;
+	char *p = px_arena_alloc(s->a, f->name.n + (size_t)n + 1);
+	memcpy(p, f->name.s, f->name.n);
+	memcpy(p + f->name.n, buf, (size_t)n + 1);
+	return (px_str){p, f->name.n + (uint32_t)n};
+}
+
+static px_str sym_name(px_isel *s, const char *prefix, uint32_t i)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof buf, "%s%u", prefix, i);
+	return (px_str){px_arena_strndup(s->a, buf, (size_t)n), (uint32_t)n};
+}
+
+static px_mop sym_mop(px_str name)
+{
+	px_mop m;
+	memset(&m, 0, sizeof m);
+	m.kind = PX_M_SYM;
+	m.name = name;
+	return m;
+}
+
+static px_mop param_addr(px_isel *s, px_str name, uint32_t off)
+{
+	px_mop m;
+	memset(&m, 0, sizeof m);
+	m.kind = PX_M_ADDR;
+	m.base = px_mops(s, 1);
+	*m.base = sym_mop(name);
+	m.off = off;
+	return m;
+}
+
+/* ld.param.T dst, [name+off] */
+static px_minst *load_param(px_isel *s, int type, px_mop dst, px_str name, uint32_t off, px_loc loc)
+{
+	const px_op_def *ld = &px_ops[PX_OP_ld];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(ld, slot, "space", PX_TOK_param);
+	px_set_slot(ld, slot, "type", px_type_tok(ld, "type", type));
+	px_minst *mi = px_emit_inst(s, ld, slot, loc);
+	mi->res = px_mops(s, 1);
+	mi->res[0] = dst;
+	mi->nres = 1;
+	mi->ops = px_mops(s, 1);
+	mi->ops[0] = param_addr(s, name, off);
+	mi->nops = 1;
+	px_finish(s, mi);
+	return mi;
+}
+
+/* st.param.T [name+off], src */
+static void store_param(px_isel *s, int type, px_str name, uint32_t off, px_mop src, px_loc loc)
+{
+	const px_op_def *st = &px_ops[PX_OP_st];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(st, slot, "space", PX_TOK_param);
+	px_set_slot(st, slot, "type", px_type_tok(st, "type", type));
+	px_minst *mi = px_emit_inst(s, st, slot, loc);
+	mi->ops = px_mops(s, 2);
+	mi->ops[0] = param_addr(s, name, off);
+	mi->ops[1] = src;
+	mi->nops = 2;
+	px_finish(s, mi);
+}
+
+void px_select_entry(px_isel *s)
+{
+	const px_func *f = s->f;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const px_param *p = &f->params[i];
+		if (p->kind == PX_PARAM_AGG)
+			continue; /* addressed in place: [name_param_i + off] */
+		int t = p->kind == PX_PARAM_PTR ? PX_T_u64 : p->type;
+		uint32_t reg = px_value_reg(s, p->value);
+		px_mop dst = px_reg_mop(s, t, reg);
+		bool to_global = f->is_kernel && p->kind == PX_PARAM_PTR && p->space == PX_TOK_global;
+		if (to_global) /* load into a scratch register, convert into the value's */
+			dst = px_reg_mop(s, t, px_new_reg(s, t, 1));
+		load_param(s, t, dst, px_param_sym(s, i), 0, p->loc);
+		if (!to_global)
+			continue;
+		const px_op_def *cvta = &px_ops[PX_OP_cvta];
+		uint16_t slot[PX_MAX_SLOTS] = {0};
+		px_set_slot(cvta, slot, "to", PX_TOK_to);
+		px_set_slot(cvta, slot, "space", PX_TOK_global);
+		px_set_slot(cvta, slot, "type", PX_TOK_u64);
+		px_minst *mi = px_emit_inst(s, cvta, slot, p->loc);
+		mi->res = px_mops(s, 1);
+		mi->res[0] = px_reg_mop(s, t, reg);
+		mi->nres = 1;
+		mi->ops = px_mops(s, 1);
+		mi->ops[0] = dst;
+		mi->nops = 1;
+		px_finish(s, mi);
+	}
+}
+
+static px_minst *pseudo(px_isel *s, unsigned op, uint8_t kind, px_loc loc)
+{
+	px_minst *mi = px_emit_inst(s, &px_ops[op], NULL, loc);
+	mi->pseudo = kind;
+	return mi;
+}
+
+static const px_funcsig *callee_sig(px_isel *s, px_str name)
+{
+	uint32_t v = px_strmap_get(&s->m->syms, name.s, name.n);
+	return v != PX_STRMAP_NONE && (v & 1) ? &s->m->funcs[v >> 1] : NULL;
+}
+
+/* The type of argument i: the callee's parameter when it is known, else the
+ * argument's own (a call to a later function; the verifier compares them when
+ * the module ends). */
+static int arg_type(px_isel *s, const px_funcsig *sig, const px_opnd *o, uint32_t i)
+{
+	if (sig && i < sig->nparams && sig->params[i])
+		return sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i];
+	if (o->kind == PX_O_VALUE)
+		return s->f->values[o->id].type == PX_T_ptr ? PX_T_u64 : s->f->values[o->id].type;
+	return o->kind == PX_O_INT ? PX_T_s32 : PX_T_f32;
+}
+
+void px_select_call(px_isel *s, const px_node *n)
+{
+	const px_funcsig *sig = callee_sig(s, n->callee);
+	if (!sig) /* defined later: the module needs its prototype first */
+		px_strmap_put(&s->early_calls, px_arena_strndup(&s->m->arena, n->callee.s, n->callee.n),
+		              n->callee.n, 1);
+	uint32_t seq = s->callseq++;
+	uint32_t nrets = sig ? sig->nrets : n->nres;
+	px_minst *b = pseudo(s, PX_OP_callseq_begin, PX_PSEUDO_CALLSEQ_BEGIN, n->loc);
+	b->aux = seq;
+	px_finish(s, b);
+	int *types = px_arena_alloc(s->a, (n->nops + nrets + 1) * sizeof *types);
+	for (uint32_t i = 0; i < n->nops; i++) {
+		types[i] = arg_type(s, sig, &n->ops[i], i);
+		px_minst *d = pseudo(s, PX_OP_declare_param, PX_PSEUDO_DECLARE_PARAM, n->loc);
+		d->name = sym_name(s, "param", i);
+		d->type = (uint16_t)types[i];
+		px_finish(s, d);
+	}
+	/* PTX returns one .param: several results share one aggregate (print/) */
+	uint16_t *rtypes = px_arena_alloc(s->a, (nrets + 1) * sizeof *rtypes);
+	uint32_t *offs = px_arena_alloc(s->a, (nrets + 1) * sizeof *offs);
+	for (uint32_t i = 0; i < nrets; i++) {
+		int t = sig ? sig->rets[i] : (n->res[i].kind == PX_O_VALUE ? s->f->values[n->res[i].id].type : PX_T_b32);
+		types[n->nops + i] = t == PX_T_ptr ? PX_T_u64 : t;
+		rtypes[i] = (uint16_t)types[n->nops + i];
+	}
+	if (nrets) {
+		px_minst *d = pseudo(s, PX_OP_declare_param, PX_PSEUDO_DECLARE_PARAM, n->loc);
+		d->name = sym_name(s, "retval", 0);
+		d->type = rtypes[0];
+		if (nrets > 1)
+			px_print_ret_layout(rtypes, nrets, offs, &d->aux, &d->align);
+		px_finish(s, d);
+	}
+	for (uint32_t i = 0; i < n->nops; i++) {
+		px_opnd_def def;
+		memset(&def, 0, sizeof def);
+		def.kind = PX_OK_VALUE;
+		def.type_slot = -1;
+		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, types[i], n->loc);
+		store_param(s, types[i], sym_name(s, "param", i), 0, src, n->loc);
+	}
+	px_minst *c = pseudo(s, PX_OP_call, PX_PSEUDO_CALL, n->loc);
+	c->name = n->callee;
+	c->res = px_mops(s, 1);
+	c->nres = nrets ? 1 : 0;
+	if (nrets)
+		c->res[0] = sym_mop(sym_name(s, "retval", 0));
+	c->ops = px_mops(s, n->nops);
+	c->nops = n->nops;
+	for (uint32_t i = 0; i < n->nops; i++)
+		c->ops[i] = sym_mop(sym_name(s, "param", i));
+	if (n->has_guard) {
+		c->has_guard = true;
+		c->guard_neg = n->guard_neg;
+		c->guard_reg = px_value_reg(s, n->guard);
+	}
+	px_finish(s, c);
+	for (uint32_t i = 0; i < n->nres && i < nrets; i++) {
+		const px_opnd *o = &n->res[i];
+		if (o->kind != PX_O_VALUE)
+			continue;
+		px_mop dst = px_lower_value_as(s, o, types[n->nops + i], n->loc);
+		load_param(s, types[n->nops + i], dst, sym_name(s, "retval", 0), nrets > 1 ? offs[i] : 0, n->loc);
+	}
+	px_minst *e = pseudo(s, PX_OP_callseq_end, PX_PSEUDO_CALLSEQ_END, n->loc);
+	e->aux = seq;
+	px_finish(s, e);
+}
+
+void px_select_ret(px_isel *s, const px_node *n)
+{
+	const px_func *f = s->f;
+	uint32_t *offs = px_arena_alloc(s->a, (f->nrets + 1) * sizeof *offs);
+	if (f->nrets > 1) {
+		uint32_t size, align;
+		px_print_ret_layout(f->rets, f->nrets, offs, &size, &align);
+	}
+	for (uint32_t i = 0; i < n->nops && i < f->nrets; i++) {
+		int t = f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i];
+		px_opnd_def def;
+		memset(&def, 0, sizeof def);
+		def.kind = PX_OK_VALUE;
+		def.type_slot = -1;
+		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, t, n->loc);
+		store_param(s, t, sym_name(s, "func_retval", 0), offs[i], src, n->loc);
+	}
+	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_ret], NULL, n->loc);
+	if (n->has_guard) {
+		mi->has_guard = true;
+		mi->guard_neg = n->guard_neg;
+		mi->guard_reg = px_value_reg(s, n->guard);
+	}
+	px_finish(s, mi);
+}

@@ -1,0 +1,124 @@
+/* libptxemit's one entry point: parse, and as each function closes verify it,
+ * select it and print it; then the module header, globals and prototypes go in
+ * front. Output exists only when the whole module translated without error. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "diag/diag.h"
+#include "isel/isel.h"
+#include "print/print.h"
+#include "ptxemit.h"
+#include "util/buf.h"
+#include "verify/verify.h"
+
+void px_options_default(px_options *o)
+{
+	memset(o, 0, sizeof *o);
+	o->emit = PX_EMIT_PTX;
+	o->max_errors = 20;
+}
+
+typedef struct px_pipeline {
+	const px_options *opt;
+	px_diags diags;
+	px_verifier v;
+	px_isel s;
+	px_buf body;
+	bool target_done;
+} px_pipeline;
+
+static void resolve_target(px_pipeline *p)
+{
+	if (p->target_done)
+		return;
+	p->target_done = true;
+	px_verify_target(&p->v);
+	p->s.target = p->v.target;
+	p->s.ptx = p->v.ptx_given;
+}
+
+/* Called by the parser as each function closes; the function arena is reset
+ * after it returns, so whatever is printed must be printed now. */
+static void on_function(px_module *m, px_func *f, void *ctx)
+{
+	px_pipeline *p = ctx;
+	(void)m;
+	resolve_target(p);
+	/* a body with syntax errors lost statements: checking it would only add
+	 * follow-on errors to the ones already reported */
+	if (f->is_decl || f->nerrors)
+		return;
+	px_verify_func(&p->v, f);
+	if (p->diags.nerrors || p->opt->verify_only)
+		return;
+	const px_mfunc *mf = px_select_func(&p->s, f);
+	if (p->opt->emit == PX_EMIT_ISEL)
+		px_print_isel(&p->body, mf);
+	else
+		px_print_func(&p->body, m, mf);
+}
+
+/* Header, globals and the prototypes a call needs before its callee. */
+static void print_front(px_pipeline *p, px_module *m, px_buf *out)
+{
+	px_print_header(out, p->v.target, px_verify_ptx_version(&p->v), p->opt->debug);
+	px_print_globals(out, m);
+	bool any = false;
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const px_funcsig *sig = &m->funcs[i];
+		bool early = px_strmap_get(&p->s.early_calls, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+		if (sig->is_kernel || (sig->defined && !early))
+			continue;
+		px_print_func_decl(out, sig, px_print_linkage(sig->defined ? sig->linkage : PX_LINK_EXTERN));
+		any = true;
+	}
+	if (any)
+		px_buf_putc(out, '\n');
+}
+
+int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
+                 px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen)
+{
+	px_options defaults;
+	if (!opt) {
+		px_options_default(&defaults);
+		opt = &defaults;
+	}
+	*out = NULL;
+	if (outlen)
+		*outlen = 0;
+	px_pipeline p;
+	memset(&p, 0, sizeof p);
+	p.opt = opt;
+	px_diags_init(&p.diags, filename, src, len, diag, diag_ctx, opt->max_errors);
+	px_module m;
+	px_module_init(&m, filename, src, len, &p.diags);
+	m.on_function = on_function;
+	m.hook_ctx = &p;
+	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
+	px_isel_init(&p.s, &m, &p.diags);
+	px_buf_init(&p.body);
+
+	px_parse(&m);
+	resolve_target(&p);
+	px_verify_globals(&p.v);
+	px_verify_module_end(&p.v);
+
+	int errors = (int)p.diags.nerrors;
+	if (!errors) {
+		px_buf result;
+		px_buf_init(&result);
+		if (!opt->verify_only && opt->emit == PX_EMIT_PTX) {
+			print_front(&p, &m, &result);
+			px_buf_put(&result, p.body.data ? p.body.data : "", p.body.len);
+		} else if (!opt->verify_only) {
+			px_buf_put(&result, p.body.data ? p.body.data : "", p.body.len);
+		}
+		*out = px_buf_take(&result, outlen);
+	}
+	px_buf_free(&p.body);
+	px_isel_free(&p.s);
+	px_verifier_free(&p.v);
+	px_module_free(&m);
+	return errors;
+}

@@ -1,0 +1,196 @@
+/* One selected instruction as PTX text. The suffix order is the op's slot
+ * order in the tables (PTX's grammar order), whatever order the MIR used; the
+ * operand spellings follow seed 004's register printer: class prefix plus the
+ * register number, the same number under a float view (%f, %fd). */
+#include "print/print.h"
+
+static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
+
+static void print_reg(px_buf *out, uint8_t rc, uint32_t reg)
+{
+	px_buf_puts(out, px_regclasses[rc].prefix);
+	px_buf_putu(out, reg);
+}
+
+/* PTX's exact float forms: 0f for 32-bit bits, 0d for 64-bit ones. */
+static void print_fimm(px_buf *out, const px_mop *op)
+{
+	if (px_types[op->type].width == 64)
+		px_buf_printf(out, "0d%016llX", (unsigned long long)op->bits);
+	else
+		px_buf_printf(out, "0f%08X", (unsigned)op->bits);
+}
+
+static void print_list(px_buf *out, const px_mop *ops, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		if (i)
+			px_buf_puts(out, ", ");
+		px_print_mop(out, &ops[i]);
+	}
+}
+
+/* [base], [base+off] (a negative offset prints as "+-16", as LLVM does and
+ * ptxas reads), or [base, {a, b}] for tensor coordinates. */
+static void print_addr(px_buf *out, const px_mop *op)
+{
+	px_buf_putc(out, '[');
+	if (op->base)
+		px_print_mop(out, op->base);
+	if (op->off) {
+		if (op->base)
+			px_buf_putc(out, '+');
+		px_buf_puti(out, op->off);
+	}
+	if (op->idx) {
+		px_buf_puts(out, ", ");
+		px_print_mop(out, op->idx);
+	}
+	px_buf_putc(out, ']');
+}
+
+void px_print_mop(px_buf *out, const px_mop *op)
+{
+	if (op->neg)
+		px_buf_putc(out, '!');
+	switch (op->kind) {
+	case PX_M_REG:
+		print_reg(out, op->rc, op->reg);
+		break;
+	case PX_M_IMM:
+		px_buf_puti(out, op->imm);
+		break;
+	case PX_M_FIMM:
+		print_fimm(out, op);
+		break;
+	case PX_M_SYM:
+	case PX_M_SREG:
+		put_str(out, op->name);
+		break;
+	case PX_M_LABEL:
+		px_buf_putc(out, '$');
+		put_str(out, op->name);
+		break;
+	case PX_M_ADDR:
+		print_addr(out, op);
+		break;
+	case PX_M_GROUP:
+		px_buf_putc(out, '{');
+		print_list(out, op->elems, op->nelems);
+		px_buf_putc(out, '}');
+		break;
+	}
+}
+
+static void print_guard(px_buf *out, const px_minst *mi)
+{
+	if (!mi->has_guard)
+		return;
+	px_buf_puts(out, mi->guard_neg ? "@!" : "@");
+	print_reg(out, PX_RC_p, mi->guard_reg);
+	px_buf_putc(out, ' ');
+}
+
+/* Every printed slot in table order; a fixed slot prints its token even when
+ * the MIR left it out. */
+static void print_suffixes(px_buf *out, const px_minst *mi)
+{
+	const px_op_def *op = mi->op;
+	for (unsigned i = 0; i < op->nslots; i++) {
+		const px_slot_def *sd = &op->slots[i];
+		if (sd->flags & PX_SLOT_NOPRINT)
+			continue;
+		unsigned tok = mi->slot[i];
+		if (!tok && (sd->flags & PX_SLOT_FIXED))
+			tok = sd->fixed_tok;
+		if (tok) {
+			px_buf_putc(out, '.');
+			px_buf_puts(out, px_tok_names[tok]);
+		}
+	}
+}
+
+/* Results then operands, ", " between them, except "|" before a paired result
+ * (setp's %p1|%p2, shfl's %r1|%p1). */
+static void print_operands(px_buf *out, const px_minst *mi)
+{
+	if (!mi->nres && !mi->nops)
+		return;
+	px_buf_putc(out, ' ');
+	for (uint32_t i = 0; i < mi->nres; i++) {
+		if (i)
+			px_buf_puts(out, mi->res[i].pair ? "|" : ", ");
+		px_print_mop(out, &mi->res[i]);
+	}
+	if (mi->nres && mi->nops)
+		px_buf_puts(out, ", ");
+	print_list(out, mi->ops, mi->nops);
+}
+
+static void print_declare_param(px_buf *out, const px_minst *mi)
+{
+	if (mi->aux) {
+		px_buf_printf(out, "\t.param .align %u .b8 ", mi->align ? mi->align : 1);
+		put_str(out, mi->name);
+		px_buf_printf(out, "[%u];\n", mi->aux);
+	} else {
+		px_buf_printf(out, "\t.param .b%u ", px_types[mi->type].width);
+		put_str(out, mi->name);
+		px_buf_puts(out, ";\n");
+	}
+}
+
+/* call.uni (retval0, ...), callee, (param0, ...); the return list is left out
+ * for a callee without results, the argument list is always written. */
+static void print_call(px_buf *out, const px_minst *mi)
+{
+	px_buf_putc(out, '\t');
+	print_guard(out, mi);
+	px_buf_puts(out, "call.uni ");
+	if (mi->nres) {
+		px_buf_putc(out, '(');
+		print_list(out, mi->res, mi->nres);
+		px_buf_puts(out, "), ");
+	}
+	put_str(out, mi->name);
+	px_buf_puts(out, ", (");
+	print_list(out, mi->ops, mi->nops);
+	px_buf_puts(out, ");\n");
+}
+
+static void print_pseudo(px_buf *out, const px_minst *mi)
+{
+	switch (mi->pseudo) {
+	case PX_PSEUDO_LABEL:
+		px_buf_putc(out, '$');
+		put_str(out, mi->name);
+		px_buf_puts(out, ":\n");
+		break;
+	case PX_PSEUDO_CALLSEQ_BEGIN:
+		px_buf_printf(out, "\t{ // callseq %u\n", mi->aux);
+		break;
+	case PX_PSEUDO_CALLSEQ_END:
+		px_buf_printf(out, "\t} // callseq %u\n", mi->aux);
+		break;
+	case PX_PSEUDO_DECLARE_PARAM:
+		print_declare_param(out, mi);
+		break;
+	case PX_PSEUDO_CALL:
+		print_call(out, mi);
+		break;
+	}
+}
+
+void px_print_inst(px_buf *out, const px_minst *mi)
+{
+	if (mi->pseudo != PX_PSEUDO_NONE) {
+		print_pseudo(out, mi);
+		return;
+	}
+	px_buf_putc(out, '\t');
+	print_guard(out, mi);
+	px_buf_puts(out, mi->op->name);
+	print_suffixes(out, mi);
+	print_operands(out, mi);
+	px_buf_puts(out, ";\n");
+}

@@ -1,0 +1,60 @@
+/* The PTX printer: module framing (module.c), one instruction (inst.c) and the
+ * --emit=isel dump (isel_dump.c). Everything it prints was decided before:
+ * the verifier checked legality, the selector chose opcodes, registers and the
+ * call sequence; the printer only spells them, in the order the tables give.
+ * Every function appends to a px_buf. */
+#ifndef PX_PRINT_H
+#define PX_PRINT_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "front/ir.h"
+#include "isel/minst.h"
+#include "tables/tables.h"
+#include "util/buf.h"
+
+/* ---- module.c ---- */
+
+/* The banner comment, .version, .target (", debug" with -g), .address_size 64
+ * and a blank line; with -g also the empty DWARF sections ptxas requires of a
+ * debug target. ptx_version is major*10+minor. */
+void px_print_header(px_buf *out, const px_target *t, unsigned ptx_version, bool debug);
+
+/* One line per module-scope variable, then a blank line (nothing when there are none). */
+void px_print_globals(px_buf *out, const px_module *m);
+
+/* A prototype of a device function, for a call printed before the callee's body.
+ * linkage_kw is ".visible", ".extern", ".weak", or "" / NULL for internal. */
+void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw);
+
+/* A whole function: signature, kernel directives, register declarations and
+ * body, then a blank line. A function without a body (is_decl) prints as its
+ * prototype. */
+void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf);
+
+/* The keyword of a linkage (enum px_linkage): ".visible", ".extern", ".weak" or "". */
+const char *px_print_linkage(uint8_t linkage);
+
+/* PTX allows one .param return value only, so a device function with several
+ * returns returns one byte aggregate "func_retval0" in which return i lies at
+ * offs[i], each at its natural alignment. The selector lays out its st.param /
+ * ld.param accesses and the caller's "retval0" declaration with this.
+ * offs may be NULL; n must be >= 1. */
+void px_print_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size,
+                         uint32_t *align);
+
+/* ---- inst.c ---- */
+
+/* One instruction or pseudo instruction, with its indentation and newline. */
+void px_print_inst(px_buf *out, const px_minst *mi);
+
+/* One operand as PTX spells it (%r3, 0f3F800000, [%rd1+8], {%r1, %r2}, $L1). */
+void px_print_mop(px_buf *out, const px_mop *op);
+
+/* ---- isel_dump.c ---- */
+
+/* --emit=isel: "kernel @name" or "func @name", one "L:C MCNAME[ iid=N]" line
+ * per selected instruction ("L:C label ^name" for labels), a blank line. */
+void px_print_isel(px_buf *out, const px_mfunc *mf);
+
+#endif

@@ -1,0 +1,47 @@
+/* libptxemit: MIR in, PTX out, diagnostics through a callback.
+ * The command line (src/driver) is a thin main over this; a DSL can link the
+ * library and translate kernels without a process per kernel. */
+#ifndef PTXEMIT_H
+#define PTXEMIT_H
+#include <stdbool.h>
+#include <stddef.h>
+
+#define PTXEMIT_VERSION_STRING "0.1.0"
+
+typedef enum px_emit { PX_EMIT_PTX, PX_EMIT_ISEL } px_emit;
+typedef enum px_severity { PX_SEV_ERROR, PX_SEV_WARNING, PX_SEV_NOTE, PX_SEV_REMARK } px_severity;
+
+typedef struct px_diagnostic {
+	px_severity severity;
+	const char *file;
+	unsigned line, col;       /* 0 when the diagnostic has no location */
+	const char *message;      /* the text, without "file:line:col: error: " */
+	const char *source_line;  /* the offending line (not NUL-terminated), or NULL */
+	size_t source_len;
+} px_diagnostic;
+
+typedef void (*px_diag_fn)(void *ctx, const px_diagnostic *d);
+
+typedef struct px_options {
+	const char *target;   /* "sm_90a" overrides the module's target line; NULL: the module's */
+	const char *ptx;      /* "8.0": the PTX ISA version to print; NULL: the lowest that fits */
+	px_emit emit;
+	bool verify_only;     /* stop after the verifier; no output */
+	bool debug;           /* -g: ", debug" on the .target line */
+	bool remarks;         /* report selection remarks */
+	unsigned max_errors;  /* stop reporting after this many errors; 0: no limit */
+} px_options;
+
+void px_options_default(px_options *o);
+
+/* Translate the MIR text src (len bytes; need not be NUL-terminated) named
+ * filename. On success returns 0 and stores a malloc'd output in *out / *outlen
+ * (NUL-terminated; for verify_only an empty string). On failure returns the
+ * number of errors (>= 1) and *out is NULL. Never aborts on bad input. */
+int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
+                 px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen);
+
+/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n". */
+void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size);
+
+#endif

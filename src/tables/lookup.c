@@ -1,0 +1,100 @@
+/* Lookups over the generated tables. Names are compared as (pointer, length)
+ * because the front end hands out slices of the source text; the tables are
+ * sorted with strcmp, and comparing a slice byte-wise with a shorter slice
+ * sorting first agrees with strcmp's order. */
+#include <string.h>
+
+#include "tables/tables.h"
+
+/* strcmp's sign for the slice s[0..n) against the NUL-terminated name; a
+ * slice holding a NUL byte never equals a name. */
+static int cmp_slice(const char *s, size_t n, const char *name)
+{
+	size_t i = 0;
+	for (; i < n && name[i]; i++)
+		if (s[i] != name[i])
+			return (unsigned char)s[i] < (unsigned char)name[i] ? -1 : 1;
+	if (i < n)
+		return 1; /* name is a proper prefix of the slice */
+	return name[i] ? -1 : 0;
+}
+
+/* Index of the row named s in a table sorted by name, or -1. The name is
+ * the first member of every row type searched here. */
+static long find_sorted(const char *s, size_t n, const void *rows, size_t count, size_t size)
+{
+	size_t lo = 0, hi = count;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *name = *(const char *const *)((const char *)rows + mid * size);
+		int c = cmp_slice(s, n, name);
+		if (!c)
+			return (long)mid;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return -1;
+}
+
+unsigned px_tok_lookup(const char *s, size_t n)
+{
+	if (!n)
+		return 0; /* row 0 is the empty token, which no text names */
+	long i = find_sorted(s, n, px_tok_names, px_ntoks, sizeof px_tok_names[0]);
+	return i < 0 ? 0 : (unsigned)i;
+}
+
+const px_op_def *px_op_lookup(const char *s, size_t n)
+{
+	long i = find_sorted(s, n, px_ops, px_nops, sizeof px_ops[0]);
+	return i < 0 ? NULL : &px_ops[i];
+}
+
+const px_sreg *px_sreg_lookup(const char *s, size_t n)
+{
+	long i = find_sorted(s, n, px_sregs, px_nsregs, sizeof px_sregs[0]);
+	return i < 0 ? NULL : &px_sregs[i];
+}
+
+/* Targets are ordered by SM, not by name, and there are few: a linear scan. */
+const px_target *px_target_lookup(const char *s, size_t n)
+{
+	for (unsigned i = 0; i < px_ntargets; i++)
+		if (!cmp_slice(s, n, px_targets[i].name))
+			return &px_targets[i];
+	return NULL;
+}
+
+/* Types are few and in declaration order; "none" (row 0) is not a MIR type. */
+int px_type_lookup(const char *s, size_t n)
+{
+	for (unsigned i = 1; i < px_ntypes; i++)
+		if (!cmp_slice(s, n, px_types[i].name))
+			return (int)i;
+	return 0;
+}
+
+int px_slot_index(const px_op_def *op, const char *name)
+{
+	for (unsigned i = 0; i < op->nslots; i++)
+		if (!strcmp(op->slots[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int px_toks_have(const uint16_t *toks, unsigned tok)
+{
+	if (!toks || !tok)
+		return 0;
+	for (; *toks; toks++)
+		if (*toks == tok)
+			return 1;
+	return 0;
+}
+
+int px_slot_has(const px_slot_def *slot, unsigned tok)
+{
+	return px_toks_have(slot->toks, tok);
+}

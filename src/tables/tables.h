@@ -1,0 +1,201 @@
+/* The shapes of the instruction knowledge in the YAML files of data/.
+ *
+ * tools/pxgen reads the YAML at build time and writes px_tables.c (the rows)
+ * and px_tables.h (enums naming rows the code refers to). Every stage reads the
+ * same rows: the verifier checks against them, the selector picks an MC opcode
+ * from them and the printer orders suffixes by them. Nothing here is written by
+ * hand twice. */
+#ifndef PX_TABLES_H
+#define PX_TABLES_H
+#include <stddef.h>
+#include <stdint.h>
+
+#include "px_tables.h" /* generated: PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_* */
+
+enum { PX_MAX_SLOTS = 24, PX_MAX_OPNDS = 16 };
+
+/* ---- value types (data/types.yaml) ---- */
+enum px_type_kind { PX_KIND_NONE, PX_KIND_PRED, PX_KIND_BIT, PX_KIND_UINT, PX_KIND_SINT, PX_KIND_FLOAT, PX_KIND_PTR };
+typedef struct px_type_info {
+	const char *name;  /* "f32" */
+	uint16_t width;    /* bits; pred is 1 */
+	uint8_t kind;      /* enum px_type_kind */
+	uint8_t regclass;  /* PX_RC_* of a value of this type */
+	uint8_t float_view; /* printed through the class's float view (%f, %fd) */
+	uint16_t token;    /* PX_TOK_* with the same spelling (0 for ptr) */
+} px_type_info;
+extern const px_type_info px_types[];   /* indexed by PX_T_*; [0] is "none" */
+extern const unsigned px_ntypes;
+
+/* ---- register classes (data/regclasses.yaml, seed 000) ---- */
+typedef struct px_regclass {
+	const char *name;      /* "%r", "Special" */
+	uint8_t id;            /* seed 000 class ID */
+	uint16_t width;        /* bits */
+	const char *decl;      /* declaration type (".b32"); NULL when never declared */
+	const char *prefix;    /* printer prefix; NULL for Special */
+	uint8_t view_of;       /* for a view class (%f): the class whose numbering it shares, else 0xff */
+	const char *view_decl; /* how ptxemit declares a view so ptxas accepts it (see ptxemit-mir(5)) */
+	uint32_t subclasses;   /* bit i set: class id i is a subclass */
+	uint32_t superclasses; /* bit i set: class id i is a superclass */
+} px_regclass;
+extern const px_regclass px_regclasses[]; /* indexed by class id */
+extern const unsigned px_nregclasses;
+
+/* ---- modifier tokens (every dotted spelling any table uses) ---- */
+extern const char *const px_tok_names[]; /* indexed by PX_TOK_*, sorted by spelling; [0] is "" */
+extern const unsigned px_ntoks;
+/* PX_TOK_* of a spelling, or 0. */
+unsigned px_tok_lookup(const char *s, size_t n);
+
+/* ---- targets and PTX versions (data/targets.yaml) ---- */
+typedef struct px_target {
+	const char *name; /* "sm_90a" */
+	uint16_t sm;      /* 90 */
+	uint16_t ptx;     /* lowest PTX ISA version, major*10+minor: 80 */
+	char suffix;      /* 0, 'a' (architecture-specific) or 'f' (family) */
+} px_target;
+extern const px_target px_targets[];
+extern const unsigned px_ntargets;
+extern const uint16_t px_ptx_versions[]; /* every PTX ISA version ptxemit can print, ascending */
+extern const unsigned px_nptx_versions;
+
+/* ---- special registers (data/sregs.yaml) ---- */
+typedef struct px_sreg {
+	const char *name; /* "%tid.x" */
+	uint16_t type;    /* PX_T_*; PX_T_none for a vector register that needs a component */
+	uint16_t sm, ptx; /* lowest SM and PTX ISA version */
+} px_sreg;
+extern const px_sreg px_sregs[]; /* sorted by name */
+extern const unsigned px_nsregs;
+
+/* ---- kernel directives (data/directives.yaml, seed 004's slot order) ---- */
+typedef struct px_directive {
+	const char *name;  /* MIR spelling: "reqntid" */
+	const char *print; /* PTX spelling: ".reqntid" */
+	uint8_t min_args, max_args; /* 0,0 for a flag such as explicitcluster */
+	uint16_t sm, ptx;
+	uint8_t kernel_only;
+} px_directive;
+extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
+extern const unsigned px_ndirectives;
+
+/* ---- diagnostics (data/diagnostics.yaml) ---- */
+typedef struct px_diag_def {
+	const char *id;   /* "unknown_op" */
+	const char *text; /* printf format; verbatim where a seed names the message */
+} px_diag_def;
+extern const px_diag_def px_diag_texts[]; /* indexed by PX_D_* */
+extern const unsigned px_ndiags;
+
+/* ---- node flags accepted in property dictionaries (data/flags.yaml) ---- */
+typedef struct px_flag_def {
+	const char *name; /* "fast" */
+	uint32_t bit;     /* PX_NF_* bit */
+} px_flag_def;
+extern const px_flag_def px_node_flags[];
+extern const unsigned px_nnode_flags;
+
+/* ---- operations (data/ops/) ---- */
+enum px_slot_flags {
+	PX_SLOT_FIXED = 1,    /* always printed (fixed_tok); may be left out in MIR */
+	PX_SLOT_TYPE = 2,     /* holds a type token; may be inferred (see infer) */
+	PX_SLOT_REQUIRED = 4, /* must be filled (written or inferred) in every variant */
+	PX_SLOT_NOPRINT = 8,  /* a property for selection only; never printed */
+};
+enum { PX_SRC_END = -1, PX_SRC_RESULT = 0, PX_SRC_OPERAND = 32 }; /* infer sources: RESULT+i, OPERAND+i */
+
+typedef struct px_slot_def {
+	const char *name;       /* "rnd", "type", "space" */
+	const uint16_t *toks;   /* every token the slot can hold, 0-terminated */
+	uint8_t flags;          /* enum px_slot_flags */
+	uint16_t fixed_tok;     /* for PX_SLOT_FIXED */
+	int8_t infer[4];        /* PX_SRC_* in order of preference, PX_SRC_END-terminated */
+} px_slot_def;
+
+enum px_opnd_kind {
+	PX_OK_VALUE,  /* register or immediate of the type */
+	PX_OK_REG,    /* register only: an immediate is materialized with mov */
+	PX_OK_IMM,    /* immediate only: a value there is an error */
+	PX_OK_ADDR,   /* [base + offset] */
+	PX_OK_LABEL,  /* ^label */
+	PX_OK_PRED,   /* predicate value, may be written !%p */
+	PX_OK_SYM,    /* @symbol */
+};
+enum px_derive { PX_DERIVE_NONE, PX_DERIVE_WIDE, PX_DERIVE_HALF };
+enum px_opnd_flags {
+	PX_OPND_OPTIONAL = 1, /* may be left out (then everything after it too) */
+	PX_OPND_SREG = 2,     /* a special register may appear here directly */
+	PX_OPND_PAIR = 4,     /* result printed joined to the previous one with '|' */
+	PX_OPND_GROUP = 8,    /* a vector group: count from count_slot (v2, v4, x2 ...) or count */
+	PX_OPND_INOUT = 16,   /* read and written in place (accumulators) */
+};
+typedef struct px_opnd_def {
+	const char *name;   /* for diagnostics: "a", "b", "d" */
+	uint8_t kind;       /* enum px_opnd_kind */
+	int8_t type_slot;   /* slot whose token gives the type, or -1 */
+	uint16_t type;      /* PX_T_* when type_slot is -1 (PX_T_none: any type) */
+	uint8_t derive;     /* enum px_derive applied to the slot's type */
+	int8_t count_slot;  /* slot whose token (v2, v4, x4) gives a group's size, or -1 */
+	uint8_t count;      /* fixed group size when count_slot is -1 */
+	uint8_t flags;      /* enum px_opnd_flags */
+} px_opnd_def;
+
+typedef struct px_variant {
+	/* allow[i]: the tokens slot i may hold in this variant (0-terminated), or NULL
+	 * when the slot must be empty. A fixed slot is always allowed. */
+	const uint16_t *allow[PX_MAX_SLOTS];
+	uint32_t require;       /* bit i: slot i must be filled in this variant */
+	uint16_t sm, ptx;       /* lowest SM (70..121) and PTX ISA version (major*10+minor) */
+	uint16_t sm_max;        /* highest SM, or 0 for no limit */
+	char arch;              /* 0, 'a' (needs an sm_XXa target) or 'f' (sm_XXa or sm_XXf) */
+	const char *mc;         /* MC opcode stem; see px_mc_name() */
+	int32_t iid;            /* NVVM intrinsic ID, or -1 */
+	const px_opnd_def *results;  /* NULL: the op's */
+	const px_opnd_def *operands; /* NULL: the op's */
+	uint8_t nresults, noperands;
+} px_variant;
+
+enum px_op_shape {
+	PX_SHAPE_PLAIN,  /* mnemonic.suffixes results, operands; */
+	PX_SHAPE_BRANCH, /* bra: label operand */
+	PX_SHAPE_PSEUDO, /* selection-internal: param/call brackets, printed by print/ */
+};
+enum px_layer { PX_LAYER_CHAIN, PX_LAYER_VECTOR, PX_LAYER_MATCH };
+
+typedef struct px_prop_def {
+	const char *key;        /* "num" */
+	int8_t slot;            /* slot it fills */
+	const char *const *from; /* NULL or pairs {"1","x1", "2","x2", ..., NULL}: value spelling -> token */
+} px_prop_def;
+
+typedef struct px_op_def {
+	const char *name;       /* MIR/PTX stem, possibly dotted: "bar.sync" */
+	const px_slot_def *slots; /* in PTX print order */
+	uint8_t nslots;
+	const px_opnd_def *results;
+	uint8_t nresults;
+	const px_opnd_def *operands;
+	uint8_t noperands;
+	const px_variant *variants;
+	uint16_t nvariants;
+	uint8_t shape;          /* enum px_op_shape */
+	uint8_t layer;          /* enum px_layer: which selector layer owns it */
+	const px_prop_def *props; /* NULL-key terminated; slot names are always keys too */
+	uint32_t flags;         /* PX_OPF_* */
+} px_op_def;
+enum { PX_OPF_TERMINATOR = 1, PX_OPF_NOGUARD = 2, PX_OPF_INTERNAL = 4 /* selection-made only; not MIR */ };
+
+extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
+extern const unsigned px_nops;
+
+/* ---- lookups (tables/lookup.c) ---- */
+const px_op_def *px_op_lookup(const char *s, size_t n);
+const px_target *px_target_lookup(const char *s, size_t n);
+const px_sreg *px_sreg_lookup(const char *s, size_t n);
+int px_type_lookup(const char *s, size_t n); /* PX_T_* or 0 */
+int px_slot_index(const px_op_def *op, const char *name); /* or -1 */
+int px_slot_has(const px_slot_def *slot, unsigned tok);
+int px_toks_have(const uint16_t *toks, unsigned tok); /* 0-terminated list */
+
+#endif

@@ -1,0 +1,105 @@
+#include "util/arena.h"
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct px_arena_block {
+	px_arena_block *next;
+	size_t size, used;
+	_Alignas(16) unsigned char data[];
+};
+
+enum { PX_ARENA_MIN = 64 * 1024 };
+
+void px_arena_init(px_arena *a) { a->head = NULL; a->used_total = 0; }
+
+static px_arena_block *new_block(size_t need, px_arena_block *next)
+{
+	size_t size = need > PX_ARENA_MIN ? need : PX_ARENA_MIN;
+	px_arena_block *b = malloc(sizeof *b + size);
+	if (!b)
+		abort(); /* out of memory: nothing sensible is left to do */
+	b->next = next;
+	b->size = size;
+	b->used = 0;
+	return b;
+}
+
+void *px_arena_alloc(px_arena *a, size_t n)
+{
+	n = (n + 15) & ~(size_t)15;
+	if (n == 0)
+		n = 16;
+	px_arena_block *b = a->head;
+	if (!b || b->size - b->used < n) {
+		if (n > PX_ARENA_MIN / 4 && b) {
+			/* A large request gets its own block behind the current one so the
+			 * current block's free space is not wasted. */
+			px_arena_block *big = new_block(n, b->next);
+			b->next = big;
+			big->used = n;
+			a->used_total += n;
+			memset(big->data, 0, n);
+			return big->data;
+		}
+		b = a->head = new_block(n, b);
+	}
+	void *p = b->data + b->used;
+	b->used += n;
+	a->used_total += n;
+	memset(p, 0, n);
+	return p;
+}
+
+void *px_arena_dup(px_arena *a, const void *p, size_t n)
+{
+	void *q = px_arena_alloc(a, n);
+	if (n)
+		memcpy(q, p, n);
+	return q;
+}
+
+char *px_arena_strndup(px_arena *a, const char *s, size_t n)
+{
+	char *q = px_arena_alloc(a, n + 1);
+	memcpy(q, s, n);
+	q[n] = 0;
+	return q;
+}
+
+void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz)
+{
+	void *p = px_arena_alloc(a, cap * sz);
+	if (n)
+		memcpy(p, old, n * sz);
+	return p;
+}
+
+void px_arena_reset(px_arena *a)
+{
+	px_arena_block *b = a->head;
+	if (!b)
+		return;
+	/* keep the most recent (largest-so-far is not tracked; the head is enough) */
+	px_arena_block *rest = b->next;
+	while (rest) {
+		px_arena_block *n = rest->next;
+		free(rest);
+		rest = n;
+	}
+	b->next = NULL;
+	b->used = 0;
+	a->used_total = 0;
+}
+
+void px_arena_free(px_arena *a)
+{
+	px_arena_block *b = a->head;
+	while (b) {
+		px_arena_block *n = b->next;
+		free(b);
+		b = n;
+	}
+	a->head = NULL;
+	a->used_total = 0;
+}

@@ -1,0 +1,23 @@
+/* Bump allocation for everything that lives as long as a function or a module.
+ * Nothing is freed piecemeal: a stage allocates freely and the owner resets or
+ * frees the whole arena, so error paths never leak. */
+#ifndef PX_ARENA_H
+#define PX_ARENA_H
+#include <stddef.h>
+
+typedef struct px_arena_block px_arena_block;
+typedef struct px_arena {
+	px_arena_block *head;
+	size_t used_total; /* bytes handed out since the last reset (for limits) */
+} px_arena;
+
+void px_arena_init(px_arena *a);
+void *px_arena_alloc(px_arena *a, size_t n);      /* zeroed, 16-byte aligned */
+void *px_arena_dup(px_arena *a, const void *p, size_t n);
+char *px_arena_strndup(px_arena *a, const char *s, size_t n);
+/* Grow an arena array: returns a copy of old (n elements of size sz) with room for cap. */
+void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz);
+void px_arena_reset(px_arena *a);   /* keeps the first block for reuse */
+void px_arena_free(px_arena *a);
+
+#endif

@@ -1,0 +1,80 @@
+#include "util/strmap.h"
+#include <stdlib.h>
+#include <string.h>
+
+static uint32_t hash_bytes(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+void px_strmap_init(px_strmap *m) { m->slots = NULL; m->cap = m->count = 0; }
+
+void px_strmap_free(px_strmap *m)
+{
+	free(m->slots);
+	px_strmap_init(m);
+}
+
+void px_strmap_clear(px_strmap *m)
+{
+	if (m->slots)
+		memset(m->slots, 0, m->cap * sizeof *m->slots);
+	m->count = 0;
+}
+
+uint32_t px_strmap_get(const px_strmap *m, const char *key, size_t len)
+{
+	if (!m->cap)
+		return PX_STRMAP_NONE;
+	uint32_t h = hash_bytes(key, len);
+	for (uint32_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		const px_strmap_slot *s = &m->slots[i];
+		if (!s->key)
+			return PX_STRMAP_NONE;
+		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
+			return s->val;
+	}
+}
+
+static void grow(px_strmap *m)
+{
+	uint32_t cap = m->cap ? m->cap * 2 : 64;
+	px_strmap_slot *old = m->slots;
+	uint32_t oldcap = m->cap;
+	m->slots = calloc(cap, sizeof *m->slots);
+	if (!m->slots)
+		abort();
+	m->cap = cap;
+	for (uint32_t i = 0; i < oldcap; i++) {
+		if (!old[i].key)
+			continue;
+		uint32_t j = old[i].hash & (cap - 1);
+		while (m->slots[j].key)
+			j = (j + 1) & (cap - 1);
+		m->slots[j] = old[i];
+	}
+	free(old);
+}
+
+uint32_t px_strmap_put(px_strmap *m, const char *key, size_t len, uint32_t val)
+{
+	if ((m->count + 1) * 4 >= m->cap * 3)
+		grow(m);
+	uint32_t h = hash_bytes(key, len);
+	for (uint32_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+		px_strmap_slot *s = &m->slots[i];
+		if (!s->key) {
+			s->key = key;
+			s->len = (uint32_t)len;
+			s->hash = h;
+			s->val = val;
+			m->count++;
+			return val;
+		}
+		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
+			return s->val;
+	}
+}

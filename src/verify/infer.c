@@ -1,0 +1,106 @@
+/* Type inference: an empty type slot takes its type from the results or the
+ * operands its table entry names (mir.md: the first result for most operations,
+ * the compared operands for setp, the stored value for st, cvt's source from
+ * its operand). The value type becomes a slot token: the exact spelling, else
+ * the bit type of that width (and.b32 on u32 values), else the unsigned one. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/verify.h"
+
+static int opnd_value_type(const px_func *f, const px_opnd *o, bool is_result)
+{
+	switch (o->kind) {
+	case PX_O_VALUE:
+		if (is_result && o->decl_type)
+			return o->decl_type;
+		return f->values[o->id].type;
+	case PX_O_SREG:
+		return px_sregs[o->id].type;
+	case PX_O_GROUP:
+		return o->nelems ? opnd_value_type(f, &o->elems[0], false) : 0;
+	default:
+		return 0;
+	}
+}
+
+static unsigned width_token(const px_slot_def *s, char kind, unsigned width)
+{
+	char name[16];
+	snprintf(name, sizeof name, "%c%u", kind, width);
+	unsigned t = px_tok_lookup(name, strlen(name));
+	return t && px_slot_has(s, t) ? t : 0;
+}
+
+/* The slot token standing for a value type, or 0. */
+static unsigned type_token(const px_slot_def *s, int t)
+{
+	const px_type_info *ti = &px_types[t];
+	if (ti->token && px_slot_has(s, ti->token))
+		return ti->token;
+	if (ti->kind == PX_KIND_PRED)
+		return 0;
+	unsigned tok = width_token(s, 'b', ti->width);
+	if (!tok && (ti->kind == PX_KIND_BIT || ti->kind == PX_KIND_PTR))
+		tok = width_token(s, 'u', ti->width);
+	return tok;
+}
+
+/* The type a source position shows for slot si, undoing a derived width
+ * (mul.wide's result is twice its type). */
+static int source_type(const px_func *f, const px_node *n, int src, unsigned si, px_loc *loc)
+{
+	const px_op_def *op = n->op;
+	const px_opnd_def *def;
+	const px_opnd *o;
+	if (src >= PX_SRC_OPERAND) {
+		unsigned i = (unsigned)(src - PX_SRC_OPERAND);
+		if (i >= n->nops || i >= op->noperands)
+			return 0;
+		o = &n->ops[i];
+		def = &op->operands[i];
+	} else {
+		unsigned i = (unsigned)src;
+		if (i >= n->nres || i >= op->nresults)
+			return 0;
+		o = &n->res[i];
+		def = &op->results[i];
+	}
+	int t = opnd_value_type(f, o, src < PX_SRC_OPERAND);
+	*loc = o->loc;
+	if (!t || def->type_slot != (int)si || def->derive == PX_DERIVE_NONE)
+		return t;
+	unsigned want = def->derive == PX_DERIVE_WIDE ? px_types[t].width / 2 : px_types[t].width * 2;
+	for (unsigned k = 1; k < px_ntypes; k++)
+		if (px_types[k].kind == px_types[t].kind && px_types[k].width == want)
+			return (int)k;
+	return 0;
+}
+
+bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
+{
+	const px_op_def *op = n->op;
+	bool ok = true;
+	for (unsigned si = 0; si < op->nslots; si++) {
+		const px_slot_def *s = &op->slots[si];
+		if (!(s->flags & PX_SLOT_TYPE) || n->slot[si])
+			continue;
+		for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END && !n->slot[si]; k++) {
+			px_loc loc;
+			int t = source_type(f, n, s->infer[k], si, &loc);
+			if (!t)
+				continue;
+			unsigned tok = type_token(s, t);
+			if (!tok) {
+				px_error(v->d, loc, PX_D_type_not_valid, px_types[t].name, op->name);
+				return false;
+			}
+			n->slot[si] = (uint16_t)tok;
+		}
+		if (!n->slot[si] && (s->flags & PX_SLOT_REQUIRED)) {
+			px_error(v->d, n->oploc, PX_D_cannot_infer, s->name, op->name);
+			ok = false;
+		}
+	}
+	return ok;
+}

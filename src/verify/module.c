@@ -1,0 +1,94 @@
+/* What the verifier can only tell about the whole module: globals and their
+ * initializers, and calls to functions defined after the caller. */
+#include <string.h>
+
+#include "verify/state.h"
+#include "verify/verify.h"
+
+static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
+{
+	const px_type_info *t = &px_types[g->type];
+	switch (o->kind) {
+	case PX_O_INT:
+		if (t->kind == PX_KIND_FLOAT)
+			return;
+		if (t->width < 64) {
+			int64_t lo = -((int64_t)1 << (t->width - 1));
+			int64_t hi = t->kind == PX_KIND_SINT ? ((int64_t)1 << (t->width - 1)) - 1
+			                                     : ((int64_t)1 << t->width) - 1;
+			if (o->ival < lo || o->ival > hi)
+				px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, t->name);
+		}
+		return;
+	case PX_O_FLOAT:
+		if (t->kind != PX_KIND_FLOAT)
+			px_error(v->d, o->loc, PX_D_float_literal_type, t->name);
+		return;
+	case PX_O_FBITS:
+		if (t->width != o->fwidth)
+			px_error(v->d, o->loc, PX_D_fbits_type, o->fwidth == 32 ? "0f" : "0d", t->name);
+		return;
+	case PX_O_SYM: {
+		uint32_t s = px_strmap_get(&v->m->syms, o->sym.s, o->sym.n);
+		if (s == PX_STRMAP_NONE)
+			px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
+		else if (!(s & 1) && v->m->globals[s >> 1].space == PX_SPACE_SHARED)
+			px_error(v->d, o->loc, PX_D_shared_address_init, (int)o->sym.n, o->sym.s);
+		else if (t->width != 64 || t->kind == PX_KIND_FLOAT)
+			px_error(v->d, o->loc, PX_D_address_init_type, t->name);
+		return;
+	}
+	default:
+		px_error(v->d, o->loc, PX_D_bad_initializer);
+	}
+}
+
+void px_verify_globals(px_verifier *v)
+{
+	for (uint32_t i = 0; i < v->m->nglobals; i++) {
+		const px_global *g = &v->m->globals[i];
+		int name_n = (int)g->name.n;
+		if (px_types[g->type].kind == PX_KIND_PRED || px_types[g->type].kind == PX_KIND_PTR) {
+			px_error(v->d, g->loc, PX_D_global_type, name_n, g->name.s, px_types[g->type].name);
+			continue;
+		}
+		if (g->unsized && g->linkage != PX_LINK_EXTERN)
+			px_error(v->d, g->loc, PX_D_unsized_global, name_n, g->name.s);
+		if (g->align && (g->align & (g->align - 1)))
+			px_error(v->d, g->loc, PX_D_bad_align, g->align);
+		if (!g->ninit)
+			continue;
+		if (g->linkage == PX_LINK_EXTERN || g->space == PX_SPACE_SHARED) {
+			px_error(v->d, g->init[0].loc, PX_D_init_not_allowed, name_n, g->name.s);
+			continue;
+		}
+		if (g->init_is_list != g->is_array) {
+			px_error(v->d, g->init[0].loc, g->is_array ? PX_D_init_needs_list : PX_D_init_not_list,
+			         name_n, g->name.s);
+			continue;
+		}
+		if (g->is_array && !g->unsized && g->ninit > g->count)
+			px_error(v->d, g->init[0].loc, PX_D_init_count, g->ninit, name_n, g->name.s,
+			         (unsigned long long)g->count);
+		for (uint32_t k = 0; k < g->ninit; k++)
+			check_init(v, g, &g->init[k]);
+	}
+}
+
+void px_verify_module_end(px_verifier *v)
+{
+	if (!v->target && !v->target_reported) {
+		px_loc none = {0, 0, 0};
+		px_error(v->d, none, PX_D_no_target);
+		v->target_reported = true;
+	}
+	for (px_pending_call *p = v->pending; p; p = p->next) {
+		uint32_t s = px_strmap_get(&v->m->syms, p->callee.s, p->callee.n);
+		if (s == PX_STRMAP_NONE || !(s & 1)) {
+			px_error(v->d, p->loc, PX_D_undefined_function, (int)p->callee.n, p->callee.s);
+			continue;
+		}
+		px_check_call_sig(v, &v->m->funcs[s >> 1], p->callee, p->loc, p->args, p->nargs, p->rets,
+		                  p->nrets, true);
+	}
+}

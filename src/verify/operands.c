@@ -1,0 +1,218 @@
+/* Operand checks once the variant is known: every value defined before it is
+ * read, the types the variant expects, immediates that fit their type, groups
+ * of the right size, symbols and labels that exist. Results define values: the
+ * first definition of a value in text order gives its type. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/verify.h"
+#include "verify/state.h"
+
+static const char *tname(int t) { return t ? px_types[t].name : "any"; }
+
+/* Is ival representable in type t? Unsigned and bit types also take the
+ * negative values of their width (-1 for 0xffffffff), as PTX does. */
+static bool int_fits(int64_t ival, int t)
+{
+	const px_type_info *ti = &px_types[t];
+	if (ti->width >= 64)
+		return true;
+	int64_t lo = -((int64_t)1 << (ti->width - 1));
+	int64_t hi = ti->kind == PX_KIND_SINT ? ((int64_t)1 << (ti->width - 1)) - 1
+	                                      : ((int64_t)1 << ti->width) - 1;
+	return ival >= lo && ival <= hi;
+}
+
+static void check_value_use(px_verifier *v, px_func *f, const px_opnd *o)
+{
+	px_value *val = &f->values[o->id];
+	if (!(v->state[o->id] & PX_VS_DEF)) {
+		if (val->has_def)
+			px_error(v->d, o->loc, PX_D_use_before_def, (int)val->name.n, val->name.s);
+		else
+			px_error(v->d, o->loc, PX_D_undefined_value, (int)val->name.n, val->name.s);
+		v->state[o->id] |= PX_VS_DEF; /* report once */
+	}
+	if (o->elem >= 0) {
+		if (!val->count)
+			px_error(v->d, o->loc, PX_D_not_array, (int)val->name.n, val->name.s);
+		else if ((uint32_t)o->elem >= val->count)
+			px_error(v->d, o->loc, PX_D_index_range, o->elem, (int)val->name.n, val->name.s, val->count);
+	}
+}
+
+/* One scalar item against the type want (0: any). */
+static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_opnd_def *def,
+                         int want, unsigned pos, const char *what)
+{
+	bool pred = def->kind == PX_OK_PRED;
+	if (o->neg && !pred)
+		px_error(v->d, o->loc, PX_D_neg_not_pred);
+	if (def->kind == PX_OK_IMM && o->kind != PX_O_INT && o->kind != PX_O_FLOAT && o->kind != PX_O_FBITS) {
+		px_error(v->d, o->loc, PX_D_expected_imm, pos, what);
+		return;
+	}
+	switch (o->kind) {
+	case PX_O_VALUE: {
+		check_value_use(v, f, o);
+		int t = f->values[o->id].type;
+		if (t && want && !px_type_fits(t, want))
+			px_error(v->d, o->loc, PX_D_operand_type, pos, what, (int)f->values[o->id].name.n,
+			         f->values[o->id].name.s, tname(t), tname(want));
+		break;
+	}
+	case PX_O_INT:
+		if (pred || (want && px_types[want].kind == PX_KIND_PRED))
+			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
+		else if (want && px_types[want].kind != PX_KIND_FLOAT && !int_fits(o->ival, want))
+			px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, tname(want));
+		break;
+	case PX_O_FLOAT:
+		if (want && px_types[want].kind != PX_KIND_FLOAT)
+			px_error(v->d, o->loc, PX_D_float_literal_type, tname(want));
+		break;
+	case PX_O_FBITS:
+		if (want && (px_types[want].kind == PX_KIND_PRED || px_types[want].width != o->fwidth ||
+		             (px_types[want].kind != PX_KIND_FLOAT && px_types[want].kind != PX_KIND_BIT)))
+			px_error(v->d, o->loc, PX_D_fbits_type, o->fwidth == 32 ? "0f" : "0d", tname(want));
+		break;
+	case PX_O_SREG: {
+		const px_sreg *s = &px_sregs[o->id];
+		if (!s->type) {
+			px_error(v->d, o->loc, PX_D_sreg_vector, s->name, s->name);
+			break;
+		}
+		px_note_window(v, o->loc, s->name, s->sm, 0, s->ptx);
+		if (want && !px_type_fits(s->type, want))
+			px_error(v->d, o->loc, PX_D_sreg_type, s->name, tname(s->type), tname(want));
+		break;
+	}
+	case PX_O_GROUP:
+		px_error(v->d, o->loc, PX_D_unexpected_group, pos, what);
+		break;
+	default:
+		break;
+	}
+}
+
+static void check_symbol(px_verifier *v, const px_opnd *o)
+{
+	if (px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
+		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
+}
+
+static void check_address(px_verifier *v, px_func *f, const px_opnd *o)
+{
+	const px_opnd *b = o->base;
+	if (b->kind == PX_O_SYM) {
+		check_symbol(v, b);
+	} else if (b->kind == PX_O_VALUE) {
+		check_value_use(v, f, b);
+		const px_value *val = &f->values[b->id];
+		int t = val->type;
+		bool agg = val->param == PX_PARAM_AGG;
+		if (!agg && t && (px_types[t].kind == PX_KIND_PRED || px_types[t].kind == PX_KIND_FLOAT ||
+		                  (px_types[t].width != 32 && px_types[t].width != 64)))
+			px_error(v->d, b->loc, PX_D_bad_addr_base, (int)val->name.n, val->name.s, tname(t));
+	} else if (b->kind != PX_O_INT) {
+		px_error(v->d, b->loc, PX_D_bad_addr_form);
+	}
+	if (o->idx)
+		for (uint32_t i = 0; i < o->idx->nelems; i++)
+			if (o->idx->elems[i].kind == PX_O_VALUE)
+				check_value_use(v, f, &o->idx->elems[i]);
+}
+
+/* An operand item against its definition: groups, addresses, labels, symbols. */
+static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o,
+                      const px_opnd_def *def, unsigned pos, const char *what)
+{
+	int want = px_opnd_type(def, n->slot);
+	unsigned count = px_opnd_count(def, n->slot);
+	switch (def->kind) {
+	case PX_OK_ADDR:
+		check_address(v, f, o);
+		return;
+	case PX_OK_LABEL:
+		return; /* labels are checked when the function ends */
+	case PX_OK_SYM:
+		check_symbol(v, o);
+		return;
+	default:
+		break;
+	}
+	if (count > 1) {
+		if (o->kind == PX_O_GROUP) {
+			if (o->nelems != count)
+				px_error(v->d, o->loc, PX_D_group_count, pos, what, count, o->nelems);
+			for (uint32_t i = 0; i < o->nelems; i++)
+				check_scalar(v, f, &o->elems[i], def, want, pos, what);
+			return;
+		}
+		if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count) {
+			check_scalar(v, f, o, def, want, pos, what);
+			if (f->values[o->id].count != count)
+				px_error(v->d, o->loc, PX_D_group_count, pos, what, count, f->values[o->id].count);
+			return;
+		}
+		px_error(v->d, o->loc, PX_D_group_count, pos, what, count, 1u);
+		return;
+	}
+	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count)
+		px_error(v->d, o->loc, PX_D_array_as_scalar, (int)f->values[o->id].name.n, f->values[o->id].name.s);
+	check_scalar(v, f, o, def, want, pos, what);
+}
+
+/* A result item defines a value. */
+static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsigned count)
+{
+	if (o->kind == PX_O_DISCARD || o->kind != PX_O_VALUE)
+		return;
+	px_value *val = &f->values[o->id];
+	uint8_t *st = &v->state[o->id];
+	if (o->decl_type) {
+		if (*st & PX_VS_TYPED)
+			px_error(v->d, o->loc, PX_D_duplicate_def, (int)val->name.n, val->name.s, val->def_loc.line);
+		*st |= PX_VS_TYPED;
+	} else if (o->elem >= 0) {
+		check_value_use(v, f, o); /* writing one element needs the array first */
+	} else if (!(*st & PX_VS_TYPED)) {
+		px_error(v->d, o->loc, PX_D_untyped_def, (int)val->name.n, val->name.s);
+		*st |= PX_VS_TYPED;
+	}
+	*st |= PX_VS_DEF;
+	int t = o->decl_type ? o->decl_type : val->type;
+	if (t && want && !px_type_fits(t, want))
+		px_error(v->d, o->loc, PX_D_result_type, (int)val->name.n, val->name.s, tname(t), tname(want));
+	uint32_t vcount = o->elem >= 0 ? 0 : (o->decl_type ? o->decl_count : val->count);
+	if (count > 1 && vcount && vcount != count)
+		px_error(v->d, o->loc, PX_D_result_count_mismatch, (int)val->name.n, val->name.s, vcount, count);
+}
+
+void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_opnd_def *defs, unsigned ndefs)
+{
+	unsigned it = 0;
+	for (unsigned d = 0; d < ndefs && it < n->nres; d++) {
+		unsigned count = defs ? px_opnd_count(&defs[d], n->slot) : 1;
+		int want = defs ? px_opnd_type(&defs[d], n->slot) : 0;
+		const px_opnd *o = &n->res[it];
+		bool whole = o->kind == PX_O_VALUE && o->elem < 0 && (o->decl_count || f->values[o->id].count);
+		unsigned take = count > 1 && !whole ? count : 1;
+		for (unsigned k = 0; k < take && it < n->nres; k++)
+			define(v, f, &n->res[it++], want, take > 1 ? 1 : count);
+	}
+	for (; it < n->nres; it++) /* unmatched results still define their values */
+		define(v, f, &n->res[it], 0, 1);
+}
+
+void px_check_operands(px_verifier *v, px_func *f, px_node *n)
+{
+	unsigned nr, no;
+	const px_opnd_def *r = px_var_results(n->op, n->var, &nr);
+	const px_opnd_def *o = px_var_operands(n->op, n->var, &no);
+	char what[64];
+	snprintf(what, sizeof what, "%s", n->op->name);
+	for (unsigned i = 0; i < n->nops && i < no; i++)
+		check_use(v, f, n, &n->ops[i], &o[i], i + 1, what);
+	px_define_results(v, f, n, r, nr);
+}

@@ -1,0 +1,16 @@
+/* What the verifier knows of each value while it walks a function in text order. */
+#ifndef PX_VERIFY_STATE_H
+#define PX_VERIFY_STATE_H
+
+#include "verify/verify.h"
+
+enum { PX_VS_DEF = 1, PX_VS_TYPED = 2 };
+
+void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_opnd_def *defs,
+                       unsigned ndefs);
+
+
+void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
+                       const uint16_t *args, uint32_t nargs, const uint16_t *rets, uint32_t nrets,
+                       bool late);
+#endif

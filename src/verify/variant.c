@@ -1,0 +1,291 @@
+/* Choosing the variant: the first table row that admits the node's tokens, its
+ * operand shape and the target. When none does, say which: a token the row
+ * cannot take, a modifier it needs, an operand count, or the lowest target that
+ * runs it. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/verify.h"
+
+const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, unsigned *n)
+{
+	if (var && var->results) {
+		*n = var->nresults;
+		return var->results;
+	}
+	*n = op->nresults;
+	return op->results;
+}
+
+const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, unsigned *n)
+{
+	if (var && var->operands) {
+		*n = var->noperands;
+		return var->operands;
+	}
+	*n = op->noperands;
+	return op->operands;
+}
+
+bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot)
+{
+	for (unsigned i = 0; i < op->nslots; i++) {
+		const px_slot_def *s = &op->slots[i];
+		unsigned tok = slot[i];
+		if (!tok) {
+			if ((var->require >> i) & 1)
+				return false;
+			if ((s->flags & PX_SLOT_REQUIRED) && !(s->flags & PX_SLOT_FIXED))
+				return false;
+			continue;
+		}
+		if ((s->flags & PX_SLOT_FIXED) && tok == s->fixed_tok)
+			continue;
+		if (!var->allow[i] || !px_toks_have(var->allow[i], tok))
+			return false;
+	}
+	return true;
+}
+
+const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
+                                  uint16_t ptx)
+{
+	for (unsigned i = 0; i < op->nvariants; i++) {
+		const px_variant *var = &op->variants[i];
+		if (px_variant_admits(op, var, slot) && px_window_ok(var, t, ptx))
+			return var;
+	}
+	return NULL;
+}
+
+/* Does item o fit a definition's kind? (types are checked later) */
+static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
+{
+	switch (def->kind) {
+	case PX_OK_ADDR:
+		return o->kind == PX_O_ADDR;
+	case PX_OK_LABEL:
+		return o->kind == PX_O_LABEL;
+	case PX_OK_SYM:
+		return o->kind == PX_O_SYM;
+	default:
+		return o->kind != PX_O_ADDR && o->kind != PX_O_LABEL && o->kind != PX_O_SYM;
+	}
+}
+
+/* Map node items to definitions: a group definition of size N takes either one
+ * item (an array value or a ( ) group) or, for results, N scalar results. */
+static bool map_items(const px_func *f, const px_opnd_def *defs, unsigned ndefs,
+                      const px_opnd *items, unsigned nitems, const uint16_t *slot, bool results)
+{
+	unsigned it = 0;
+	for (unsigned d = 0; d < ndefs; d++) {
+		if (it == nitems)
+			return (defs[d].flags & PX_OPND_OPTIONAL) != 0;
+		unsigned count = px_opnd_count(&defs[d], slot);
+		const px_opnd *o = &items[it];
+		bool whole = o->kind == PX_O_GROUP || (o->kind == PX_O_VALUE && o->elem < 0 &&
+		             (results ? o->decl_count || f->values[o->id].count : f->values[o->id].count));
+		unsigned take = results && count > 1 && !whole ? count : 1;
+		if (it + take > nitems)
+			return false;
+		for (unsigned k = 0; k < take; k++)
+			if (!kind_fits(&defs[d], &items[it + k]))
+				return false;
+		it += take;
+	}
+	return it == nitems;
+}
+
+static bool shape_fits(const px_func *f, const px_node *n, const px_variant *var)
+{
+	unsigned nr, no;
+	const px_opnd_def *r = px_var_results(n->op, var, &nr);
+	const px_opnd_def *o = px_var_operands(n->op, var, &no);
+	return map_items(f, r, nr, n->res, n->nres, n->slot, true) &&
+	       map_items(f, o, no, n->ops, n->nops, n->slot, false);
+}
+
+/* "add.rn.f32": the operation as the node spells it, in print order. */
+static void describe(const px_node *n, int skip, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s", n->op->name);
+	for (unsigned i = 0; i < n->op->nslots && len < size; i++) {
+		if ((int)i == skip || !n->slot[i] || (n->op->slots[i].flags & PX_SLOT_NOPRINT))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, ".%s", px_tok_names[n->slot[i]]);
+	}
+}
+
+static void token_list(const uint16_t *toks, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (unsigned i = 0; toks && toks[i] && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s.%s", i ? ", " : "", px_tok_names[toks[i]]);
+}
+
+static void report_tokens(px_verifier *v, const px_node *n)
+{
+	const px_op_def *op = n->op;
+	int best_score = -1, best_bad = -1, best_missing = -1;
+	const px_variant *best = NULL;
+	for (unsigned vi = 0; vi < op->nvariants; vi++) {
+		const px_variant *var = &op->variants[vi];
+		int score = 0, bad = -1, missing = -1;
+		for (unsigned i = 0; i < op->nslots; i++) {
+			const px_slot_def *s = &op->slots[i];
+			unsigned tok = n->slot[i];
+			bool fixed = (s->flags & PX_SLOT_FIXED) != 0;
+			if (!tok) {
+				if (missing < 0 && !fixed && (((var->require >> i) & 1) || (s->flags & PX_SLOT_REQUIRED)))
+					missing = (int)i;
+			} else if ((fixed && tok == s->fixed_tok) || (var->allow[i] && px_toks_have(var->allow[i], tok))) {
+				score += (s->flags & PX_SLOT_TYPE) ? 4 : 1; /* the type decides the family */
+			} else if (bad < 0) {
+				bad = (int)i;
+			}
+		}
+		if (score > best_score) {
+			best_score = score;
+			best_bad = bad;
+			best_missing = missing;
+			best = var;
+		}
+	}
+	char what[256], list[512];
+	if (best_bad >= 0) {
+		describe(n, best_bad, what, sizeof what);
+		px_error(v->d, n->oploc, PX_D_modifier_not_valid, px_tok_names[n->slot[best_bad]], what);
+	} else if (best_missing >= 0) {
+		describe(n, -1, what, sizeof what);
+		token_list(best->allow[best_missing] ? best->allow[best_missing] : op->slots[best_missing].toks,
+		           list, sizeof list);
+		px_error(v->d, n->oploc, PX_D_modifier_missing, what, op->slots[best_missing].name, list);
+	} else {
+		describe(n, -1, what, sizeof what);
+		px_error(v->d, n->oploc, PX_D_no_variant, what);
+	}
+}
+
+static void report_shape(px_verifier *v, const px_func *f, const px_node *n, const px_variant *var)
+{
+	char what[256];
+	describe(n, -1, what, sizeof what);
+	unsigned nr, no;
+	const px_opnd_def *r = px_var_results(n->op, var, &nr);
+	const px_opnd_def *o = px_var_operands(n->op, var, &no);
+	if (!map_items(f, r, nr, n->res, n->nres, n->slot, true)) {
+		px_error(v->d, n->nres ? n->res[0].loc : n->oploc, PX_D_result_shape, what, nr, nr == 1 ? "" : "s",
+		         n->nres);
+		return;
+	}
+	unsigned need = 0;
+	while (need < no && !(o[need].flags & PX_OPND_OPTIONAL))
+		need++;
+	/* the count is right but an operand has the wrong kind: point at it */
+	if (n->nops >= need && n->nops <= no) {
+		for (unsigned i = 0; i < n->nops; i++) {
+			static const char *const kinds[] = {"a value", "a register", "an immediate",
+			                                    "an address [...]", "a label", "a predicate", "a symbol @name"};
+			const px_opnd_def *d = &o[i];
+			const px_opnd *it = &n->ops[i];
+			bool fits = d->kind == PX_OK_ADDR ? it->kind == PX_O_ADDR
+			          : d->kind == PX_OK_LABEL ? it->kind == PX_O_LABEL
+			          : d->kind == PX_OK_SYM ? it->kind == PX_O_SYM
+			          : it->kind != PX_O_ADDR && it->kind != PX_O_LABEL && it->kind != PX_O_SYM;
+			if (!fits) {
+				px_error(v->d, it->loc, PX_D_operand_kind, i + 1, what, kinds[d->kind]);
+				return;
+			}
+		}
+	}
+	if (need == no)
+		px_error(v->d, n->oploc, PX_D_operand_count, what, no, no == 1 ? "" : "s", n->nops);
+	else
+		px_error(v->d, n->oploc, PX_D_operand_count_range, what, need, no, n->nops);
+}
+
+/* The lowest target able to run var: its SM, with the suffix the row needs. */
+static const px_target *lowest_target(const px_variant *var)
+{
+	const px_target *best = NULL;
+	for (unsigned i = 0; i < px_ntargets; i++) {
+		const px_target *t = &px_targets[i];
+		if (!px_window_ok(var, t, 0))
+			continue;
+		if (!best || t->sm < best->sm || (t->sm == best->sm && t->suffix < best->suffix))
+			best = t;
+	}
+	return best;
+}
+
+static void report_window(px_verifier *v, const px_func *f, const px_node *n)
+{
+	const px_target *low = NULL;
+	const px_variant *low_var = NULL;
+	bool sm_ok_somewhere = false;
+	for (unsigned vi = 0; vi < n->op->nvariants; vi++) {
+		const px_variant *var = &n->op->variants[vi];
+		if (!px_variant_admits(n->op, var, n->slot) || !shape_fits(f, n, var))
+			continue;
+		if (px_window_ok(var, v->target, 0))
+			sm_ok_somewhere = true;
+		const px_target *t = lowest_target(var);
+		if (t && (!low || t->sm < low->sm)) {
+			low = t;
+			low_var = var;
+		}
+	}
+	char what[256];
+	describe(n, -1, what, sizeof what);
+	if (sm_ok_somewhere) {
+		/* the SM can run it; the given PTX version is too low */
+		uint16_t need = 0xffff;
+		for (unsigned vi = 0; vi < n->op->nvariants; vi++) {
+			const px_variant *var = &n->op->variants[vi];
+			if (px_variant_admits(n->op, var, n->slot) && shape_fits(f, n, var) &&
+			    px_window_ok(var, v->target, 0) && var->ptx < need)
+				need = var->ptx;
+		}
+		px_error(v->d, n->oploc, PX_D_needs_ptx, what, need / 10, need % 10, v->ptx_given / 10,
+		         v->ptx_given % 10);
+	} else if (low) {
+		px_error(v->d, n->oploc, PX_D_needs_target, what, low->name, v->target->name);
+		(void)low_var;
+	} else {
+		px_error(v->d, n->oploc, PX_D_not_on_target, what, v->target->name);
+	}
+}
+
+bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
+{
+	const px_op_def *op = n->op;
+	const px_variant *shape_miss = NULL;
+	bool any_tokens = false, any_shape = false;
+	for (unsigned vi = 0; vi < op->nvariants; vi++) {
+		const px_variant *var = &op->variants[vi];
+		if (!px_variant_admits(op, var, n->slot))
+			continue;
+		any_tokens = true;
+		if (!shape_fits(f, n, var)) {
+			if (!shape_miss)
+				shape_miss = var;
+			continue;
+		}
+		any_shape = true;
+		if (px_window_ok(var, v->target, v->ptx_given)) {
+			n->var = var;
+			if (var->ptx > v->ptx_needed)
+				v->ptx_needed = var->ptx;
+			return true;
+		}
+	}
+	if (any_shape)
+		report_window(v, f, n);
+	else if (any_tokens)
+		report_shape(v, f, n, shape_miss);
+	else
+		report_tokens(v, n);
+	return false;
+}

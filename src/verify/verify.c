@@ -1,0 +1,272 @@
+/* The verifier's walk over one function in text order: parameters and kernel
+ * directives, then each node (operation, types, variant, operands), calls and
+ * returns against the signatures, and labels when the function ends. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/state.h"
+#include "verify/verify.h"
+
+void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
+                      const char *opt_ptx)
+{
+	memset(v, 0, sizeof *v);
+	v->m = m;
+	v->d = d;
+	v->opt_target = opt_target;
+	v->opt_ptx = opt_ptx;
+	v->pending_tail = &v->pending;
+}
+
+void px_verifier_free(px_verifier *v)
+{
+	free(v->state);
+	v->state = NULL;
+}
+
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch, uint16_t ptx)
+{
+	px_variant w;
+	memset(&w, 0, sizeof w);
+	w.sm = sm;
+	w.arch = arch;
+	w.ptx = ptx;
+	if (!v->target)
+		return;
+	if (!px_window_ok(&w, v->target, 0)) {
+		const px_target *low = NULL;
+		for (unsigned i = 0; i < px_ntargets && !low; i++)
+			if (px_window_ok(&w, &px_targets[i], 0))
+				low = &px_targets[i];
+		px_error(v->d, loc, PX_D_needs_target, what, low ? low->name : "?", v->target->name);
+	} else if (v->ptx_given && v->ptx_given < ptx) {
+		px_error(v->d, loc, PX_D_needs_ptx, what, ptx / 10, ptx % 10, v->ptx_given / 10, v->ptx_given % 10);
+	} else if (ptx > v->ptx_needed) {
+		v->ptx_needed = ptx;
+	}
+}
+
+static void check_params(px_verifier *v, px_func *f)
+{
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const px_param *p = &f->params[i];
+		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
+		if (p->kind == PX_PARAM_SCALAR && px_types[p->type].kind == PX_KIND_PRED) {
+			const px_value *val = &f->values[p->value];
+			px_error(v->d, p->loc, PX_D_pred_param, (int)val->name.n, val->name.s);
+		}
+	}
+	for (uint32_t i = 0; i < f->nrets; i++)
+		if (px_types[f->rets[i]].kind == PX_KIND_PRED)
+			px_error(v->d, f->rets_loc, PX_D_pred_return);
+}
+
+static void check_directives(px_verifier *v, px_func *f)
+{
+	for (unsigned i = 0; i < px_ndirectives; i++) {
+		const px_dirval *dv = &f->dirs[i];
+		const px_directive *d = &px_directives[i];
+		if (!dv->present)
+			continue;
+		if (!f->is_kernel && d->kernel_only) {
+			px_error(v->d, dv->loc, PX_D_directive_on_func, d->name);
+			continue;
+		}
+		px_note_window(v, dv->loc, d->print, d->sm, 0, d->ptx);
+	}
+	if (f->dirs[PX_DIR_reqnctapercluster].present && f->dirs[PX_DIR_maxclusterrank].present)
+		px_error(v->d, f->dirs[PX_DIR_maxclusterrank].loc, PX_D_cluster_dims_and_rank);
+	const px_dirval *bac = &f->dirs[PX_DIR_blocksareclusters];
+	if (bac->present && (!f->dirs[PX_DIR_reqntid].present || !f->dirs[PX_DIR_reqnctapercluster].present))
+		px_error(v->d, bac->loc, PX_D_blocksareclusters_needs);
+}
+
+static void check_guard(px_verifier *v, px_func *f, px_node *n)
+{
+	if (!n->has_guard)
+		return;
+	px_value *g = &f->values[n->guard];
+	if (!(v->state[n->guard] & PX_VS_DEF)) {
+		px_error(v->d, n->guard_loc, g->has_def ? PX_D_use_before_def : PX_D_undefined_value,
+		         (int)g->name.n, g->name.s);
+		v->state[n->guard] |= PX_VS_DEF;
+	} else if (g->type && px_types[g->type].kind != PX_KIND_PRED) {
+		px_error(v->d, n->guard_loc, PX_D_guard_not_pred, (int)g->name.n, g->name.s, px_types[g->type].name);
+	}
+	if (n->op && (n->op->flags & PX_OPF_NOGUARD))
+		px_error(v->d, n->guard_loc, PX_D_noguard, n->op->name);
+}
+
+static void check_inst(px_verifier *v, px_func *f, px_node *n)
+{
+	if (px_resolve_op(v, n) && px_infer_types(v, f, n) && px_select_variant(v, f, n)) {
+		check_guard(v, f, n);
+		px_check_operands(v, f, n);
+		return;
+	}
+	check_guard(v, f, n);
+	n->var = NULL;
+	/* keep going: the results still define their values, so one mistake is
+	 * reported once and not again at every later use */
+	px_define_results(v, f, n, NULL, 0);
+}
+
+/* A plain value operand of a call or ret: defined, and its type. */
+static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
+{
+	switch (o->kind) {
+	case PX_O_VALUE:
+		if (!(v->state[o->id] & PX_VS_DEF)) {
+			const px_value *val = &f->values[o->id];
+			px_error(v->d, o->loc, val->has_def ? PX_D_use_before_def : PX_D_undefined_value,
+			         (int)val->name.n, val->name.s);
+			v->state[o->id] |= PX_VS_DEF;
+		}
+		if (f->values[o->id].count && o->elem < 0) {
+			px_error(v->d, o->loc, PX_D_array_as_scalar, (int)f->values[o->id].name.n, f->values[o->id].name.s);
+			return 0;
+		}
+		return f->values[o->id].type;
+	case PX_O_INT:
+	case PX_O_FLOAT:
+	case PX_O_FBITS:
+		return 0;
+	default:
+		px_error(v->d, o->loc, PX_D_bad_argument);
+		return 0;
+	}
+}
+
+/* Check a call against sig, or remember it for the end of the module. */
+void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
+                       const uint16_t *args, uint32_t nargs, const uint16_t *rets, uint32_t nrets,
+                       bool late)
+{
+	if (sig->is_kernel) {
+		px_error(v->d, loc, PX_D_call_kernel, (int)callee.n, callee.s);
+		return;
+	}
+	if (nargs != sig->nparams) {
+		px_error(v->d, loc, PX_D_call_arg_count, (int)callee.n, callee.s, sig->nparams, nargs);
+		return;
+	}
+	for (uint32_t i = 0; i < nargs; i++) {
+		if (!sig->params[i]) {
+			px_error(v->d, loc, PX_D_call_aggregate, i + 1, (int)callee.n, callee.s);
+			continue;
+		}
+		if (!args[i] && late)
+			/* the call's .param block was printed before the callee's types were known */
+			px_error(v->d, loc, PX_D_call_late_literal, i + 1, (int)callee.n, callee.s, (int)callee.n,
+			         callee.s);
+		else if (args[i] && !px_type_fits(args[i], sig->params[i]))
+			px_error(v->d, loc, PX_D_call_arg_type, i + 1, (int)callee.n, callee.s,
+			         px_types[args[i]].name, px_types[sig->params[i]].name);
+	}
+	if (nrets > sig->nrets) {
+		px_error(v->d, loc, PX_D_call_ret_count, (int)callee.n, callee.s, sig->nrets, nrets);
+		return;
+	}
+	for (uint32_t i = 0; i < nrets; i++)
+		if (rets[i] && !px_type_fits(rets[i], sig->rets[i]))
+			px_error(v->d, loc, PX_D_call_ret_type, i + 1, (int)callee.n, callee.s,
+			         px_types[rets[i]].name, px_types[sig->rets[i]].name);
+}
+
+static const px_funcsig *find_sig(px_module *m, px_str name)
+{
+	uint32_t s = px_strmap_get(&m->syms, name.s, name.n);
+	if (s == PX_STRMAP_NONE || !(s & 1))
+		return NULL;
+	return &m->funcs[s >> 1];
+}
+
+static void check_call(px_verifier *v, px_func *f, px_node *n)
+{
+	uint16_t *args = px_arena_alloc(&v->m->arena, (n->nops + 1) * sizeof *args);
+	uint16_t *rets = px_arena_alloc(&v->m->arena, (n->nres + 1) * sizeof *rets);
+	for (uint32_t i = 0; i < n->nops; i++)
+		args[i] = (uint16_t)arg_type(v, f, &n->ops[i]);
+	px_define_results(v, f, n, NULL, 0);
+	for (uint32_t i = 0; i < n->nres; i++) {
+		const px_opnd *o = &n->res[i];
+		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
+	}
+	const px_funcsig *sig = find_sig(v->m, n->callee);
+	if (sig) {
+		px_check_call_sig(v, sig, n->callee, n->callee_loc, args, n->nops, rets, n->nres, false);
+		return;
+	}
+	px_pending_call *p = px_arena_alloc(&v->m->arena, sizeof *p);
+	p->callee.s = px_arena_strndup(&v->m->arena, n->callee.s, n->callee.n);
+	p->callee.n = n->callee.n;
+	p->loc = n->callee_loc;
+	p->args = args;
+	p->nargs = n->nops;
+	p->rets = rets;
+	p->nrets = n->nres;
+	*v->pending_tail = p;
+	v->pending_tail = &p->next;
+}
+
+static void check_ret(px_verifier *v, px_func *f, px_node *n)
+{
+	if (f->is_kernel && n->nops) {
+		px_error(v->d, n->ops[0].loc, PX_D_kernel_ret_value);
+		return;
+	}
+	if (!f->is_kernel && n->nops != f->nrets) {
+		px_error(v->d, n->loc, PX_D_ret_count, f->nrets, n->nops);
+		return;
+	}
+	for (uint32_t i = 0; i < n->nops; i++) {
+		int t = arg_type(v, f, &n->ops[i]);
+		if (t && !px_type_fits(t, f->rets[i]))
+			px_error(v->d, n->ops[i].loc, PX_D_ret_type, i + 1, px_types[t].name, px_types[f->rets[i]].name);
+	}
+	check_guard(v, f, n);
+}
+
+static void check_labels(px_verifier *v, px_func *f)
+{
+	for (uint32_t i = 0; i < f->nlabels; i++) {
+		const px_label *l = &f->labels[i];
+		if (l->used && !l->defined)
+			px_error(v->d, l->first_use, PX_D_undefined_label, (int)l->name.n, l->name.s);
+	}
+}
+
+void px_verify_func(px_verifier *v, px_func *f)
+{
+	if (!v->target && !v->target_reported) {
+		px_error(v->d, f->loc, PX_D_no_target);
+		v->target_reported = true;
+	}
+	if (v->state_cap < f->nvalues + 1) {
+		free(v->state);
+		v->state_cap = f->nvalues + 64;
+		v->state = malloc(v->state_cap);
+		if (!v->state)
+			abort();
+	}
+	memset(v->state, 0, f->nvalues + 1);
+	check_params(v, f);
+	check_directives(v, f);
+	for (px_node *n = f->first; n; n = n->next) {
+		switch (n->kind) {
+		case PX_N_INST:
+			check_inst(v, f, n);
+			break;
+		case PX_N_CALL:
+			check_guard(v, f, n);
+			check_call(v, f, n);
+			break;
+		case PX_N_RET:
+			check_ret(v, f, n);
+			break;
+		default:
+			break;
+		}
+	}
+	check_labels(v, f);
+}

@@ -1,0 +1,79 @@
+/* The verifier: resolves every node to an operation and a variant of the tables,
+ * infers the type slots, checks operands, names and target windows, and reports
+ * every mistake at its line. After it, a node carries op, var and slot[]; the
+ * selector trusts them. */
+#ifndef PX_VERIFY_H
+#define PX_VERIFY_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag/diag.h"
+#include "front/ir.h"
+#include "tables/tables.h"
+
+/* A call to a function not yet seen: checked when the module ends. */
+typedef struct px_pending_call {
+	px_str callee;
+	px_loc loc;
+	uint16_t *args;    /* PX_T_* per argument (0: unknown) */
+	uint32_t nargs;
+	uint16_t *rets;    /* PX_T_* per result (0: discarded) */
+	uint32_t nrets;
+	struct px_pending_call *next;
+} px_pending_call;
+
+typedef struct px_verifier {
+	px_module *m;
+	px_diags *d;
+	const px_target *target; /* NULL until resolved (or when unknown) */
+	bool target_reported;    /* "no target" said once */
+	uint16_t ptx_given;      /* 0: choose the lowest that fits */
+	uint16_t ptx_needed;     /* the highest any node or directive needs so far */
+	const char *opt_target, *opt_ptx; /* from the command line */
+	px_pending_call *pending, **pending_tail; /* in text order */
+	/* per function, reused */
+	uint8_t *state;          /* per value: VS_* bits */
+	uint32_t state_cap;
+} px_verifier;
+
+void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
+                      const char *opt_ptx);
+void px_verifier_free(px_verifier *v);
+/* Resolve the target and the PTX version (command line over the module's line). */
+void px_verify_target(px_verifier *v);
+void px_verify_func(px_verifier *v, px_func *f);
+void px_verify_globals(px_verifier *v);
+/* Checks what only the whole module can tell (calls to later functions). */
+void px_verify_module_end(px_verifier *v);
+/* The .version to print. */
+uint16_t px_verify_ptx_version(const px_verifier *v);
+
+/* ---- shared with the selector (verify/slots.c, verify/types.c, verify/window.c) ---- */
+/* The value type a slot token names (PX_T_* or 0 for a format such as e4m3). */
+int px_tok_type(unsigned tok);
+/* The type an operand definition expects, given the node's slots; 0 = any. */
+int px_opnd_type(const px_opnd_def *def, const uint16_t *slot);
+/* A group size for a definition, or 1 for a scalar. */
+unsigned px_opnd_count(const px_opnd_def *def, const uint16_t *slot);
+/* Can a value of type have stand where type want is expected (mir.md's bit rule)? */
+bool px_type_fits(int have, int want);
+/* Does variant var admit the filled slots? (window not considered) */
+bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
+/* Does target/ptx satisfy the variant's window? ptx 0 = any. */
+bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx);
+/* The first variant admitting slot and covering the window, or NULL. */
+const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
+                                  uint16_t ptx);
+const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, unsigned *n);
+const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, unsigned *n);
+
+
+
+/* ---- verifier internals (one file each) ---- */
+bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
+bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
+bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
+void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
+                    uint16_t ptx); /* window.c: a window check for a directive or sreg */
+#endif

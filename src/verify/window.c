@@ -1,0 +1,87 @@
+/* Target windows: which SM and PTX ISA version an operation needs, and the
+ * target and version a module is translated for. */
+#include <string.h>
+
+#include "verify/verify.h"
+
+bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx)
+{
+	if (!t)
+		return true; /* no target known: the missing target was reported already */
+	if (t->sm < var->sm || (var->sm_max && t->sm > var->sm_max))
+		return false;
+	if (var->arch == 'a' && t->suffix != 'a')
+		return false;
+	if (var->arch == 'f' && t->suffix != 'a' && t->suffix != 'f')
+		return false;
+	return !ptx || ptx >= var->ptx;
+}
+
+static uint16_t parse_version(const char *s, size_t n, bool *ok)
+{
+	unsigned major = 0, minor = 0, i = 0;
+	*ok = false;
+	while (i < n && s[i] >= '0' && s[i] <= '9')
+		major = major * 10 + (unsigned)(s[i++] - '0');
+	if (i == 0 || i + 2 != n || s[i] != '.' || s[i + 1] < '0' || s[i + 1] > '9' || major > 99)
+		return 0;
+	minor = (unsigned)(s[i + 1] - '0');
+	for (unsigned k = 0; k < px_nptx_versions; k++)
+		if (px_ptx_versions[k] == major * 10 + minor)
+			*ok = true;
+	return (uint16_t)(major * 10 + minor);
+}
+
+static bool version_known(uint16_t v)
+{
+	for (unsigned k = 0; k < px_nptx_versions; k++)
+		if (px_ptx_versions[k] == v)
+			return true;
+	return false;
+}
+
+void px_verify_target(px_verifier *v)
+{
+	px_module *m = v->m;
+	px_loc none = {0, 0, 0};
+	if (v->opt_target) {
+		v->target = px_target_lookup(v->opt_target, strlen(v->opt_target));
+		if (!v->target)
+			px_error_noloc(v->d, PX_D_unknown_target, v->opt_target);
+	} else if (m->target.n) {
+		v->target = px_target_lookup(m->target.s, m->target.n);
+		if (!v->target)
+			px_error(v->d, m->target_loc, PX_D_unknown_target_at, (int)m->target.n, m->target.s);
+	}
+	v->target_reported = v->target || v->opt_target || m->target.n;
+	if (v->opt_ptx) {
+		bool ok;
+		v->ptx_given = parse_version(v->opt_ptx, strlen(v->opt_ptx), &ok);
+		if (!ok) {
+			px_error_noloc(v->d, PX_D_unknown_ptx, v->opt_ptx);
+			v->ptx_given = 0;
+		}
+	} else if (m->ptx) {
+		v->ptx_given = m->ptx;
+		if (!version_known(m->ptx)) {
+			px_error(v->d, m->ptx_loc, PX_D_unknown_ptx_at, m->ptx / 10, m->ptx % 10);
+			v->ptx_given = 0;
+		}
+	}
+	if (v->target && v->ptx_given && v->ptx_given < v->target->ptx) {
+		if (v->opt_ptx)
+			px_error_noloc(v->d, PX_D_target_needs_ptx, v->target->name, v->target->ptx / 10,
+			               v->target->ptx % 10, v->ptx_given / 10, v->ptx_given % 10);
+		else
+			px_error(v->d, m->ptx_loc.line ? m->ptx_loc : none, PX_D_target_needs_ptx,
+			         v->target->name, v->target->ptx / 10, v->target->ptx % 10,
+			         v->ptx_given / 10, v->ptx_given % 10);
+	}
+	if (v->target && v->target->ptx > v->ptx_needed)
+		v->ptx_needed = v->target->ptx;
+}
+
+uint16_t px_verify_ptx_version(const px_verifier *v)
+{
+	return v->ptx_given ? v->ptx_given : v->ptx_needed;
+}

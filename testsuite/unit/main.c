@@ -1,0 +1,16 @@
+#include <stdlib.h>
+
+#include "suites.h"
+
+int main(void)
+{
+	SRunner *sr = srunner_create(scanner_suite());
+	srunner_add_suite(sr, tables_suite());
+	srunner_add_suite(sr, regs_suite());
+	srunner_add_suite(sr, print_suite());
+	srunner_add_suite(sr, pipeline_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
