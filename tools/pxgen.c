@@ -413,8 +413,21 @@ typedef struct prop_row {
 	strs from; /* value, token, value, token, ... */
 } prop_row;
 
+/* A legality rule: when the slots hold these tokens (and the target is below
+ * the window), the node is rejected with the named diagnostic. */
+typedef struct rule_row {
+	strs *when[MAX_SLOTS];  /* NULL: any token; an empty list: the slot must be empty */
+	unsigned sm_below, ptx_below;
+	char not_arch;
+	size_t diag;
+	int args[4];            /* slot index, RARG_OP, RARG_TARGET; RARG_END ends */
+} rule_row;
+enum { RARG_END = -1, RARG_OP = -2, RARG_TARGET = -3 };
+
 typedef struct op_row {
 	const char *name, *mc, *shape, *layer;
+	rule_row *rules;
+	size_t nrules, cap_rules;
 	slot_row *slots;
 	size_t nslots, cap_slots;
 	opnd_list results, operands;
@@ -987,6 +1000,60 @@ static void read_props(op_row *op, const ynode *map)
 	}
 }
 
+static size_t diag_index(const ynode *n)
+{
+	const char *id = scalar(n, "diag");
+	for (size_t i = 0; i < M.ndiags; i++)
+		if (!strcmp(M.diags[i].id, id))
+			return i;
+	fail(n, "unknown diagnostic '%s'", id);
+}
+
+static void read_rules(op_row *op, const ynode *list)
+{
+	static const char *const keys[] = {"when", "sm_below", "ptx_below", "not_arch", "diag", "args", NULL};
+	expect(list, YAML_SEQUENCE_NODE, "rules");
+	SEQ_EACH(it, list) {
+		const ynode *e = node(*it), *v;
+		expect(e, YAML_MAPPING_NODE, "a rule");
+		check_keys(e, "a rule", keys);
+		rule_row *r = PUSH(op->rules, op->nrules, op->cap_rules);
+		*r = (rule_row){.args = {RARG_END, RARG_END, RARG_END, RARG_END}};
+		if ((v = map_get(e, "when"))) {
+			expect(v, YAML_MAPPING_NODE, "when");
+			MAP_EACH(p, v) {
+				int slot = slot_index(op, key_of(p));
+				if (slot < 0)
+					fail(node(p->key), "unknown slot '%s' in a rule of op '%s'", key_of(p), op->name);
+				r->when[slot] = variant_tokens(op, slot, node(p->value));
+			}
+		}
+		if ((v = map_get(e, "sm_below")))
+			r->sm_below = to_uint(v, "sm_below", 1000);
+		if ((v = map_get(e, "ptx_below")))
+			r->ptx_below = to_ptx(v);
+		if ((v = map_get(e, "not_arch"))) {
+			const char *a = scalar(v, "not_arch");
+			if (strcmp(a, "a") && strcmp(a, "f"))
+				fail(v, "not_arch must be a or f, not '%s'", a);
+			r->not_arch = a[0];
+		}
+		r->diag = diag_index(map_need(e, "diag", "a rule"));
+		if ((v = map_get(e, "args"))) {
+			expect(v, YAML_SEQUENCE_NODE, "args");
+			size_t k = 0;
+			SEQ_EACH(a, v) {
+				const char *name = scalar(node(*a), "a rule argument");
+				if (k == 4)
+					fail(node(*a), "a rule takes at most 4 arguments");
+				r->args[k] = !strcmp(name, "op") ? RARG_OP : !strcmp(name, "target") ? RARG_TARGET
+				                                                                        : need_slot(op, node(*a));
+				k++;
+			}
+		}
+	}
+}
+
 static unsigned read_op_flags(const ynode *v)
 {
 	static const char *const names[] = {"terminator", "noguard", "internal", NULL};
@@ -1044,7 +1111,7 @@ static void check_infer(const op_row *op)
 static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
-	                                   "mc", "variants", "sm", "ptx", "sm_max", "arch", "iid", NULL};
+	                                   "mc", "variants", "rules", "sm", "ptx", "sm_max", "arch", "iid", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
@@ -1066,6 +1133,8 @@ static void read_op(const ynode *e)
 		read_opnds(op, &op->operands, v, "operands");
 	if ((v = map_get(e, "props")))
 		read_props(op, v);
+	if ((v = map_get(e, "rules")))
+		read_rules(op, v);
 
 	variant_row dflt = {.sm = DEFAULT_SM, .ptx = default_ptx(), .mc = op->mc, .iid = -1};
 	read_variant_window(&dflt, e);
@@ -1296,6 +1365,34 @@ static const char *prop_array(const op_row *op)
 	return name;
 }
 
+static const char *rule_array(const op_row *op)
+{
+	if (!op->nrules)
+		return "NULL";
+	sbuf b = {0};
+	for (size_t i = 0; i < op->nrules; i++) {
+		const rule_row *r = &op->rules[i];
+		strs empty = {0};
+		sb_printf(&b, "%s\n\t{.when = {", i ? "," : "");
+		bool first = true;
+		for (size_t k = 0; k < op->nslots; k++) {
+			if (!r->when[k])
+				continue;
+			sb_printf(&b, "%s[%zu] = %s", first ? "" : ", ", k, r->when[k]->n ? tok_list(r->when[k]) : "px_rule_empty");
+			first = false;
+		}
+		if (first)
+			sb_printf(&b, "NULL");
+		sb_printf(&b, "}, .sm_below = %u, .ptx_below = %u, .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}",
+		          r->sm_below, r->ptx_below, r->not_arch, r->diag, r->args[0], r->args[1], r->args[2], r->args[3]);
+		free(empty.v);
+	}
+	sb_printf(&b, "\n");
+	const char *name = pool_array("ru", "px_rule", b.p);
+	free(b.p);
+	return name;
+}
+
 static int cmp_op(const void *a, const void *b)
 {
 	return strcmp(((const op_row *)a)->name, ((const op_row *)b)->name);
@@ -1308,13 +1405,15 @@ static void emit_ops(sbuf *c)
 		const op_row *op = &M.ops[i];
 		const char *slots = slot_array(op), *res = opnd_array(&op->results);
 		const char *opd = opnd_array(&op->operands), *vars = variant_array(op), *props = prop_array(op);
+		const char *rules = rule_array(op);
 		sb_printf(&rows, "\t{");
 		sb_cstr(&rows, op->name);
-		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, %u, %u, %s, 0x%x},\n", slots, op->nslots, res,
-		          op->results.n, opd, op->operands.n, vars, op->nvariants, index_in(shape_names, op->shape),
-		          index_in(layer_names, op->layer), props, op->flags);
+		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, %u, %u, %s, 0x%x, %s, %zu},\n", slots, op->nslots,
+		          res, op->results.n, opd, op->operands.n, vars, op->nvariants, index_in(shape_names, op->shape),
+		          index_in(layer_names, op->layer), props, op->flags, rules, op->nrules);
 	}
-	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\n%s", pool.defs.p ? pool.defs.p : "");
+	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\nconst uint16_t px_rule_empty[] = {0};\n%s",
+	          pool.defs.p ? pool.defs.p : "");
 	if (M.nops)
 		sb_printf(c, "const px_op_def px_ops[] = {\n%s};\n", rows.p);
 	else

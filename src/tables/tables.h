@@ -169,6 +169,20 @@ typedef struct px_prop_def {
 	const char *const *from; /* NULL or pairs {"1","x1", "2","x2", ..., NULL}: value spelling -> token */
 } px_prop_def;
 
+/* A legality check of seed 003's kind ("checks run before any ID lookup"): when
+ * every named slot holds one of its tokens (an empty list: the slot is empty)
+ * and the target is below sm_below / ptx_below or lacks the not_arch suffix,
+ * the node is rejected with diag, formatted with args. */
+enum { PX_RARG_END = -1, PX_RARG_OP = -2, PX_RARG_TARGET = -3 };
+typedef struct px_rule {
+	const uint16_t *when[PX_MAX_SLOTS];
+	uint16_t sm_below, ptx_below;
+	char not_arch;
+	uint16_t diag;          /* PX_D_* */
+	int8_t args[4];         /* slot index (its token), PX_RARG_OP, PX_RARG_TARGET */
+} px_rule;
+extern const uint16_t px_rule_empty[]; /* {0}: "this slot must be empty" */
+
 typedef struct px_op_def {
 	const char *name;       /* MIR/PTX stem, possibly dotted: "bar.sync" */
 	const px_slot_def *slots; /* in PTX print order */
@@ -183,6 +197,8 @@ typedef struct px_op_def {
 	uint8_t layer;          /* enum px_layer: which selector layer owns it */
 	const px_prop_def *props; /* NULL-key terminated; slot names are always keys too */
 	uint32_t flags;         /* PX_OPF_* */
+	const px_rule *rules;   /* checked in order before a variant is chosen */
+	uint8_t nrules;
 } px_op_def;
 enum { PX_OPF_TERMINATOR = 1, PX_OPF_NOGUARD = 2, PX_OPF_INTERNAL = 4 /* selection-made only; not MIR */ };
 

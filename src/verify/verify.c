@@ -99,7 +99,7 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 
 static void check_inst(px_verifier *v, px_func *f, px_node *n)
 {
-	if (px_resolve_op(v, n) && px_infer_types(v, f, n) && px_select_variant(v, f, n)) {
+	if (px_resolve_op(v, n) && px_infer_types(v, f, n) && px_check_rules(v, n) && px_select_variant(v, f, n)) {
 		check_guard(v, f, n);
 		px_check_operands(v, f, n);
 		return;

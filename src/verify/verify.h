@@ -72,8 +72,9 @@ const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, u
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
+bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
-                    uint16_t ptx); /* window.c: a window check for a directive or sreg */
+                    uint16_t ptx); /* verify.c: a window check for a directive or sreg */
 #endif

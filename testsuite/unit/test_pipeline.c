@@ -1,4 +1,5 @@
 /* The library API end to end: what a DSL embedding libptxemit sees. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -130,7 +131,7 @@ START_TEST(verify_only_and_isel)
 	o.emit = PX_EMIT_ISEL;
 	ck_assert_int_eq(translate(vadd, &o, &s, &out), 0);
 	ck_assert_ptr_nonnull(strstr(out, "kernel @vadd\n"));
-	ck_assert_ptr_nonnull(strstr(out, "17:3 RET"));
+	ck_assert_ptr_nonnull(strstr(out, "18:3 RET"));
 	free(out);
 }
 END_TEST

@@ -99,7 +99,7 @@ static void build_op(void)
 	slots[2] = (px_slot_def){ .name = "sat" };
 	slots[3] = (px_slot_def){ .name = "type", .flags = PX_SLOT_TYPE };
 	slots[4] = (px_slot_def){ .name = "num", .flags = PX_SLOT_NOPRINT };
-	slots[5] = (px_slot_def){ .name = "sync", .flags = PX_SLOT_FIXED, .fixed_tok = (uint16_t)tok("sync") };
+	slots[5] = (px_slot_def){ .name = "aligned", .flags = PX_SLOT_FIXED, .fixed_tok = (uint16_t)tok("aligned") };
 }
 
 static void check_inst(const px_minst *mi, const char *want)
@@ -118,9 +118,9 @@ START_TEST(test_suffix_order)
 	mi.slot[3] = (uint16_t)tok("f32");
 	mi.slot[0] = (uint16_t)tok("rn");
 	mi.slot[4] = (uint16_t)tok("rn"); /* a property: never printed */
-	check_inst(&mi, "\tadd.rn.f32.sync %f3, %f1, 0f3F800000;\n");
-	mi.slot[5] = (uint16_t)tok("sync"); /* written in MIR: printed once */
-	check_inst(&mi, "\tadd.rn.f32.sync %f3, %f1, 0f3F800000;\n");
+	check_inst(&mi, "\tadd.rn.f32.aligned %f3, %f1, 0f3F800000;\n");
+	mi.slot[5] = (uint16_t)tok("aligned"); /* written in MIR: printed once */
+	check_inst(&mi, "\tadd.rn.f32.aligned %f3, %f1, 0f3F800000;\n");
 }
 END_TEST
 
@@ -135,10 +135,10 @@ START_TEST(test_guard_and_pairs)
 	px_minst mi = { .op = &add_op, .res = res, .nres = 2, .ops = ops, .nops = 3, .iid = -1 };
 	mi.has_guard = true;
 	mi.guard_reg = 3;
-	check_inst(&mi, "\t@%p3 add.sync %p1|%p2, %r1, 0, !%p3;\n");
+	check_inst(&mi, "\t@%p3 add.aligned %p1|%p2, %r1, 0, !%p3;\n");
 	mi.guard_neg = true;
 	res[1].pair = false;
-	check_inst(&mi, "\t@!%p3 add.sync %p1, %p2, %r1, 0, !%p3;\n");
+	check_inst(&mi, "\t@!%p3 add.aligned %p1, %p2, %r1, 0, !%p3;\n");
 }
 END_TEST
 
@@ -293,8 +293,9 @@ START_TEST(test_func_decl)
 {
 	uint16_t params[3] = { PX_T_u32, PX_T_ptr, PX_T_none };
 	uint32_t sizes[3] = { 0, 0, 8 };
+	uint32_t aligns[3] = { 0, 0, 0 };
 	uint16_t rets[1] = { PX_T_f64 };
-	px_funcsig s = { .name = S("h"), .params = params, .param_sizes = sizes, .nparams = 3,
+	px_funcsig s = { .name = S("h"), .params = params, .param_sizes = sizes, .param_aligns = aligns, .nparams = 3,
 		         .rets = rets, .nrets = 1 };
 	px_print_func_decl(&out, &s, px_print_linkage(PX_LINK_EXTERN));
 	ck_assert_str_eq(text(),

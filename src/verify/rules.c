@@ -1,0 +1,57 @@
+/* The tables' legality rules (px_rule): the checks a seed runs before any ID
+ * lookup, each with its own message, verbatim where the seed gives one. */
+#include "verify/verify.h"
+
+static bool slots_match(const px_rule *r, const px_node *n)
+{
+	for (unsigned i = 0; i < n->op->nslots; i++) {
+		const uint16_t *want = r->when[i];
+		if (!want)
+			continue;
+		if (!want[0] ? n->slot[i] != 0 : !px_toks_have(want, n->slot[i]))
+			return false;
+	}
+	return true;
+}
+
+static bool target_below(const px_verifier *v, const px_rule *r)
+{
+	const px_target *t = v->target;
+	bool any = r->sm_below || r->ptx_below || r->not_arch;
+	if (!any)
+		return true;
+	if (!t)
+		return false;
+	uint16_t ptx = px_verify_ptx_version(v);
+	if (r->sm_below && t->sm < r->sm_below)
+		return true;
+	if (r->ptx_below && ptx && ptx < r->ptx_below)
+		return true;
+	if (r->not_arch == 'a' && t->suffix != 'a')
+		return true;
+	return r->not_arch == 'f' && t->suffix != 'a' && t->suffix != 'f';
+}
+
+static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
+{
+	if (arg == PX_RARG_OP)
+		return n->op->name;
+	if (arg == PX_RARG_TARGET)
+		return v->target ? v->target->name : "";
+	return px_tok_names[n->slot[arg]];
+}
+
+bool px_check_rules(px_verifier *v, const px_node *n)
+{
+	for (unsigned i = 0; i < n->op->nrules; i++) {
+		const px_rule *r = &n->op->rules[i];
+		if (!slots_match(r, n) || !target_below(v, r))
+			continue;
+		const char *a[4];
+		for (unsigned k = 0; k < 4; k++)
+			a[k] = r->args[k] == PX_RARG_END ? "" : arg_text(v, n, r->args[k]);
+		px_error(v->d, n->oploc, r->diag, a[0], a[1], a[2], a[3]);
+		return false;
+	}
+	return true;
+}
