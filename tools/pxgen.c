@@ -428,6 +428,8 @@ typedef struct op_row {
 	const char *name, *mc, *shape, *layer;
 	rule_row *rules;
 	size_t nrules, cap_rules;
+	rule_row *otherwise;    /* the message when no variant admits the tokens */
+	size_t family;          /* index into M.families + 1; 0: none */
 	slot_row *slots;
 	size_t nslots, cap_slots;
 	opnd_list results, operands;
@@ -457,6 +459,7 @@ static struct {
 	op_row *ops;
 	size_t nops, cap_ops;
 	strs toks; /* every token spelling, unsorted until emit time */
+	strs families; /* op families with selector/verifier code of their own */
 } M;
 
 /* Defaults for an entry that names no window: available everywhere ptxemit prints. */
@@ -1009,15 +1012,13 @@ static size_t diag_index(const ynode *n)
 	fail(n, "unknown diagnostic '%s'", id);
 }
 
-static void read_rules(op_row *op, const ynode *list)
+static void read_rule(op_row *op, rule_row *r, const ynode *e)
 {
 	static const char *const keys[] = {"when", "sm_below", "ptx_below", "not_arch", "diag", "args", NULL};
-	expect(list, YAML_SEQUENCE_NODE, "rules");
-	SEQ_EACH(it, list) {
-		const ynode *e = node(*it), *v;
-		expect(e, YAML_MAPPING_NODE, "a rule");
-		check_keys(e, "a rule", keys);
-		rule_row *r = PUSH(op->rules, op->nrules, op->cap_rules);
+	const ynode *v;
+	expect(e, YAML_MAPPING_NODE, "a rule");
+	check_keys(e, "a rule", keys);
+	{
 		*r = (rule_row){.args = {RARG_END, RARG_END, RARG_END, RARG_END}};
 		if ((v = map_get(e, "when"))) {
 			expect(v, YAML_MAPPING_NODE, "when");
@@ -1052,6 +1053,13 @@ static void read_rules(op_row *op, const ynode *list)
 			}
 		}
 	}
+}
+
+static void read_rules(op_row *op, const ynode *list)
+{
+	expect(list, YAML_SEQUENCE_NODE, "rules");
+	SEQ_EACH(it, list)
+		read_rule(op, PUSH(op->rules, op->nrules, op->cap_rules), node(*it));
 }
 
 static unsigned read_op_flags(const ynode *v)
@@ -1111,7 +1119,8 @@ static void check_infer(const op_row *op)
 static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
-	                                   "mc", "variants", "rules", "sm", "ptx", "sm_max", "arch", "iid", NULL};
+	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
+	                                   "arch", "iid", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
@@ -1135,6 +1144,19 @@ static void read_op(const ynode *e)
 		read_props(op, v);
 	if ((v = map_get(e, "rules")))
 		read_rules(op, v);
+	if ((v = map_get(e, "otherwise"))) {
+		op->otherwise = xrealloc(NULL, sizeof *op->otherwise);
+		read_rule(op, op->otherwise, v);
+	}
+	if ((v = map_get(e, "family"))) {
+		const char *fam = identifier(v, "family");
+		int at = strs_find(&M.families, fam);
+		if (at < 0) {
+			strs_push(&M.families, fam);
+			at = (int)M.families.n - 1;
+		}
+		op->family = (size_t)at + 1;
+	}
 
 	variant_row dflt = {.sm = DEFAULT_SM, .ptx = default_ptx(), .mc = op->mc, .iid = -1};
 	read_variant_window(&dflt, e);
@@ -1365,6 +1387,33 @@ static const char *prop_array(const op_row *op)
 	return name;
 }
 
+static void emit_rule(sbuf *b, const op_row *op, const rule_row *r)
+{
+	sb_printf(b, "{.when = {");
+	bool first = true;
+	for (size_t k = 0; k < op->nslots; k++) {
+		if (!r->when[k])
+			continue;
+		sb_printf(b, "%s[%zu] = %s", first ? "" : ", ", k, r->when[k]->n ? tok_list(r->when[k]) : "px_rule_empty");
+		first = false;
+	}
+	if (first)
+		sb_printf(b, "NULL");
+	sb_printf(b, "}, .sm_below = %u, .ptx_below = %u, .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}",
+	          r->sm_below, r->ptx_below, r->not_arch, r->diag, r->args[0], r->args[1], r->args[2], r->args[3]);
+}
+
+static const char *otherwise_ref(const op_row *op)
+{
+	if (!op->otherwise)
+		return "NULL";
+	sbuf b = {0};
+	emit_rule(&b, op, op->otherwise);
+	const char *name = pool_array("ow", "px_rule", b.p);
+	free(b.p);
+	return name;
+}
+
 static const char *rule_array(const op_row *op)
 {
 	if (!op->nrules)
@@ -1372,20 +1421,8 @@ static const char *rule_array(const op_row *op)
 	sbuf b = {0};
 	for (size_t i = 0; i < op->nrules; i++) {
 		const rule_row *r = &op->rules[i];
-		strs empty = {0};
-		sb_printf(&b, "%s\n\t{.when = {", i ? "," : "");
-		bool first = true;
-		for (size_t k = 0; k < op->nslots; k++) {
-			if (!r->when[k])
-				continue;
-			sb_printf(&b, "%s[%zu] = %s", first ? "" : ", ", k, r->when[k]->n ? tok_list(r->when[k]) : "px_rule_empty");
-			first = false;
-		}
-		if (first)
-			sb_printf(&b, "NULL");
-		sb_printf(&b, "}, .sm_below = %u, .ptx_below = %u, .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}",
-		          r->sm_below, r->ptx_below, r->not_arch, r->diag, r->args[0], r->args[1], r->args[2], r->args[3]);
-		free(empty.v);
+		sb_printf(&b, "%s\n\t", i ? "," : "");
+		emit_rule(&b, op, r);
 	}
 	sb_printf(&b, "\n");
 	const char *name = pool_array("ru", "px_rule", b.p);
@@ -1405,12 +1442,13 @@ static void emit_ops(sbuf *c)
 		const op_row *op = &M.ops[i];
 		const char *slots = slot_array(op), *res = opnd_array(&op->results);
 		const char *opd = opnd_array(&op->operands), *vars = variant_array(op), *props = prop_array(op);
-		const char *rules = rule_array(op);
+		const char *rules = rule_array(op), *otherwise = otherwise_ref(op);
 		sb_printf(&rows, "\t{");
 		sb_cstr(&rows, op->name);
-		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, %u, %u, %s, 0x%x, %s, %zu},\n", slots, op->nslots,
-		          res, op->results.n, opd, op->operands.n, vars, op->nvariants, index_in(shape_names, op->shape),
-		          index_in(layer_names, op->layer), props, op->flags, rules, op->nrules);
+		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, %u, %u, %s, 0x%x, %s, %zu, %s, %zu},\n", slots,
+		          op->nslots, res, op->results.n, opd, op->operands.n, vars, op->nvariants,
+		          index_in(shape_names, op->shape), index_in(layer_names, op->layer), props, op->flags, rules,
+		          op->nrules, otherwise, op->family);
 	}
 	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\nconst uint16_t px_rule_empty[] = {0};\n%s",
 	          pool.defs.p ? pool.defs.p : "");
@@ -1563,6 +1601,8 @@ static void emit_header(sbuf *h)
 	for (size_t i = 0; i < M.ndirs; i++)
 		names[i] = M.dirs[i].name;
 	emit_enum(h, "kernel directives: px_directives[], in print order", "PX_DIR_", names, M.ndirs, NULL, true);
+	emit_enum(h, "op families with code of their own (px_op_def.family)", "PX_FAM_", (const char **)M.families.v,
+	          M.families.n, "none", true);
 	free(names);
 	sb_printf(h, "\n/* register classes: the seed's class ids */\nenum {\n");
 	for (size_t i = 0; i < M.nrc; i++) {

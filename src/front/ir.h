@@ -119,6 +119,7 @@ struct px_node {
 	const struct px_variant *var;
 	uint16_t slot[24];  /* token per slot (PX_TOK_*), 0 = empty; PX_MAX_SLOTS */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary */
+	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written */
 	px_node *next;
 };
 

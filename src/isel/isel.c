@@ -107,7 +107,7 @@ static void lower_results(px_isel *s, const px_node *n, px_minst *mi)
 	}
 }
 
-static void lower_node(px_isel *s, const px_node *n)
+void px_lower_node(px_isel *s, const px_node *n)
 {
 	unsigned no;
 	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
@@ -128,9 +128,12 @@ static void lower_node(px_isel *s, const px_node *n)
 /* Layer 1: operations that carry memory or control-flow chains as intrinsics. */
 static bool select_chain(px_isel *s, const px_node *n)
 {
+	px_family_select own = px_chain_selectors[n->op->family];
+	if (own && own(s, n))
+		return true;
 	if (n->op->layer != PX_LAYER_CHAIN)
 		return false;
-	lower_node(s, n);
+	px_lower_node(s, n);
 	return true;
 }
 
@@ -142,12 +145,12 @@ static bool select_vector(px_isel *s, const px_node *n)
 	int vi = px_slot_index(n->op, "vec");
 	if (vi < 0 || !n->slot[vi])
 		return false; /* a scalar access is an ordinary pattern */
-	lower_node(s, n);
+	px_lower_node(s, n);
 	return true;
 }
 
 /* Layer 3: the pattern matcher. */
-static void select_match(px_isel *s, const px_node *n) { lower_node(s, n); }
+static void select_match(px_isel *s, const px_node *n) { px_lower_node(s, n); }
 
 static void select_label(px_isel *s, const px_node *n)
 {

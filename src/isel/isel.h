@@ -32,6 +32,10 @@ void px_isel_free(px_isel *s);
 /* Select f (verified, no errors); the result lives in the function arena. */
 const px_mfunc *px_select_func(px_isel *s, px_func *f);
 
+/* chain.c: per-family selectors of the first layer; true when it took the node */
+typedef bool (*px_family_select)(px_isel *s, const px_node *n);
+extern const px_family_select px_chain_selectors[];
+
 /* ---- shared between the selector's files ---- */
 /* registers (regs.c) */
 uint8_t px_rc_of_type(int type);                 /* printed class: %f for f32, %fd for f64 */
@@ -44,6 +48,7 @@ px_mop *px_mops(px_isel *s, uint32_t n);
 void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok);
 unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type);
 void px_finish(px_isel *s, px_minst *mi);        /* MC name */
+void px_lower_node(px_isel *s, const px_node *n); /* from the tables: operands, results, guard */
 /* operands (operands.c) */
 px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
                         int want, px_loc loc);

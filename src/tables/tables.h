@@ -199,6 +199,8 @@ typedef struct px_op_def {
 	uint32_t flags;         /* PX_OPF_* */
 	const px_rule *rules;   /* checked in order before a variant is chosen */
 	uint8_t nrules;
+	const px_rule *otherwise; /* the message when no variant admits the tokens (its when is empty) */
+	uint8_t family;         /* PX_FAM_*: verifier and selector code of its own (0: the tables say all) */
 } px_op_def;
 enum { PX_OPF_TERMINATOR = 1, PX_OPF_NOGUARD = 2, PX_OPF_INTERNAL = 4 /* selection-made only; not MIR */ };
 

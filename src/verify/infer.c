@@ -32,6 +32,20 @@ static unsigned width_token(const px_slot_def *s, char kind, unsigned width)
 	return t && px_slot_has(s, t) ? t : 0;
 }
 
+/* The other spellings an inferred type may take when the variants want them:
+ * a u32 value fits atom.and's .b32 as well as add's .u32. */
+unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k)
+{
+	int t = px_tok_type(tok);
+	if (!t || px_types[t].kind == PX_KIND_PRED || px_types[t].kind == PX_KIND_FLOAT)
+		return 0;
+	static const char kinds[] = {'b', 'u', 's'};
+	if (k >= sizeof kinds)
+		return 0;
+	unsigned alt = width_token(s, kinds[k], px_types[t].width);
+	return alt != tok ? alt : 0;
+}
+
 /* The slot token standing for a value type, or 0. */
 static unsigned type_token(const px_slot_def *s, int t)
 {
@@ -96,6 +110,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 				return false;
 			}
 			n->slot[si] = (uint16_t)tok;
+			n->inferred |= 1u << si;
 		}
 		if (!n->slot[si] && (s->flags & PX_SLOT_REQUIRED)) {
 			px_error(v->d, n->oploc, PX_D_cannot_infer, s->name, op->name);

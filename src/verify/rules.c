@@ -41,17 +41,22 @@ static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
 	return px_tok_names[n->slot[arg]];
 }
 
+void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r)
+{
+	const char *a[4];
+	for (unsigned k = 0; k < 4; k++)
+		a[k] = r->args[k] == PX_RARG_END ? "" : arg_text(v, n, r->args[k]);
+	px_error(v->d, n->oploc, r->diag, a[0], a[1], a[2], a[3]);
+}
+
 bool px_check_rules(px_verifier *v, const px_node *n)
 {
 	for (unsigned i = 0; i < n->op->nrules; i++) {
 		const px_rule *r = &n->op->rules[i];
-		if (!slots_match(r, n) || !target_below(v, r))
-			continue;
-		const char *a[4];
-		for (unsigned k = 0; k < 4; k++)
-			a[k] = r->args[k] == PX_RARG_END ? "" : arg_text(v, n, r->args[k]);
-		px_error(v->d, n->oploc, r->diag, a[0], a[1], a[2], a[3]);
-		return false;
+		if (slots_match(r, n) && target_below(v, r)) {
+			px_rule_report(v, n, r);
+			return false;
+		}
 	}
 	return true;
 }

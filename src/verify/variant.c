@@ -128,6 +128,10 @@ static void token_list(const uint16_t *toks, char *buf, size_t size)
 static void report_tokens(px_verifier *v, const px_node *n)
 {
 	const px_op_def *op = n->op;
+	if (op->otherwise) { /* the family's own words for an illegal combination */
+		px_rule_report(v, n, op->otherwise);
+		return;
+	}
 	int best_score = -1, best_bad = -1, best_missing = -1;
 	const px_variant *best = NULL;
 	for (unsigned vi = 0; vi < op->nvariants; vi++) {
@@ -258,8 +262,39 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 	}
 }
 
+/* An inferred type token no variant admits may have another spelling of the
+ * same width that one does (mir.md: a bit type stands for its width). */
+static bool respell_inferred(const px_node *n)
+{
+	const px_op_def *op = n->op;
+	uint16_t slot[PX_MAX_SLOTS];
+	for (unsigned i = 0; i < op->nslots; i++) {
+		if (!((n->inferred >> i) & 1))
+			continue;
+		memcpy(slot, n->slot, sizeof slot);
+		for (unsigned k = 0; k < 3; k++) {
+			unsigned alt = px_type_alternative(&op->slots[i], n->slot[i], k);
+			if (!alt)
+				continue;
+			slot[i] = (uint16_t)alt;
+			for (unsigned vi = 0; vi < op->nvariants; vi++)
+				if (px_variant_admits(op, &op->variants[vi], slot)) {
+					((px_node *)n)->slot[i] = (uint16_t)alt;
+					return true;
+				}
+		}
+	}
+	return false;
+}
+
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 {
+	bool admitted = false;
+	for (unsigned vi = 0; vi < n->op->nvariants && !admitted; vi++)
+		admitted = px_variant_admits(n->op, &n->op->variants[vi], n->slot);
+	if (!admitted)
+		respell_inferred(n);
+
 	const px_op_def *op = n->op;
 	const px_variant *shape_miss = NULL;
 	bool any_tokens = false, any_shape = false;

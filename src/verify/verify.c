@@ -102,6 +102,8 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 	if (px_resolve_op(v, n) && px_infer_types(v, f, n) && px_check_rules(v, n) && px_select_variant(v, f, n)) {
 		check_guard(v, f, n);
 		px_check_operands(v, f, n);
+		if (px_family_checks[n->op->family])
+			px_family_checks[n->op->family](v, f, n);
 		return;
 	}
 	check_guard(v, f, n);

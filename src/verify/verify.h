@@ -72,7 +72,12 @@ const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, u
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
+unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /* infer.c */
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
+void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
+/* family.c: an op family's own checks, after the variant and operands (may be NULL) */
+typedef void (*px_family_check)(px_verifier *v, px_func *f, px_node *n);
+extern const px_family_check px_family_checks[];
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
