@@ -72,6 +72,29 @@ px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px
 
 void px_finish(px_isel *s, px_minst *mi) { mi->mc = px_mc_name(s->a, mi); }
 
+px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc)
+{
+	px_minst *mi = px_emit_inst(s, op, slot, loc);
+	mi->res = px_mops(s, 1);
+	mi->res[0] = dst;
+	mi->nres = 1;
+	mi->ops = px_mops(s, 1);
+	mi->ops[0] = src;
+	mi->nops = 1;
+	px_finish(s, mi);
+	return dst;
+}
+
+px_mop px_emit_cvta_to(px_isel *s, unsigned space, px_mop dst, px_mop src, px_loc loc)
+{
+	const px_op_def *cvta = &px_ops[PX_OP_cvta];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(cvta, slot, "to", PX_TOK_to);
+	px_set_slot(cvta, slot, "space", space);
+	px_set_slot(cvta, slot, "type", PX_TOK_u64);
+	return px_emit_unary(s, cvta, slot, dst, src, loc);
+}
+
 static void set_guard(px_isel *s, px_minst *mi, const px_node *n)
 {
 	if (!n->has_guard)

@@ -48,6 +48,10 @@ px_mop *px_mops(px_isel *s, uint32_t n);
 void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok);
 unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type);
 void px_finish(px_isel *s, px_minst *mi);        /* MC name */
+/* dst = op src (one result, one operand); returns dst */
+px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc);
+/* dst = cvta.to.space.u64 src: a generic address into the space's own */
+px_mop px_emit_cvta_to(px_isel *s, unsigned space, px_mop dst, px_mop src, px_loc loc);
 void px_lower_node(px_isel *s, const px_node *n); /* from the tables: operands, results, guard */
 /* operands (operands.c) */
 px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,

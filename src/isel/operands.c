@@ -60,15 +60,7 @@ px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
 	if (px_types[type].kind == PX_KIND_FLOAT && px_types[type].width == 16)
 		mt = PX_T_b16; /* mov.f16 takes no immediate; mov.b16 does */
 	px_set_slot(mov, slot, "type", px_type_tok(mov, "type", mt));
-	px_minst *mi = px_emit_inst(s, mov, slot, loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = px_reg_mop(s, type, px_new_reg(s, type, 1));
-	mi->nres = 1;
-	mi->ops = px_mops(s, 1);
-	mi->ops[0] = src;
-	mi->nops = 1;
-	px_finish(s, mi);
-	return mi->res[0];
+	return px_emit_unary(s, mov, slot, px_reg_mop(s, type, px_new_reg(s, type, 1)), src, loc);
 }
 
 /* A value (or one element) as a register; `_` becomes a scratch register. */
@@ -130,20 +122,7 @@ static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, px_lo
 	const char *have = px_tok_names[p->space];
 	if (strncmp(want, have, strlen(have)) != 0)
 		return base; /* another space: the writer's address, as written */
-	const px_op_def *cvta = &px_ops[PX_OP_cvta];
-	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(cvta, slot, "to", PX_TOK_to);
-	px_set_slot(cvta, slot, "space", p->space);
-	px_set_slot(cvta, slot, "type", PX_TOK_u64);
-	px_minst *mi = px_emit_inst(s, cvta, slot, loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1));
-	mi->nres = 1;
-	mi->ops = px_mops(s, 1);
-	mi->ops[0] = base;
-	mi->nops = 1;
-	px_finish(s, mi);
-	return mi->res[0];
+	return px_emit_cvta_to(s, p->space, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), base, loc);
 }
 
 static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, px_loc loc)

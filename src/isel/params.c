@@ -48,21 +48,13 @@ static px_mop param_addr(px_isel *s, px_str name, uint32_t off)
 }
 
 /* ld.param.T dst, [name+off] */
-static px_minst *load_param(px_isel *s, int type, px_mop dst, px_str name, uint32_t off, px_loc loc)
+static void load_param(px_isel *s, int type, px_mop dst, px_str name, uint32_t off, px_loc loc)
 {
 	const px_op_def *ld = &px_ops[PX_OP_ld];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(ld, slot, "space", PX_TOK_param);
 	px_set_slot(ld, slot, "type", px_type_tok(ld, "type", type));
-	px_minst *mi = px_emit_inst(s, ld, slot, loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = dst;
-	mi->nres = 1;
-	mi->ops = px_mops(s, 1);
-	mi->ops[0] = param_addr(s, name, off);
-	mi->nops = 1;
-	px_finish(s, mi);
-	return mi;
+	px_emit_unary(s, ld, slot, dst, param_addr(s, name, off), loc);
 }
 
 /* st.param.T [name+off], src */
@@ -96,19 +88,7 @@ void px_select_entry(px_isel *s)
 		load_param(s, t, dst, px_param_sym(s, i), 0, p->loc);
 		if (!to_global)
 			continue;
-		const px_op_def *cvta = &px_ops[PX_OP_cvta];
-		uint16_t slot[PX_MAX_SLOTS] = {0};
-		px_set_slot(cvta, slot, "to", PX_TOK_to);
-		px_set_slot(cvta, slot, "space", PX_TOK_global);
-		px_set_slot(cvta, slot, "type", PX_TOK_u64);
-		px_minst *mi = px_emit_inst(s, cvta, slot, p->loc);
-		mi->res = px_mops(s, 1);
-		mi->res[0] = px_reg_mop(s, t, reg);
-		mi->nres = 1;
-		mi->ops = px_mops(s, 1);
-		mi->ops[0] = dst;
-		mi->nops = 1;
-		px_finish(s, mi);
+		px_emit_cvta_to(s, PX_TOK_global, px_reg_mop(s, t, reg), dst, p->loc);
 	}
 }
 

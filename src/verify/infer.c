@@ -112,6 +112,17 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 			n->slot[si] = (uint16_t)tok;
 			n->inferred |= 1u << si;
 		}
+		/* mov between values of one width reinterprets the bits (mir.md): mov.bN */
+		if (op == &px_ops[PX_OP_mov] && n->slot[si]) {
+			px_loc loc;
+			int rt = source_type(f, n, 0, si, &loc), ot = source_type(f, n, PX_SRC_OPERAND, si, &loc);
+			if (rt && ot && rt != ot && px_types[rt].kind != PX_KIND_PRED &&
+			    px_types[ot].kind != PX_KIND_PRED && px_types[rt].width == px_types[ot].width) {
+				unsigned tok = width_token(s, 'b', px_types[rt].width);
+				if (tok)
+					n->slot[si] = (uint16_t)tok;
+			}
+		}
 		if (!n->slot[si] && (s->flags & PX_SLOT_REQUIRED)) {
 			px_error(v->d, n->oploc, PX_D_cannot_infer, s->name, op->name);
 			ok = false;

@@ -21,23 +21,18 @@ static void collect(void *ctx, const px_diagnostic *d)
 	}
 }
 
-static const char vadd[] =
+static const char scale[] =
 	"target sm_80\n"
-	"kernel @vadd(%a: ptr global, %b: ptr global, %c: ptr global, %n: u32) reqntid(256) {\n"
+	"kernel @scale(%p: ptr global, %k: f32, %n: u32) {\n"
 	"  %t:u32 = mov %tid.x\n"
-	"  %cta:u32 = mov %ctaid.x\n"
-	"  %nt:u32 = mov %ntid.x\n"
-	"  %i:u32 = mad.lo %cta, %nt, %t\n"
-	"  %oob:pred = setp.ge %i, %n\n"
+	"  %oob:pred = setp.ge %t, %n\n"
 	"  @%oob bra ^done\n"
-	"  %off:u64 = mul.wide %i, 4\n"
-	"  %pa:u64 = add %a, %off\n"
-	"  %pb:u64 = add %b, %off\n"
-	"  %pc:u64 = add %c, %off\n"
-	"  %x:f32 = ld.global [%pa]\n"
-	"  %y:f32 = ld.global [%pb]\n"
-	"  %z:f32 = add %x, %y\n"
-	"  st.global [%pc], %z\n"
+	"  %off:u64 = mul.wide %t, 4\n"
+	"  %a:u64 = add %p, %off\n"
+	"  %x:f32 = ld.global [%a]\n"
+	"  %y:f32 = mul %x, %k\n"
+	"  %z:f32 = add %y, 1.0\n"
+	"  st.global [%a], %z\n"
 	"^done:\n"
 	"  ret\n"
 	"}\n";
@@ -48,16 +43,17 @@ static int translate(const char *src, const px_options *o, seen *s, char **out)
 	return px_translate("t.mir", src, strlen(src), o, collect, s, out, &len);
 }
 
-START_TEST(vadd_translates)
+START_TEST(scale_translates)
 {
 	seen s = {0};
 	char *out;
-	ck_assert_int_eq(translate(vadd, NULL, &s, &out), 0);
+	ck_assert_int_eq(translate(scale, NULL, &s, &out), 0);
 	ck_assert_uint_eq(s.n, 0);
 	ck_assert_ptr_nonnull(strstr(out, ".target sm_80\n"));
 	ck_assert_ptr_nonnull(strstr(out, ".version 7.0\n"));
-	ck_assert_ptr_nonnull(strstr(out, ".visible .entry vadd("));
-	ck_assert_ptr_nonnull(strstr(out, ".reqntid 256, 1, 1\n"));
+	ck_assert_ptr_nonnull(strstr(out, ".visible .entry scale("));
+	ck_assert_ptr_nonnull(strstr(out, "mul.f32 %f"));
+	ck_assert_ptr_nonnull(strstr(out, ", 0f3F800000;\n"));
 	ck_assert_ptr_nonnull(strstr(out, "cvta.to.global.u64"));
 	ck_assert_ptr_nonnull(strstr(out, "mul.wide.u32"));
 	ck_assert_ptr_nonnull(strstr(out, "add.f32 %f"));
@@ -124,14 +120,14 @@ START_TEST(verify_only_and_isel)
 	px_options o;
 	px_options_default(&o);
 	o.verify_only = true;
-	ck_assert_int_eq(translate(vadd, &o, &s, &out), 0);
+	ck_assert_int_eq(translate(scale, &o, &s, &out), 0);
 	ck_assert_str_eq(out, "");
 	free(out);
 	px_options_default(&o);
 	o.emit = PX_EMIT_ISEL;
-	ck_assert_int_eq(translate(vadd, &o, &s, &out), 0);
-	ck_assert_ptr_nonnull(strstr(out, "kernel @vadd\n"));
-	ck_assert_ptr_nonnull(strstr(out, "18:3 RET"));
+	ck_assert_int_eq(translate(scale, &o, &s, &out), 0);
+	ck_assert_ptr_nonnull(strstr(out, "kernel @scale\n"));
+	ck_assert_ptr_nonnull(strstr(out, "13:3 RET"));
 	free(out);
 }
 END_TEST
@@ -155,7 +151,7 @@ Suite *pipeline_suite(void)
 {
 	Suite *s = suite_create("pipeline");
 	TCase *tc = tcase_create("api");
-	tcase_add_test(tc, vadd_translates);
+	tcase_add_test(tc, scale_translates);
 	tcase_add_test(tc, errors_have_locations_and_no_output);
 	tcase_add_test(tc, every_error_is_reported);
 	tcase_add_test(tc, max_errors_stops_reporting);
