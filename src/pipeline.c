@@ -37,6 +37,9 @@ static void resolve_target(px_pipeline *p)
 	p->s.ptx = p->v.ptx_given;
 }
 
+/* With a sink, printed functions are handed over in pieces of about this size. */
+enum { SINK_CHUNK = 1 << 18 };
+
 /* Called by the parser as each function closes; the function arena is reset
  * after it returns, so whatever is printed must be printed now. */
 static void on_function(px_module *m, px_func *f, void *ctx)
@@ -56,6 +59,10 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 		px_print_isel(&p->body, mf);
 	else
 		px_print_func(&p->body, m, mf);
+	if (p->opt->sink && p->body.len >= SINK_CHUNK) {
+		p->opt->sink(p->opt->sink_ctx, p->body.data, p->body.len);
+		p->body.len = 0;
+	}
 }
 
 /* Header, globals and the prototypes a call needs before its callee. */
@@ -97,6 +104,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	m.hook_ctx = &p;
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
 	px_isel_init(&p.s, &m, &p.diags);
+	p.s.remarks = opt->remarks;
 	px_buf_init(&p.body);
 
 	px_parse(&m);
@@ -105,10 +113,16 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_verify_module_end(&p.v);
 
 	int errors = (int)p.diags.nerrors;
+	px_diags_flush(&p.diags);
 	if (!errors) {
 		px_buf result;
 		px_buf_init(&result);
-		if (!opt->verify_only && opt->emit == PX_EMIT_PTX) {
+		if (!opt->verify_only && opt->sink) {
+			if (opt->emit == PX_EMIT_PTX)
+				print_front(&p, &m, &result);
+			if (p.body.len)
+				opt->sink(opt->sink_ctx, p.body.data, p.body.len);
+		} else if (!opt->verify_only && opt->emit == PX_EMIT_PTX) {
 			print_front(&p, &m, &result);
 			px_buf_put(&result, p.body.data ? p.body.data : "", p.body.len);
 		} else if (!opt->verify_only) {

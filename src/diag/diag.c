@@ -1,10 +1,25 @@
+/* Diagnostics are collected while the stages run and handed to the user's
+ * callback in source order when the translation ends: the stages find mistakes
+ * in their own order (syntax as it is read, a function's semantics when it
+ * closes, globals and late calls when the module ends), but a reader wants
+ * them by line. A note stays behind the error it explains. */
 #include "diag/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tables/tables.h"
+
+/* Enough for any real file; past it errors are still counted. */
+enum { PX_DIAG_KEEP = 100000 };
+
+struct px_diag_entry {
+	px_diagnostic d;
+	uint32_t line, col, seq; /* the sort key: the error a note belongs to */
+	uint32_t own;            /* arrival order within the key */
+};
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
                    void *ctx, unsigned max_errors)
@@ -18,37 +33,58 @@ void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, p
 	d->max_errors = max_errors;
 }
 
+static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *msg)
+{
+	if (!d->fn || d->nkept == PX_DIAG_KEEP)
+		return;
+	if (d->nkept == d->cap) {
+		d->cap = d->cap ? d->cap * 2 : 64;
+		d->kept = realloc(d->kept, d->cap * sizeof *d->kept);
+		if (!d->kept)
+			abort();
+	}
+	struct px_diag_entry *e = &d->kept[d->nkept];
+	memset(e, 0, sizeof *e);
+	e->d.severity = sev;
+	e->d.file = d->file;
+	e->d.message = strdup(msg);
+	if (!e->d.message)
+		abort();
+	if (loc && loc->line) {
+		e->d.line = loc->line;
+		e->d.col = loc->col;
+		if (d->src && loc->off <= d->len) {
+			size_t b = loc->off, end = loc->off;
+			while (b > 0 && d->src[b - 1] != '\n')
+				b--;
+			while (end < d->len && d->src[end] != '\n' && d->src[end] != '\r')
+				end++;
+			e->d.source_line = d->src + b;
+			e->d.source_len = end - b;
+		}
+	}
+	if (sev == PX_SEV_NOTE && d->nkept) {
+		const struct px_diag_entry *owner = &d->kept[d->last_error];
+		e->line = owner->line;
+		e->col = owner->col;
+		e->seq = owner->seq;
+	} else {
+		e->line = e->d.line;
+		e->col = e->d.col;
+		e->seq = d->nkept;
+		if (sev == PX_SEV_ERROR)
+			d->last_error = d->nkept;
+	}
+	e->own = d->nkept++;
+}
+
 static void emit(px_diags *d, px_severity sev, const px_loc *loc, int id, va_list ap)
 {
 	if (sev == PX_SEV_ERROR)
 		d->nerrors++;
-	if (d->silenced || !d->fn)
-		return;
-	if (sev == PX_SEV_ERROR && d->max_errors && d->nerrors > d->max_errors) {
-		d->silenced = true;
-		char msg[96];
-		snprintf(msg, sizeof msg, px_diag_texts[PX_D_too_many_errors].text, d->max_errors);
-		px_diagnostic t = {PX_SEV_ERROR, d->file, 0, 0, msg, NULL, 0};
-		d->fn(d->ctx, &t);
-		return;
-	}
 	char msg[1024];
 	vsnprintf(msg, sizeof msg, px_diag_texts[id].text, ap);
-	px_diagnostic t = {sev, d->file, 0, 0, msg, NULL, 0};
-	if (loc && loc->line) {
-		t.line = loc->line;
-		t.col = loc->col;
-		if (d->src && loc->off <= d->len) {
-			size_t b = loc->off, e = loc->off;
-			while (b > 0 && d->src[b - 1] != '\n')
-				b--;
-			while (e < d->len && d->src[e] != '\n' && d->src[e] != '\r')
-				e++;
-			t.source_line = d->src + b;
-			t.source_len = e - b;
-		}
-	}
-	d->fn(d->ctx, &t);
+	keep(d, sev, loc, msg);
 }
 
 void px_error(px_diags *d, px_loc loc, int id, ...)
@@ -73,4 +109,39 @@ void px_error_noloc(px_diags *d, int id, ...)
 	va_start(ap, id);
 	emit(d, PX_SEV_ERROR, NULL, id, ap);
 	va_end(ap);
+}
+
+static int by_place(const void *a, const void *b)
+{
+	const struct px_diag_entry *x = a, *y = b;
+	if (x->line != y->line)
+		return x->line < y->line ? -1 : 1;
+	if (x->col != y->col)
+		return x->col < y->col ? -1 : 1;
+	if (x->seq != y->seq)
+		return x->seq < y->seq ? -1 : 1;
+	return x->own < y->own ? -1 : x->own > y->own;
+}
+
+void px_diags_flush(px_diags *d)
+{
+	qsort(d->kept, d->nkept, sizeof *d->kept, by_place);
+	unsigned errors = 0;
+	bool stopped = false;
+	for (size_t i = 0; i < d->nkept; i++) {
+		struct px_diag_entry *e = &d->kept[i];
+		if (!stopped && e->d.severity == PX_SEV_ERROR && d->max_errors && ++errors > d->max_errors) {
+			char msg[128];
+			snprintf(msg, sizeof msg, px_diag_texts[PX_D_too_many_errors].text, d->max_errors);
+			px_diagnostic t = {PX_SEV_ERROR, d->file, 0, 0, msg, NULL, 0};
+			d->fn(d->ctx, &t);
+			stopped = true;
+		}
+		if (!stopped)
+			d->fn(d->ctx, &e->d);
+		free((char *)e->d.message);
+	}
+	free(d->kept);
+	d->kept = NULL;
+	d->nkept = d->cap = 0;
 }

@@ -15,8 +15,9 @@ typedef struct px_diags {
 	const char *src;
 	size_t len;
 	unsigned nerrors;
-	unsigned max_errors;
-	bool silenced;   /* max_errors reached: count, but report nothing more */
+	unsigned max_errors;   /* the callback hears at most this many errors (0: all) */
+	struct px_diag_entry *kept; /* collected until px_diags_flush */
+	size_t nkept, cap, last_error;
 } px_diags;
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
@@ -26,5 +27,8 @@ void px_error(px_diags *d, px_loc loc, int id, ...);
 void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...);
 /* A location-less error (usage of the library, I/O) with the row's format. */
 void px_error_noloc(px_diags *d, int id, ...);
+/* Hand everything collected to the callback in source order (notes after their
+ * error), stopping after max_errors errors with a "too many errors" line. */
+void px_diags_flush(px_diags *d);
 
 #endif

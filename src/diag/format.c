@@ -14,6 +14,8 @@
 
 #include "ptxemit.h"
 
+enum { PX_ECHO_MAX = 1024 };
+
 /* Where the next byte goes and how many bytes are left, the NUL included. */
 typedef struct sink {
 	char *p;
@@ -88,10 +90,30 @@ void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 	put_str(&s, d->message ? d->message : "");
 	put_str(&s, "\n");
 	if (d->line && d->source_line) {
+		/* Of a line longer than PX_ECHO_MAX bytes only the PX_ECHO_MAX
+		 * around the column are shown: a 10 MB line must not be copied
+		 * once per error. The header keeps the true column. */
+		const char *line = d->source_line;
+		size_t len = d->source_len;
+		unsigned col = d->col;
+		if (len > PX_ECHO_MAX) {
+			size_t at = col ? (size_t)col - 1 : 0, from = at > PX_ECHO_MAX / 2 ? at - PX_ECHO_MAX / 2 : 0;
+			if (from > len - PX_ECHO_MAX)
+				from = len - PX_ECHO_MAX;
+			line += from;
+			len = PX_ECHO_MAX;
+			col = col ? (unsigned)(at - from + 1) : 0;
+		}
 		put_str(&s, "  ");
-		put(&s, d->source_line, d->source_len);
+		/* A control byte is shown as '?': a NUL would end the text for
+		 * every reader, and an escape sequence would drive the terminal.
+		 * One byte for one keeps the caret in its column. */
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)line[i];
+			put(&s, (c < 0x20 && c != '\t') || c == 0x7f ? "?" : &line[i], 1);
+		}
 		put_str(&s, "\n");
-		if (d->col)
-			caret(&s, d->source_line, d->source_len, d->col);
+		if (col)
+			caret(&s, line, len, col);
 	}
 }

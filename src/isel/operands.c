@@ -161,7 +161,7 @@ static px_mop scalar(px_isel *s, const px_opnd *o, const px_opnd_def *def, int w
 	int t = want ? want : (o->kind == PX_O_INT ? PX_T_s32 : PX_T_f32);
 	px_mop imm = immediate(o, t);
 	bool narrow_float = px_types[t].kind == PX_KIND_FLOAT && px_types[t].width == 16;
-	if (def->kind == PX_OK_REG || narrow_float || in_group || px_types[t].kind == PX_KIND_PRED)
+	if (def->kind == PX_OK_REG || narrow_float || in_group)
 		return px_materialize(s, t, imm, loc);
 	return imm;
 }

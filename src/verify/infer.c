@@ -39,8 +39,11 @@ unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k)
 	int t = px_tok_type(tok);
 	if (!t || px_types[t].kind == PX_KIND_PRED || px_types[t].kind == PX_KIND_FLOAT)
 		return 0;
-	static const char kinds[] = {'b', 'u', 's'};
-	if (k >= sizeof kinds)
+	/* a signed or unsigned value may be spelled as bits, never as the other
+	 * signedness (that would change what .sat, min or shr mean); bits may be
+	 * spelled either way */
+	const char *kinds = px_types[t].kind == PX_KIND_BIT ? "us" : "b";
+	if (k >= strlen(kinds))
 		return 0;
 	unsigned alt = width_token(s, kinds[k], px_types[t].width);
 	return alt != tok ? alt : 0;

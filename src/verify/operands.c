@@ -2,7 +2,6 @@
  * read, the types the variant expects, immediates that fit their type, groups
  * of the right size, symbols and labels that exist. Results define values: the
  * first definition of a value in text order gives its type. */
-#include <stdio.h>
 #include <string.h>
 
 #include "verify/verify.h"
@@ -62,7 +61,8 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 		break;
 	}
 	case PX_O_INT:
-		if (pred || (want && px_types[want].kind == PX_KIND_PRED))
+		/* a predicate constant is 0 or 1, and only where a value may be one (mov.pred) */
+		if (pred || (want && px_types[want].kind == PX_KIND_PRED && (o->ival < 0 || o->ival > 1)))
 			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
 		else if (want && px_types[want].kind != PX_KIND_FLOAT && !int_fits(o->ival, want))
 			px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, tname(want));
@@ -70,6 +70,8 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 	case PX_O_FLOAT:
 		if (want && px_types[want].kind != PX_KIND_FLOAT)
 			px_error(v->d, o->loc, PX_D_float_literal_type, tname(want));
+		else if (want && !px_float_fits(o->fval, want))
+			px_error(v->d, o->loc, PX_D_float_type_range, o->fval, tname(want));
 		break;
 	case PX_O_FBITS:
 		if (want && (px_types[want].kind == PX_KIND_PRED || px_types[want].width != o->fwidth ||
@@ -130,9 +132,13 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	int want = px_opnd_type(def, n->slot);
 	unsigned count = px_opnd_count(def, n->slot);
 	switch (def->kind) {
-	case PX_OK_ADDR:
+	case PX_OK_ADDR: {
 		check_address(v, f, o);
+		int si = px_slot_index(n->op, "space"); /* ptxas: immediate addresses only for .local */
+		if (o->base->kind == PX_O_INT && si >= 0 && n->slot[si] != PX_TOK_local)
+			px_error(v->d, o->base->loc, PX_D_imm_addr_space);
 		return;
+	}
 	case PX_OK_LABEL:
 		return; /* labels are checked when the function ends */
 	case PX_OK_SYM:
@@ -210,8 +216,7 @@ void px_check_operands(px_verifier *v, px_func *f, px_node *n)
 	unsigned nr, no;
 	const px_opnd_def *r = px_var_results(n->op, n->var, &nr);
 	const px_opnd_def *o = px_var_operands(n->op, n->var, &no);
-	char what[64];
-	snprintf(what, sizeof what, "%s", n->op->name);
+	const char *what = n->op->name;
 	for (unsigned i = 0; i < n->nops && i < no; i++)
 		check_use(v, f, n, &n->ops[i], &o[i], i + 1, what);
 	px_define_results(v, f, n, r, nr);

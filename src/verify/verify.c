@@ -51,6 +51,12 @@ static void check_params(px_verifier *v, px_func *f)
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const px_param *p = &f->params[i];
 		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
+		if (f->is_kernel && p->kind == PX_PARAM_PTR && p->space == PX_TOK_const) {
+			/* ptxas: "constant pointers passed as entry function parameter
+			 * cannot use cvta.const", and ld.const needs a const address */
+			const px_value *val = &f->values[p->value];
+			px_error(v->d, p->loc, PX_D_kernel_const_ptr, (int)val->name.n, val->name.s);
+		}
 		if (p->kind == PX_PARAM_SCALAR && px_types[p->type].kind == PX_KIND_PRED) {
 			const px_value *val = &f->values[p->value];
 			px_error(v->d, p->loc, PX_D_pred_param, (int)val->name.n, val->name.s);
@@ -97,9 +103,16 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, n->guard_loc, PX_D_noguard, n->op->name);
 }
 
+static bool prepare(px_verifier *v, px_func *f, px_node *n)
+{
+	px_family_prepare own = px_family_prepares[n->op->family];
+	return !own || own(v, f, n);
+}
+
 static void check_inst(px_verifier *v, px_func *f, px_node *n)
 {
-	if (px_resolve_op(v, n) && px_infer_types(v, f, n) && px_check_rules(v, n) && px_select_variant(v, f, n)) {
+	if (px_resolve_op(v, n) && prepare(v, f, n) && px_infer_types(v, f, n) && px_check_rules(v, n) &&
+	    px_select_variant(v, f, n)) {
 		check_guard(v, f, n);
 		px_check_operands(v, f, n);
 		if (px_family_checks[n->op->family])

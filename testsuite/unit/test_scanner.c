@@ -63,6 +63,7 @@ static void lex(lexed *out, const char *src, size_t len)
 		out->n++;
 	}
 	pxyylex_destroy(sc);
+	px_diags_flush(&d);
 	px_module_free(&m);
 }
 
@@ -281,6 +282,7 @@ static void parse(parsed *p, const char *src, size_t len, void (*check)(px_modul
 	p->m.on_function = hook;
 	p->m.hook_ctx = &p->fns;
 	p->errors = px_parse(&p->m);
+	px_diags_flush(&p->d);
 }
 
 static const char vadd[] =
