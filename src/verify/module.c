@@ -23,6 +23,8 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 	case PX_O_FLOAT:
 		if (t->kind != PX_KIND_FLOAT)
 			px_error(v->d, o->loc, PX_D_float_literal_type, t->name);
+		else if (!px_float_fits(o->fval, g->type))
+			px_error(v->d, o->loc, PX_D_float_type_range, o->fval, t->name);
 		return;
 	case PX_O_FBITS:
 		if (t->width != o->fwidth)
@@ -38,8 +40,8 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 			px_error(v->d, o->loc, PX_D_address_init_type, t->name);
 		return;
 	}
-	default:
-		px_error(v->d, o->loc, PX_D_bad_initializer);
+	default: /* the grammar makes only the literals above */
+		break;
 	}
 }
 
@@ -56,7 +58,9 @@ void px_verify_globals(px_verifier *v)
 			px_error(v->d, g->loc, PX_D_unsized_global, name_n, g->name.s);
 		if (g->align && (g->align & (g->align - 1)))
 			px_error(v->d, g->loc, PX_D_bad_align, g->align);
-		if (!g->ninit)
+		/* an unknown type (PX_T_none, width 0) was reported by the parser;
+		 * checking the initializer against it would shift by -1 */
+		if (!g->ninit || !g->type)
 			continue;
 		if (g->linkage == PX_LINK_EXTERN || g->space == PX_SPACE_SHARED) {
 			px_error(v->d, g->init[0].loc, PX_D_init_not_allowed, name_n, g->name.s);

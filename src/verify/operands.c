@@ -116,8 +116,6 @@ static void check_address(px_verifier *v, px_func *f, const px_opnd *o)
 		if (!agg && t && (px_types[t].kind == PX_KIND_PRED || px_types[t].kind == PX_KIND_FLOAT ||
 		                  (px_types[t].width != 32 && px_types[t].width != 64)))
 			px_error(v->d, b->loc, PX_D_bad_addr_base, (int)val->name.n, val->name.s, tname(t));
-	} else if (b->kind != PX_O_INT) {
-		px_error(v->d, b->loc, PX_D_bad_addr_form);
 	}
 	if (o->idx)
 		for (uint32_t i = 0; i < o->idx->nelems; i++)

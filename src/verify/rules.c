@@ -1,5 +1,7 @@
 /* The tables' legality rules (px_rule): the checks a seed runs before any ID
  * lookup, each with its own message, verbatim where the seed gives one. */
+#include <string.h>
+
 #include "verify/verify.h"
 
 static bool slots_match(const px_rule *r, const px_node *n)
@@ -38,6 +40,9 @@ static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
 		return n->op->name;
 	if (arg == PX_RARG_TARGET)
 		return v->target ? v->target->name : "";
+	/* an empty state space is the generic one, seed 003's address space 0 */
+	if (!n->slot[arg] && !strcmp(n->op->slots[arg].name, "space"))
+		return "generic";
 	return px_tok_names[n->slot[arg]];
 }
 

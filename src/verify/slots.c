@@ -124,7 +124,8 @@ static int prop_slot(const px_op_def *op, px_str key, const char *const **from)
 
 static unsigned prop_token(const px_slot_def *s, const char *const *from, px_str val)
 {
-	if (!val.n) { /* a bare key: the slot's only token */
+	/* a bare key, or a layout literal (its family reads the text): the slot's only token */
+	if (!val.n || val.s[0] == '(') {
 		const uint16_t *t = s->toks;
 		if (s->flags & PX_SLOT_FIXED)
 			return s->fixed_tok;
@@ -137,6 +138,15 @@ static unsigned prop_token(const px_slot_def *s, const char *const *from, px_str
 	}
 	unsigned tok = px_tok_lookup(val.s, val.n);
 	return tok && slot_holds(s, tok) ? tok : 0;
+}
+
+/* A value the table maps to "" (a seed's 0 for a flag it leaves off) fills nothing. */
+static bool prop_leaves_empty(const char *const *from, px_str val)
+{
+	for (; from && val.n && from[0]; from += 2)
+		if (str_is(val, from[0]))
+			return !from[1][0];
+	return false;
 }
 
 static bool apply_props(px_verifier *v, px_node *n)
@@ -160,6 +170,8 @@ static bool apply_props(px_verifier *v, px_node *n)
 			ok = false;
 			continue;
 		}
+		if (prop_leaves_empty(from, p->val))
+			continue;
 		unsigned tok = prop_token(&n->op->slots[si], from, p->val);
 		if (!tok) {
 			if (p->val.n)

@@ -1,6 +1,8 @@
 /* Type rules shared by the verifier and the selector: what a slot token means
  * as a value type, what an operand definition expects, and mir.md's rule that a
  * bit type stands for any type of its width. */
+#include <float.h>
+#include <math.h>
 #include <string.h>
 
 #include "verify/verify.h"
@@ -9,8 +11,11 @@ int px_tok_type(unsigned tok)
 {
 	if (!tok)
 		return 0;
-	const char *s = px_tok_names[tok];
-	return px_type_lookup(s, strlen(s));
+	/* each type row carries the token spelled like it: compare numbers, not names */
+	for (unsigned i = 1; i < px_ntypes; i++)
+		if (px_types[i].token == tok)
+			return (int)i;
+	return 0;
 }
 
 static int derive_type(int t, unsigned derive)
@@ -70,4 +75,12 @@ bool px_type_fits(int have, int want)
 		return true;
 	/* ptr values are u64 (mir.md): they fit any 64-bit integer slot */
 	return (h->kind == PX_KIND_PTR && is_intlike(want)) || (w->kind == PX_KIND_PTR && is_intlike(have));
+}
+
+/* Past these a literal would become infinity (and converting a double beyond
+ * FLT_MAX to float is undefined in C). */
+bool px_float_fits(double v, int t)
+{
+	double max = t == PX_T_f16 ? 65504.0 : t == PX_T_bf16 ? 0x1.fep127 : t == PX_T_f32 ? FLT_MAX : INFINITY;
+	return fabs(v) <= max;
 }

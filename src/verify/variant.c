@@ -161,14 +161,12 @@ static void report_tokens(px_verifier *v, const px_node *n)
 	if (best_bad >= 0) {
 		describe(n, best_bad, what, sizeof what);
 		px_error(v->d, n->oploc, PX_D_modifier_not_valid, px_tok_names[n->slot[best_bad]], what);
-	} else if (best_missing >= 0) {
+	} else {
+		/* no variant admitted the node, so the best one lacks a slot it requires */
 		describe(n, -1, what, sizeof what);
 		token_list(best->allow[best_missing] ? best->allow[best_missing] : op->slots[best_missing].toks,
 		           list, sizeof list);
 		px_error(v->d, n->oploc, PX_D_modifier_missing, what, op->slots[best_missing].name, list);
-	} else {
-		describe(n, -1, what, sizeof what);
-		px_error(v->d, n->oploc, PX_D_no_variant, what);
 	}
 }
 
@@ -180,8 +178,12 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 	const px_opnd_def *r = px_var_results(n->op, var, &nr);
 	const px_opnd_def *o = px_var_operands(n->op, var, &no);
 	if (!map_items(f, r, nr, n->res, n->nres, n->slot, true)) {
-		px_error(v->d, n->nres ? n->res[0].loc : n->oploc, PX_D_result_shape, what, nr, nr == 1 ? "" : "s",
-		         n->nres);
+		/* a vector result (ld.v2) is written as one item per element */
+		unsigned want = 0;
+		for (unsigned k = 0; k < nr; k++)
+			want += px_opnd_count(&r[k], n->slot);
+		px_error(v->d, n->nres ? n->res[0].loc : n->oploc, PX_D_result_shape, what, want,
+		         want == 1 ? "" : "s", n->nres);
 		return;
 	}
 	unsigned need = 0;
@@ -227,7 +229,6 @@ static const px_target *lowest_target(const px_variant *var)
 static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 {
 	const px_target *low = NULL;
-	const px_variant *low_var = NULL;
 	bool sm_ok_somewhere = false;
 	for (unsigned vi = 0; vi < n->op->nvariants; vi++) {
 		const px_variant *var = &n->op->variants[vi];
@@ -235,11 +236,11 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 			continue;
 		if (px_window_ok(var, v->target, 0))
 			sm_ok_somewhere = true;
+		if (var->sm_max && v->target->sm > var->sm_max)
+			continue; /* no later target runs this row: naming one would mislead */
 		const px_target *t = lowest_target(var);
-		if (t && (!low || t->sm < low->sm)) {
+		if (t && (!low || t->sm < low->sm))
 			low = t;
-			low_var = var;
-		}
 	}
 	char what[256];
 	describe(n, -1, what, sizeof what);
@@ -256,7 +257,6 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 		         v->ptx_given % 10);
 	} else if (low) {
 		px_error(v->d, n->oploc, PX_D_needs_target, what, low->name, v->target->name);
-		(void)low_var;
 	} else {
 		px_error(v->d, n->oploc, PX_D_not_on_target, what, v->target->name);
 	}

@@ -57,6 +57,8 @@ int px_opnd_type(const px_opnd_def *def, const uint16_t *slot);
 unsigned px_opnd_count(const px_opnd_def *def, const uint16_t *slot);
 /* Can a value of type have stand where type want is expected (mir.md's bit rule)? */
 bool px_type_fits(int have, int want);
+/* Whether a floating-point literal v keeps a finite value as float type t. */
+bool px_float_fits(double v, int t);
 /* Does variant var admit the filled slots? (window not considered) */
 bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any. */
@@ -78,6 +80,18 @@ void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rule
 /* family.c: an op family's own checks, after the variant and operands (may be NULL) */
 typedef void (*px_family_check)(px_verifier *v, px_func *f, px_node *n);
 extern const px_family_check px_family_checks[];
+/* family.c: an op family's own reading of its tokens and properties, after they
+ * fill the slots and before the rules (may be NULL); false: reported, stop */
+typedef bool (*px_family_prepare)(px_verifier *v, px_func *f, px_node *n);
+extern const px_family_prepare px_family_prepares[];
+bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
+bool px_matrix_shared_address(const px_verifier *v, const px_func *f, const px_node *n); /* matrix.c */
+const px_prop *px_node_prop(const px_node *n, const char *key); /* matrix.c */
+bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n); /* tilecopy.c */
+bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n);   /* tensor.c */
+void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */
+bool px_tcgen05_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
+void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
