@@ -117,7 +117,7 @@ static void stmt_reset(px_parser *P);
 
 %type <u8> linkage gspace
 %type <u16> pspace
-%type <tok> opname dkey dval keyword pname
+%type <tok> opname dkey dval keyword pname layout
 %type <pk> ditem
 %type <ln> operand abase literal result
 %type <ol> opnds opnds_opt results dargs literals rtypes
@@ -139,6 +139,7 @@ module
 item
 	: K_TARGET WORD NL                  { target_line(P, $2, NULL); }
 	| K_TARGET WORD K_PTX FLOAT NL      { target_line(P, $2, &$4); }
+	| K_TARGET error NL                 { P->m->target_written = true; /* reported; no "no target" too */ }
 	| linkage gspace SYM ':' WORD garray align ginit NL
 		{ global_def(P, $1, $2, $3, $5, $6.present && !$6.unsized ? &$6.count : NULL, $6.unsized,
 		             $7.present ? &$7.n : NULL, $8.l, $8.list); stmt_reset(P); }
@@ -272,8 +273,10 @@ fattrs
 	| K_ATTRS dict { $$ = $2; }
 	;
 
+/* The body's '{' ends the header, so it does not count toward the nesting
+ * of the first statement (the scanner ends no statement after '{'). */
 body_open
-	: '{' { func_register(P, true); P->in_body = true; stmt_reset(P); }
+	: '{' { func_register(P, true); P->in_body = true; P->depth = 0; stmt_reset(P); }
 	;
 
 /* The body of a function whose header did not parse: parsed for its errors only. */
@@ -283,6 +286,7 @@ err_open
 			func_begin(P, PX_LINK_VISIBLE, false, (px_tok){0});
 		P->f_broken = true;
 		P->in_body = true;
+		P->depth = 0;
 		stmt_reset(P);
 	}
 	;
@@ -457,6 +461,29 @@ dval
 	| INT
 	| FLOAT
 	| keyword
+	| layout
+	;
+
+/* A tile layout, shape:stride ("(8,4,2,2):(4@laneid,1@laneid,2,1)"): the value
+ * is its source text, read by the op family that takes it (front/layout.h). */
+layout
+	: '(' lsizes ')' ':' '(' lstrides ')'
+		{ $$ = $1; $$.s.n = (uint32_t)($7.s.s + $7.s.n - $1.s.s); }
+	;
+
+lsizes
+	: INT
+	| lsizes ',' INT
+	;
+
+lstrides
+	: lstride
+	| lstrides ',' lstride
+	;
+
+lstride
+	: INT
+	| INT SYM
 	;
 
 keyword
@@ -697,7 +724,8 @@ static px_olink *type_link(px_parser *P, px_tok t)
 static px_olink *dir_arg(px_parser *P, px_tok t)
 {
 	px_olink *l = new_opnd(P, PX_O_INT, t.loc);
-	l->o.ival = (int64_t)small_uint(P, t, 0, UINT32_MAX);
+	/* every directive counts threads, CTAs or registers: ptxas refuses 0 */
+	l->o.ival = (int64_t)small_uint(P, t, 1, UINT32_MAX);
 	return l;
 }
 
@@ -1073,7 +1101,7 @@ int px_parse(px_module *m)
 	px_parser P = {.m = m, .line = 1, .col = 1};
 	px_arena_init(&P.tmp);
 	if (m->srclen > INT32_MAX - 2) {
-		/* flex sizes its buffer with an int; px_loc offsets are 32-bit too. */
+		/* px_loc offsets are 32-bit. */
 		px_error_noloc(m->diags, PX_D_input_too_large);
 		return 1;
 	}
@@ -1082,7 +1110,6 @@ int px_parse(px_module *m)
 		px_error_noloc(m->diags, PX_D_internal, "cannot start the scanner");
 		return 1;
 	}
-	pxyy_scan_bytes(m->src ? m->src : "", (int)m->srclen, sc);
 	pxyyparse(sc, &P);
 	func_drop(&P); /* a body left open at the end of the file */
 	pxyylex_destroy(sc);

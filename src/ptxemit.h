@@ -22,6 +22,9 @@ typedef struct px_diagnostic {
 
 typedef void (*px_diag_fn)(void *ctx, const px_diagnostic *d);
 
+/* Receives the printed functions, in order, while the module is translated. */
+typedef void (*px_sink_fn)(void *ctx, const char *data, size_t len);
+
 typedef struct px_options {
 	const char *target;   /* "sm_90a" overrides the module's target line; NULL: the module's */
 	const char *ptx;      /* "8.0": the PTX ISA version to print; NULL: the lowest that fits */
@@ -30,6 +33,14 @@ typedef struct px_options {
 	bool debug;           /* -g: ", debug" on the .target line */
 	bool remarks;         /* report selection remarks */
 	unsigned max_errors;  /* stop reporting after this many errors; 0: no limit */
+	/* NULL: all of the output goes to *out. Otherwise the functions' text goes
+	 * to sink in pieces as they are printed, so that memory follows the
+	 * largest function rather than the module, and *out receives only what
+	 * goes in front of it (header, globals, prototypes): the output is *out
+	 * followed by everything sink received. On failure, discard what sink
+	 * received. */
+	px_sink_fn sink;
+	void *sink_ctx;
 } px_options;
 
 void px_options_default(px_options *o);

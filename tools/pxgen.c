@@ -6,8 +6,9 @@
  * (register classes before types, types before special registers and
  * operations), so the command line may name the files in any order. A file's
  * kind comes from its path: types.yaml, regclasses.yaml, targets.yaml,
- * sregs.yaml, directives.yaml, flags.yaml by basename; anything under a diag/
- * directory is a diagnostics list and anything under ops/ an operations list.
+ * sregs.yaml, directives.yaml, flags.yaml, mma_desc.yaml by basename; anything
+ * under a diag/ directory is a diagnostics list and anything under ops/ an
+ * operations list.
  *
  * The first mistake stops the run with `file:line:col: error: ...` naming the
  * YAML node at fault. OUTDIR/px_tables.h and OUTDIR/px_tables.c are written to
@@ -131,7 +132,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* ---------------------------------------------------------------- YAML access and errors */
 
-enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_NKINDS };
+enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_NKINDS };
 
 typedef struct yfile {
 	const char *path;
@@ -404,6 +405,7 @@ typedef struct variant_row {
 	char arch;
 	const char *mc;
 	int32_t iid;
+	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
 	opnd_list results, operands;
 } variant_row;
 
@@ -785,7 +787,7 @@ static int need_slot(const op_row *op, const ynode *n)
 
 /* Keys a variant understands besides slot names; a slot may not take one of these names. */
 static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "mc",
-                                           "iid", "results", "operands", NULL};
+                                           "iid", "isd", "results", "operands", NULL};
 
 static void read_infer(slot_row *s, const ynode *list)
 {
@@ -937,6 +939,8 @@ static void read_variant_window(variant_row *var, const ynode *map)
 		var->mc = identifier(v, "mc");
 	if ((v = map_get(map, "iid")))
 		var->iid = to_int(v, "iid");
+	if ((v = map_get(map, "isd")))
+		var->isd = to_int(v, "isd");
 }
 
 /* A variant: slot names map to the tokens allowed; a slot not named stays empty. */
@@ -998,7 +1002,8 @@ static void read_props(op_row *op, const ynode *map)
 			const char *tok = scalar(node(q->value), "a property value's token");
 			strs_push(&pr->from, key_of(q));
 			strs_push(&pr->from, tok);
-			add_token(tok);
+			if (*tok) /* "": the value leaves the slot empty (a seed's 0 flag) */
+				add_token(tok);
 		}
 	}
 }
@@ -1120,7 +1125,7 @@ static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "iid", NULL};
+	                                   "arch", "iid", "isd", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
@@ -1341,6 +1346,8 @@ static void emit_variant(sbuf *b, const op_row *op, const variant_row *v)
 	sb_printf(b, ", .mc = ");
 	sb_cstr(b, v->mc);
 	sb_printf(b, ", .iid = %d", (int)v->iid);
+	if (v->isd)
+		sb_printf(b, ", .isd = %d", (int)v->isd);
 	if (v->results.given)
 		sb_printf(b, ", .results = %s, .nresults = %zu", opnd_array(&v->results), v->results.n);
 	if (v->operands.given)
@@ -1617,6 +1624,49 @@ static void emit_header(sbuf *h)
 	sb_printf(h, "};\n\n#endif\n");
 }
 
+/* ---------------------------------------------------------------- mma_desc.yaml (seed 002's MMA enums) */
+
+/* mma_desc.yaml: the element-type and shape enums of seed 002's packed MMA
+ * descriptor, one row each: {type: f16, id: 6} or {shape: m16n8k16, id: 18}. */
+static strs mma_names[2];
+static unsigned *mma_ids[2];
+static size_t mma_cap[2];
+
+static void read_mma(void)
+{
+	static const char *const keys[] = {"type", "shape", "id", NULL};
+	ynode *root = root_list("mma_desc.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it);
+		check_keys(e, "an MMA enum row", keys);
+		int k = map_get(e, "shape") != NULL;
+		const char *name = scalar(map_need(e, k ? "shape" : "type", "an MMA enum row"), "name");
+		if (strs_find(&mma_names[k], name) >= 0)
+			fail(e, "duplicate MMA enum row '%s'", name);
+		unsigned id = to_uint(map_need(e, "id", "an MMA enum row"), "id", 255);
+		mma_ids[k] = grow(mma_ids[k], &mma_cap[k], mma_names[k].n, sizeof *mma_ids[k]);
+		mma_ids[k][mma_names[k].n] = id;
+		strs_push(&mma_names[k], name);
+		add_token(name);
+	}
+}
+
+static void emit_mma(sbuf *c)
+{
+	static const char *const arrays[2] = {"px_mma_types", "px_mma_shapes"};
+	for (int k = 0; k < 2; k++) {
+		sb_printf(c, "\n/* seed 002's MMA %s enum (data/mma_desc.yaml) */\nconst px_mma_enum %s[] = {\n",
+		          k ? "shape" : "element-type", arrays[k]);
+		for (size_t i = 0; i < mma_names[k].n; i++)
+			sb_printf(c, "\t{%u, %u},\n", tok_id(mma_names[k].v[i]), mma_ids[k][i]);
+		if (!mma_names[k].n)
+			sb_printf(c, "\t{0, 0},\n");
+		sb_printf(c, "};\nconst unsigned %s_n = %zu;\n", arrays[k], mma_names[k].n);
+	}
+}
+
 static void emit_source(sbuf *c)
 {
 	sb_printf(c, "/* Generated by tools/pxgen from the YAML files in data/; do not edit. */\n");
@@ -1629,6 +1679,7 @@ static void emit_source(sbuf *c)
 	emit_directives(c);
 	emit_diags_and_flags(c);
 	emit_ops(c);
+	emit_mma(c);
 }
 
 /* ---------------------------------------------------------------- names that must stay distinct in C */
@@ -1669,6 +1720,8 @@ static enum file_kind kind_of(const char *path)
 	for (int k = 0; k < 6; k++)
 		if (!strcmp(base, bases[k]))
 			return (enum file_kind)k;
+	if (!strcmp(base, "mma_desc.yaml"))
+		return K_MMA;
 	if (strstr(path, "/diag/") || !strncmp(path, "diag/", 5))
 		return K_DIAG;
 	if (strstr(path, "/ops/") || !strncmp(path, "ops/", 4))
@@ -1699,7 +1752,7 @@ static void load(yfile *f)
 static void (*const readers[K_NKINDS])(void) = {
 	[K_REGCLASSES] = read_regclasses, [K_TYPES] = read_types, [K_TARGETS] = read_targets,
 	[K_SREGS] = read_sregs, [K_DIRECTIVES] = read_directives, [K_FLAGS] = read_flags,
-	[K_DIAG] = read_diags, [K_OPS] = read_ops,
+	[K_DIAG] = read_diags, [K_OPS] = read_ops, [K_MMA] = read_mma,
 };
 
 /* Writes path through a temporary file: returns the temporary's name. */
@@ -1743,7 +1796,7 @@ int main(int argc, char **argv)
 	}
 	/* Targets come before the windows that are checked against its PTX versions. */
 	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,
-	                                       K_DIRECTIVES, K_FLAGS,   K_DIAG,  K_OPS};
+	                                       K_DIRECTIVES, K_FLAGS,   K_DIAG,  K_OPS, K_MMA};
 	for (size_t k = 0; k < K_NKINDS; k++) {
 		for (size_t i = 0; i < nfiles; i++)
 			if (files[i].kind == order[k]) {
@@ -1765,5 +1818,8 @@ int main(int argc, char **argv)
 	char *htmp = write_temp(outdir, "px_tables.h", &h), *ctmp = write_temp(outdir, "px_tables.c", &c);
 	install(outdir, "px_tables.h", htmp);
 	install(outdir, "px_tables.c", ctmp);
+	/* freed, so that LeakSanitizer passes the sanitizer build's pxgen */
+	free(h.p);
+	free(c.p);
 	return 0;
 }

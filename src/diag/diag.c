@@ -125,7 +125,9 @@ static int by_place(const void *a, const void *b)
 
 void px_diags_flush(px_diags *d)
 {
-	qsort(d->kept, d->nkept, sizeof *d->kept, by_place);
+	/* qsort's array must not be NULL, even for none (C11 7.22.5) */
+	if (d->nkept)
+		qsort(d->kept, d->nkept, sizeof *d->kept, by_place);
 	unsigned errors = 0;
 	bool stopped = false;
 	for (size_t i = 0; i < d->nkept; i++) {

@@ -269,25 +269,34 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
+	/* A file's functions go to disk as they are printed: memory follows the
+	 * largest function, not the module. */
+	drv_spool spool = {-1, 0};
+	if (output && !o.verify_only)
+		drv_spool_open(&spool, output);
+	if (spool.fd >= 0) {
+		o.sink = drv_spool_write;
+		o.sink_ctx = &spool;
+	}
 	char *out = NULL;
 	size_t outlen = 0;
 	int nerrors = px_translate(name, src, len, &o, print_diagnostic, NULL, &out, &outlen);
 	free(src);
-	if (nerrors) {
+	if (nerrors || o.verify_only) {
+		drv_spool_close(&spool);
 		free(out);
-		return EXIT_INPUT;
-	}
-	if (o.verify_only) {
-		free(out);
-		return EXIT_SUCCESS;
+		return nerrors ? EXIT_INPUT : EXIT_SUCCESS;
 	}
 
 	/* A closed pipe must be an error we report, not a silent death by SIGPIPE. */
 	signal(SIGPIPE, SIG_IGN);
-	if (output)
-		err = drv_write_file(output, out, outlen);
+	if (spool.err)
+		err = spool.err;
+	else if (output)
+		err = drv_write_file(output, out, outlen, spool.fd);
 	else
 		err = drv_write_fd(1, out, outlen);
+	drv_spool_close(&spool);
 	free(out);
 	if (err) {
 		fail(PX_D_drv_write, output ? output : "<stdout>", strerror(err));

@@ -41,14 +41,38 @@ int drv_write_fd(int fd, const char *data, size_t len)
 	return 0;
 }
 
+/* Copy everything the spool holds to fd. */
+static int append_spool(int fd, int spool)
+{
+	if (spool < 0)
+		return 0;
+	if (lseek(spool, 0, SEEK_SET) < 0)
+		return errno;
+	char chunk[1 << 16];
+	for (;;) {
+		ssize_t n = read(spool, chunk, sizeof chunk);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return errno;
+		if (n == 0)
+			return 0;
+		int err = drv_write_fd(fd, chunk, (size_t)n);
+		if (err)
+			return err;
+	}
+}
+
 /* Something other than a regular file (/dev/null, a FIFO, a terminal) cannot
  * be replaced by renaming, and must not be: write into it in place. */
-static int write_in_place(const char *path, const char *data, size_t len)
+static int write_in_place(const char *path, const char *data, size_t len, int spool)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return errno;
 	int err = drv_write_fd(fd, data, len);
+	if (!err)
+		err = append_spool(fd, spool);
 	if (close(fd) != 0 && !err)
 		err = errno;
 	return err;
@@ -98,7 +122,7 @@ static int create_temp(char *tmp)
 	return fd;
 }
 
-static int replace(const char *target, mode_t mode, const char *data, size_t len)
+static int replace(const char *target, mode_t mode, const char *data, size_t len, int spool)
 {
 	char *tmp = temp_name(target);
 	if (!tmp)
@@ -117,6 +141,8 @@ static int replace(const char *target, mode_t mode, const char *data, size_t len
 		err = errno;
 	} else {
 		err = drv_write_fd(fd, data, len);
+		if (!err)
+			err = append_spool(fd, spool);
 		if (!err && fchmod(fd, mode) != 0)
 			err = errno;
 		if (close(fd) != 0 && !err)
@@ -134,21 +160,59 @@ static int replace(const char *target, mode_t mode, const char *data, size_t len
 	return err;
 }
 
-int drv_write_file(const char *path, const char *data, size_t len)
+/* The spool is unlinked as soon as it exists, with interrupts held back in
+ * between: nothing of it can be left behind. */
+void drv_spool_open(drv_spool *s, const char *path)
+{
+	s->fd = -1;
+	s->err = 0;
+	struct stat st;
+	if (stat(path, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+		return;
+	char *tmp = temp_name(path);
+	if (!tmp)
+		return;
+	sigset_t block, old;
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	s->fd = mkstemp(tmp);
+	if (s->fd >= 0)
+		unlink(tmp);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	free(tmp);
+}
+
+void drv_spool_write(void *ctx, const char *data, size_t len)
+{
+	drv_spool *s = ctx;
+	if (!s->err)
+		s->err = drv_write_fd(s->fd, data, len);
+}
+
+void drv_spool_close(drv_spool *s)
+{
+	if (s->fd >= 0)
+		close(s->fd);
+	s->fd = -1;
+}
+
+int drv_write_file(const char *path, const char *data, size_t len, int spool)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
 		if (errno != ENOENT)
 			return errno;
-		return replace(path, new_file_mode(), data, len);
+		return replace(path, new_file_mode(), data, len, spool);
 	}
 	if (!S_ISREG(st.st_mode))
-		return write_in_place(path, data, len);
+		return write_in_place(path, data, len, spool);
 	/* Through a symbolic link, replace the file it names and keep the link. */
 	char *real = realpath(path, NULL);
 	if (!real)
 		return errno;
-	int err = replace(real, st.st_mode & 07777, data, len);
+	int err = replace(real, st.st_mode & 07777, data, len, spool);
 	free(real);
 	return err;
 }

@@ -6,8 +6,24 @@
 /* Write len bytes to fd, retrying short writes. Returns 0 or an errno value. */
 int drv_write_fd(int fd, const char *data, size_t len);
 
-/* Replace the file path with exactly these bytes, or leave it as it was.
- * Returns 0 or an errno value. */
-int drv_write_file(const char *path, const char *data, size_t len);
+/* The functions' text as it is printed (px_options.sink), kept in an
+ * unlinked temporary file beside the output instead of in memory. */
+typedef struct drv_spool {
+	int fd;  /* -1: no spool, the whole output is in memory */
+	int err; /* the first write error, 0 if none */
+} drv_spool;
+
+/* Open a spool for the output path if path is, or will be, a regular file;
+ * otherwise, or if it cannot be created, s->fd is -1. */
+void drv_spool_open(drv_spool *s, const char *path);
+
+/* A px_sink_fn: append to the spool (ctx is the drv_spool). */
+void drv_spool_write(void *ctx, const char *data, size_t len);
+
+void drv_spool_close(drv_spool *s);
+
+/* Replace the file path with exactly these bytes followed by the spool's
+ * (spool -1: none), or leave it as it was. Returns 0 or an errno value. */
+int drv_write_file(const char *path, const char *data, size_t len, int spool);
 
 #endif

@@ -211,6 +211,7 @@ struct px_module {
 	px_arena fn_arena;      /* the function being built; reset after the hook */
 	/* target line */
 	px_str target;          /* "sm_90a", n == 0 if none */
+	bool target_written;    /* a target line was written, even a malformed one */
 	px_loc target_loc;
 	uint16_t ptx;           /* major*10+minor from `target sm_80 ptx 7.4`, 0 if none */
 	px_loc ptx_loc;

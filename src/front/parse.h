@@ -14,6 +14,8 @@
 /* Brackets may nest this deep on one statement; deeper is an error. It keeps
  * the parser stack far below bison's limit whatever the input. */
 enum { PX_MAX_NESTING = 64 };
+/* A name, literal or other token is at most this many bytes (ptxemit(1), LIMITS). */
+enum { PX_MAX_TOKEN = 1024 };
 
 /* A token: its text (in m->src) and, for literals, the scanned value. */
 typedef struct px_tok {
@@ -65,6 +67,7 @@ typedef struct px_parser {
 	bool brace_reported;    /* one "use ( )" error per statement */
 	/* scanner state */
 	uint32_t line, col, off; /* where the next token starts */
+	size_t in_off;           /* how much of m->src the scanner has read */
 	px_loc tok_loc;          /* the token being scanned */
 	int last_tok;            /* last token returned (0 at the start) */
 	px_str last_text;        /* its text, for syntax errors */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isel/isel.h"
+#include "isel/match.h"
 #include "verify/verify.h"
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d)
@@ -138,6 +139,28 @@ void px_lower_node(px_isel *s, const px_node *n)
 	px_mop *ops = px_mops(s, n->nops);
 	for (unsigned i = 0; i < n->nops && i < no; i++)
 		ops[i] = px_lower_operand(s, n, &n->ops[i], &defs[i], px_opnd_type(&defs[i], n->slot), n->loc);
+	/* an array defined whole by a one-value operation (%acc:f32[4] = mov 0.0):
+	 * one instruction per element */
+	unsigned nd;
+	const px_opnd_def *rd = px_var_results(n->op, n->var, &nd);
+	const px_opnd *r = n->nres == 1 ? &n->res[0] : NULL;
+	if (r && nd == 1 && px_opnd_count(&rd[0], n->slot) == 1 && r->kind == PX_O_VALUE && r->elem < 0 &&
+	    s->f->values[r->id].count) {
+		px_mop all = px_lower_value_as(s, r, 0, n->loc);
+		for (uint32_t k = 0; k < all.nelems; k++) {
+			px_minst *mi = px_emit_inst(s, n->op, n->slot, n->loc);
+			mi->var = n->var;
+			mi->iid = n->var->iid;
+			set_guard(s, mi, n);
+			mi->res = px_mops(s, 1);
+			mi->res[0] = all.elems[k];
+			mi->nres = 1;
+			mi->ops = ops;
+			mi->nops = n->nops < no ? n->nops : no;
+			px_finish(s, mi);
+		}
+		return;
+	}
 	px_minst *mi = px_emit_inst(s, n->op, n->slot, n->loc);
 	mi->var = n->var;
 	mi->iid = n->var->iid;
@@ -159,21 +182,6 @@ static bool select_chain(px_isel *s, const px_node *n)
 	px_lower_node(s, n);
 	return true;
 }
-
-/* Layer 2: vector loads and stores (a filled vec slot). */
-static bool select_vector(px_isel *s, const px_node *n)
-{
-	if (n->op->layer != PX_LAYER_VECTOR)
-		return false;
-	int vi = px_slot_index(n->op, "vec");
-	if (vi < 0 || !n->slot[vi])
-		return false; /* a scalar access is an ordinary pattern */
-	px_lower_node(s, n);
-	return true;
-}
-
-/* Layer 3: the pattern matcher. */
-static void select_match(px_isel *s, const px_node *n) { px_lower_node(s, n); }
 
 static void select_label(px_isel *s, const px_node *n)
 {
@@ -198,6 +206,8 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	}
 	memset(s->vreg, 0xff, (f->nvalues + 1) * sizeof *s->vreg);
 	px_select_entry(s);
+	px_match_plan(s, f);
+	s->vskip = 0;
 	for (const px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_LABEL:
@@ -210,8 +220,8 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 			px_select_ret(s, n);
 			break;
 		default:
-			if (!select_chain(s, n) && !select_vector(s, n))
-				select_match(s, n);
+			if (!select_chain(s, n) && !px_select_vector(s, n))
+				px_select_match(s, n); /* layer 3 */
 		}
 	}
 	return &s->mf;

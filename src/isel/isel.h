@@ -25,6 +25,9 @@ typedef struct px_isel {
 	uint32_t vcap;
 	uint32_t callseq;      /* numbers call sequences across the module */
 	px_strmap early_calls; /* callees called before their definition: need a prototype */
+	bool remarks;          /* report selection remarks (--remarks) */
+	struct px_match_plan *match; /* match.c: per function, the nodes patterns absorb */
+	uint32_t vskip;        /* vector.c: statements a merged vector access already covers */
 } px_isel;
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d);
@@ -35,6 +38,17 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f);
 /* chain.c: per-family selectors of the first layer; true when it took the node */
 typedef bool (*px_family_select)(px_isel *s, const px_node *n);
 extern const px_family_select px_chain_selectors[];
+bool px_select_matrix_copy(px_isel *s, const px_node *n); /* matrix.c */
+bool px_select_tile_copy(px_isel *s, const px_node *n);   /* tilecopy.c */
+bool px_select_collective(px_isel *s, const px_node *n);  /* collective.c: the full-mask form */
+bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 */
+
+/* mma.c: tensor-core selectors */
+bool px_select_mma(px_isel *s, const px_node *n);
+bool px_select_wgmma(px_isel *s, const px_node *n);
+bool px_select_tmem_fragment(px_isel *s, const px_node *n);
+bool px_select_tcgen05(px_isel *s, const px_node *n);
+bool px_select_wmma(px_isel *s, const px_node *n);
 
 /* ---- shared between the selector's files ---- */
 /* registers (regs.c) */

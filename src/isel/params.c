@@ -181,7 +181,32 @@ void px_select_call(px_isel *s, const px_node *n)
 		if (o->kind != PX_O_VALUE)
 			continue;
 		px_mop dst = px_lower_value_as(s, o, types[n->nops + i], n->loc);
-		load_param(s, types[n->nops + i], dst, sym_name(s, "retval", 0), nrets > 1 ? offs[i] : 0, n->loc);
+		int t = types[n->nops + i];
+		uint32_t off = nrets > 1 ? offs[i] : 0;
+		if (!c->has_guard) {
+			load_param(s, t, dst, sym_name(s, "retval", 0), off, n->loc);
+			continue;
+		}
+		/* ptxas predicates no ld.param of a return value: load it into a
+		 * scratch register and copy that under the call's guard, so a call
+		 * that did not happen leaves its results as they were */
+		px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
+		load_param(s, t, tmp, sym_name(s, "retval", 0), off, n->loc);
+		const px_op_def *mov = &px_ops[PX_OP_mov];
+		uint16_t slot[PX_MAX_SLOTS] = {0};
+		unsigned w = px_types[t].width;
+		px_set_slot(mov, slot, "type", px_type_tok(mov, "type", w <= 16 ? PX_T_b16 : w == 32 ? PX_T_b32 : PX_T_b64));
+		px_minst *mv = px_emit_inst(s, mov, slot, n->loc);
+		mv->res = px_mops(s, 1);
+		mv->res[0] = dst;
+		mv->nres = 1;
+		mv->ops = px_mops(s, 1);
+		mv->ops[0] = tmp;
+		mv->nops = 1;
+		mv->has_guard = true;
+		mv->guard_neg = c->guard_neg;
+		mv->guard_reg = c->guard_reg;
+		px_finish(s, mv);
 	}
 	px_minst *e = pseudo(s, PX_OP_callseq_end, PX_PSEUDO_CALLSEQ_END, n->loc);
 	e->aux = seq;

@@ -2,6 +2,7 @@
  * order in the tables (PTX's grammar order), whatever order the MIR used; the
  * operand spellings follow seed 004's register printer: class prefix plus the
  * register number, the same number under a float view (%f, %fd). */
+#include "isel/mma_desc.h"
 #include "print/print.h"
 
 static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
@@ -100,6 +101,12 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 		const px_slot_def *sd = &op->slots[i];
 		if (sd->flags & PX_SLOT_NOPRINT)
 			continue;
+		const char *desc = px_mma_slot_text(mi, i); /* an MMA reads its descriptor */
+		if (desc) {
+			if (*desc)
+				px_buf_printf(out, ".%s", desc);
+			continue;
+		}
 		unsigned tok = mi->slot[i];
 		if (!tok && (sd->flags & PX_SLOT_FIXED))
 			tok = sd->fixed_tok;
@@ -141,12 +148,13 @@ static void print_declare_param(px_buf *out, const px_minst *mi)
 }
 
 /* call.uni (retval0, ...), callee, (param0, ...); the return list is left out
- * for a callee without results, the argument list is always written. */
+ * for a callee without results, the argument list is always written. A guarded
+ * call may diverge, so it is a plain call. */
 static void print_call(px_buf *out, const px_minst *mi)
 {
 	px_buf_putc(out, '\t');
 	print_guard(out, mi);
-	px_buf_puts(out, "call.uni ");
+	px_buf_puts(out, mi->has_guard ? "call " : "call.uni ");
 	if (mi->nres) {
 		px_buf_putc(out, '(');
 		print_list(out, mi->res, mi->nres);

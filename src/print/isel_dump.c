@@ -29,6 +29,10 @@ static void print_isel_line(px_buf *out, const px_minst *mi)
 	px_buf_puts(out, mi->mc ? mi->mc : pseudo_names[mi->pseudo]);
 	if (mi->iid >= 0)
 		px_buf_printf(out, " iid=%d", (int)mi->iid);
+	if (mi->var && mi->var->isd)
+		px_buf_printf(out, " isd=%d", (int)mi->var->isd);
+	if (mi->mma_desc)
+		px_buf_printf(out, " desc=0x%010llx", (unsigned long long)mi->mma_desc);
 	px_buf_putc(out, '\n');
 }
 

@@ -151,6 +151,7 @@ typedef struct px_variant {
 	char arch;              /* 0, 'a' (needs an sm_XXa target) or 'f' (sm_XXa or sm_XXf) */
 	const char *mc;         /* MC opcode stem; see px_mc_name() */
 	int32_t iid;            /* NVVM intrinsic ID, or -1 */
+	int32_t isd;            /* NVPTXISD opcode a seed names (tcgen05, seed 002), or 0 */
 	const px_opnd_def *results;  /* NULL: the op's */
 	const px_opnd_def *operands; /* NULL: the op's */
 	uint8_t nresults, noperands;
@@ -206,6 +207,16 @@ enum { PX_OPF_TERMINATOR = 1, PX_OPF_NOGUARD = 2, PX_OPF_INTERNAL = 4 /* selecti
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
 extern const unsigned px_nops;
+
+/* ---- seed 002's MMA descriptor enums (data/mma_desc.yaml) ---- */
+typedef struct px_mma_enum {
+	uint16_t tok; /* PX_TOK_* spelling ("f16", "m16n8k16") */
+	uint8_t id;   /* the seed's enum value */
+} px_mma_enum;
+extern const px_mma_enum px_mma_types[];  /* element types 1..11, then ptxemit's narrow formats */
+extern const unsigned px_mma_types_n;
+extern const px_mma_enum px_mma_shapes[]; /* shapes 0x01..0x19 */
+extern const unsigned px_mma_shapes_n;
 
 /* ---- lookups (tables/lookup.c) ---- */
 const px_op_def *px_op_lookup(const char *s, size_t n);

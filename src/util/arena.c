@@ -11,7 +11,7 @@ struct px_arena_block {
 
 enum { PX_ARENA_MIN = 64 * 1024 };
 
-void px_arena_init(px_arena *a) { a->head = NULL; a->used_total = 0; }
+void px_arena_init(px_arena *a) { a->head = a->spare = NULL; a->used_total = 0; }
 
 static px_arena_block *new_block(size_t need, px_arena_block *next)
 {
@@ -21,6 +21,20 @@ static px_arena_block *new_block(size_t need, px_arena_block *next)
 		abort(); /* out of memory: nothing sensible is left to do */
 	b->next = next;
 	b->size = size;
+	b->used = 0;
+	return b;
+}
+
+/* A block kept by a reset when the request fits the standard size: reusing
+ * them spares the allocator a free and a fresh, page-faulting malloc per
+ * function. */
+static px_arena_block *take_block(px_arena *a, size_t need, px_arena_block *next)
+{
+	px_arena_block *b = a->spare;
+	if (!b || need > PX_ARENA_MIN)
+		return new_block(need, next);
+	a->spare = b->next;
+	b->next = next;
 	b->used = 0;
 	return b;
 }
@@ -35,14 +49,14 @@ void *px_arena_alloc(px_arena *a, size_t n)
 		if (n > PX_ARENA_MIN / 4 && b) {
 			/* A large request gets its own block behind the current one so the
 			 * current block's free space is not wasted. */
-			px_arena_block *big = new_block(n, b->next);
+			px_arena_block *big = take_block(a, n, b->next);
 			b->next = big;
 			big->used = n;
 			a->used_total += n;
 			memset(big->data, 0, n);
 			return big->data;
 		}
-		b = a->head = new_block(n, b);
+		b = a->head = take_block(a, n, b);
 	}
 	void *p = b->data + b->used;
 	b->used += n;
@@ -80,11 +94,17 @@ void px_arena_reset(px_arena *a)
 	px_arena_block *b = a->head;
 	if (!b)
 		return;
-	/* keep the most recent (largest-so-far is not tracked; the head is enough) */
+	/* keep the most recent, and the standard-size rest as spares: the next
+	 * function reuses them, so memory follows the largest function */
 	px_arena_block *rest = b->next;
 	while (rest) {
 		px_arena_block *n = rest->next;
-		free(rest);
+		if (rest->size == PX_ARENA_MIN) {
+			rest->next = a->spare;
+			a->spare = rest;
+		} else {
+			free(rest);
+		}
 		rest = n;
 	}
 	b->next = NULL;
@@ -92,14 +112,19 @@ void px_arena_reset(px_arena *a)
 	a->used_total = 0;
 }
 
-void px_arena_free(px_arena *a)
+static void free_blocks(px_arena_block *b)
 {
-	px_arena_block *b = a->head;
 	while (b) {
 		px_arena_block *n = b->next;
 		free(b);
 		b = n;
 	}
-	a->head = NULL;
+}
+
+void px_arena_free(px_arena *a)
+{
+	free_blocks(a->head);
+	free_blocks(a->spare);
+	a->head = a->spare = NULL;
 	a->used_total = 0;
 }

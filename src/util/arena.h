@@ -8,6 +8,7 @@
 typedef struct px_arena_block px_arena_block;
 typedef struct px_arena {
 	px_arena_block *head;
+	px_arena_block *spare; /* standard blocks a reset kept for the next function */
 	size_t used_total; /* bytes handed out since the last reset (for limits) */
 } px_arena;
 
@@ -17,7 +18,7 @@ void *px_arena_dup(px_arena *a, const void *p, size_t n);
 char *px_arena_strndup(px_arena *a, const char *s, size_t n);
 /* Grow an arena array: returns a copy of old (n elements of size sz) with room for cap. */
 void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz);
-void px_arena_reset(px_arena *a);   /* keeps the first block for reuse */
+void px_arena_reset(px_arena *a);   /* keeps the blocks for reuse */
 void px_arena_free(px_arena *a);
 
 #endif

@@ -63,16 +63,23 @@ void px_buf_puti(px_buf *b, long long v)
 	}
 }
 
+/* One formatting pass into the spare room, a second only when it did not fit. */
 void px_buf_vprintf(px_buf *b, const char *fmt, va_list ap)
 {
+	px_buf_reserve(b, 63);
+	size_t room = b->cap - b->len;
 	va_list ap2;
 	va_copy(ap2, ap);
-	int n = vsnprintf(NULL, 0, fmt, ap2);
+	int n = vsnprintf(b->data + b->len, room, fmt, ap2);
 	va_end(ap2);
-	if (n < 0)
+	if (n < 0) {
+		b->data[b->len] = 0;
 		return;
-	px_buf_reserve(b, (size_t)n);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= room) {
+		px_buf_reserve(b, (size_t)n);
+		vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+	}
 	b->len += (size_t)n;
 }
 

@@ -103,7 +103,18 @@ static void check_symbol(px_verifier *v, const px_opnd *o)
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
 }
 
-static void check_address(px_verifier *v, px_func *f, const px_opnd *o)
+/* A kernel's ptr const parameter cannot reach the const space itself: ptxas
+ * allows no cvta.const on entry parameters. */
+static void check_const_param(px_verifier *v, px_func *f, const px_node *n, const px_value *val)
+{
+	int si = px_slot_index(n->op, "space");
+	if (!f->is_kernel || val->param != PX_PARAM_PTR || si < 0 || n->slot[si] != PX_TOK_const)
+		return;
+	if (f->params[val->param_index].space == PX_TOK_const)
+		px_error(v->d, n->oploc, PX_D_kernel_const_ptr, (int)val->name.n, val->name.s);
+}
+
+static void check_address(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o)
 {
 	const px_opnd *b = o->base;
 	if (b->kind == PX_O_SYM) {
@@ -113,6 +124,7 @@ static void check_address(px_verifier *v, px_func *f, const px_opnd *o)
 		const px_value *val = &f->values[b->id];
 		int t = val->type;
 		bool agg = val->param == PX_PARAM_AGG;
+		check_const_param(v, f, n, val);
 		if (!agg && t && (px_types[t].kind == PX_KIND_PRED || px_types[t].kind == PX_KIND_FLOAT ||
 		                  (px_types[t].width != 32 && px_types[t].width != 64)))
 			px_error(v->d, b->loc, PX_D_bad_addr_base, (int)val->name.n, val->name.s, tname(t));
@@ -131,7 +143,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	unsigned count = px_opnd_count(def, n->slot);
 	switch (def->kind) {
 	case PX_OK_ADDR: {
-		check_address(v, f, o);
+		check_address(v, f, n, o);
 		int si = px_slot_index(n->op, "space"); /* ptxas: immediate addresses only for .local */
 		if (o->base->kind == PX_O_INT && si >= 0 && n->slot[si] != PX_TOK_local)
 			px_error(v->d, o->base->loc, PX_D_imm_addr_space);

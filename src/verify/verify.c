@@ -51,12 +51,6 @@ static void check_params(px_verifier *v, px_func *f)
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const px_param *p = &f->params[i];
 		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
-		if (f->is_kernel && p->kind == PX_PARAM_PTR && p->space == PX_TOK_const) {
-			/* ptxas: "constant pointers passed as entry function parameter
-			 * cannot use cvta.const", and ld.const needs a const address */
-			const px_value *val = &f->values[p->value];
-			px_error(v->d, p->loc, PX_D_kernel_const_ptr, (int)val->name.n, val->name.s);
-		}
 		if (p->kind == PX_PARAM_SCALAR && px_types[p->type].kind == PX_KIND_PRED) {
 			const px_value *val = &f->values[p->value];
 			px_error(v->d, p->loc, PX_D_pred_param, (int)val->name.n, val->name.s);

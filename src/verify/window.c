@@ -53,7 +53,7 @@ void px_verify_target(px_verifier *v)
 		if (!v->target)
 			px_error(v->d, m->target_loc, PX_D_unknown_target_at, (int)m->target.n, m->target.s);
 	}
-	v->target_reported = v->target || v->opt_target || m->target.n;
+	v->target_reported = v->target || v->opt_target || m->target.n || m->target_written;
 	if (v->opt_ptx) {
 		bool ok;
 		v->ptx_given = parse_version(v->opt_ptx, strlen(v->opt_ptx), &ok);

@@ -8,5 +8,9 @@ Suite *tables_suite(void);   /* data/ via px_tables */
 Suite *regs_suite(void);     /* register model (seed 000) */
 Suite *print_suite(void);    /* printer pieces */
 Suite *pipeline_suite(void); /* library API end to end */
+Suite *matrix_suite(void);   /* matrix copies: seed 000's ID table */
+Suite *match_suite(void);    /* the pattern matcher's costs (seed 003) */
+Suite *diag_suite(void);     /* diagnostics only the library API raises */
+Suite *mma_suite(void);      /* seed 002's packed MMA descriptor */
 
 #endif

@@ -586,7 +586,7 @@ START_TEST(parse_limits)
 	k += (size_t)sprintf(src + k, "\n  %%a:u32 = mov 1\n}\n");
 	parsed p;
 	parse(&p, src, k, NULL);
-	ck_assert_str_eq(p.diags.text, "2:70: brackets nested deeper than 64; the rest of the line is ignored\n");
+	ck_assert_str_eq(p.diags.text, "2:71: brackets nested deeper than 64; the rest of the line is ignored\n");
 	ck_assert_uint_eq(p.fns.nnodes[0], 1);
 	px_module_free(&p.m);
 	free(src);

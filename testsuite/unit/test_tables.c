@@ -129,10 +129,11 @@ END_TEST
 
 START_TEST(flags_and_diags)
 {
-	ck_assert_uint_eq(px_nnode_flags, 2);
+	ck_assert_uint_eq(px_nnode_flags, 3);
 	ck_assert_str_eq(px_node_flags[0].name, "fast");
 	ck_assert_uint_eq(px_node_flags[0].bit, PX_NF_fast);
 	ck_assert_uint_eq(px_node_flags[1].bit, PX_NF_contract);
+	ck_assert_uint_eq(px_node_flags[2].bit, PX_NF_ftz_ok);
 	ck_assert_uint_ne(PX_NF_fast, PX_NF_contract);
 	ck_assert_uint_eq(px_ndiags, PX_D__COUNT);
 	ck_assert_str_eq(px_diag_texts[PX_D_internal].id, "internal");

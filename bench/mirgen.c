@@ -1,0 +1,271 @@
+/* mirgen: writes one benchmark module twice, as MIR for ptxemit and as the
+ * equivalent LLVM IR for llc -march=nvptx64, kernel for kernel.
+ *
+ *   mirgen NODES OUT.mir OUT.ll
+ *
+ * The module is a sequence of units, each a small device function and a
+ * kernel that calls it: a bounds check, a loop whose body mixes integer,
+ * floating-point, bit, compare, conversion, shared-memory, barrier, call and
+ * predicated operations, then an atomic and a global store. Kernel sizes vary
+ * (a fixed pseudo-random sequence) from about 60 to 500 nodes, so a bigger
+ * module has more functions, not bigger ones. A node is one MIR instruction
+ * statement; units are added until the module has at least NODES of them,
+ * and the count written is printed on standard output. */
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { TARGET_SM = 80 };
+
+static unsigned long nodes;
+/* The unit being written: its kernel calls device function @h<k_cur>. */
+static unsigned k_cur;
+
+/* Three loop-body chunk kinds; each updates the accumulator %acc. */
+enum { CHUNK_FLOAT, CHUNK_INT, CHUNK_MATH, NCHUNK };
+
+/* The LLVM name of the accumulator after chunk c of kind k. */
+static void acc_after(char *name, size_t size, int kind, unsigned c)
+{
+	static const char *const last[NCHUNK] = {"y", "c", "s"};
+	snprintf(name, size, "%%acc%s%u", last[kind], c);
+}
+
+static void chunk_mir(FILE *m, int kind, unsigned c)
+{
+	switch (kind) {
+	case CHUNK_FLOAT:
+		fprintf(m,
+		        "  %%f%1$u:f32 = fma.rn %%x, 1.5, %%acc\n"
+		        "  %%g%1$u:f32 = max %%f%1$u, %%acc\n"
+		        "  %%u%1$u:u32 = cvt.rzi %%f%1$u\n"
+		        "  %%v%1$u:u32 = xor %%u%1$u, %%j\n"
+		        "  %%w%1$u:u32 = shr %%v%1$u, 3\n"
+		        "  %%q%1$u:pred = setp.lt %%w%1$u, %%n\n"
+		        "  @%%q%1$u %%acc = add %%acc, %%g%1$u\n"
+		        "  st.shared [%%mine], %%acc\n"
+		        "  bar.sync 0\n"
+		        "  %%s%1$u:f32 = ld.shared [%%mine]\n"
+		        "  %%y%1$u:f32 = call @h%2$u(%%s%1$u, %%x)\n"
+		        "  %%acc = selp %%y%1$u, %%acc, %%q%1$u\n",
+		        c, k_cur);
+		nodes += 12;
+		break;
+	case CHUNK_INT:
+		fprintf(m,
+		        "  %%a%1$u:u32 = mad.lo %%j, 7, %%t\n"
+		        "  %%b%1$u:u32 = and %%a%1$u, 255\n"
+		        "  %%c%1$u:u32 = popc %%b%1$u\n"
+		        "  %%d%1$u:u32 = min %%c%1$u, %%n\n"
+		        "  %%e%1$u:u32 = shl %%d%1$u, 1\n"
+		        "  %%p%1$u:pred = setp.ne %%e%1$u, 0\n"
+		        "  %%h%1$u:f32 = cvt.rn %%e%1$u\n"
+		        "  @%%p%1$u %%acc = fma.rn %%h%1$u, 0.5, %%acc\n",
+		        c);
+		nodes += 8;
+		break;
+	default:
+		fprintf(m,
+		        "  %%r%1$u:f32 = mul %%acc, 0.25\n"
+		        "  %%d%1$u:f32 = sub %%r%1$u, %%x\n"
+		        "  %%b%1$u:f32 = abs %%d%1$u\n"
+		        "  %%w%1$u:f32 = min %%b%1$u, 100.0\n"
+		        "  %%z%1$u:pred = setp.gt %%w%1$u, %%x\n"
+		        "  %%acc = selp %%w%1$u, %%acc, %%z%1$u\n",
+		        c);
+		nodes += 6;
+		break;
+	}
+}
+
+/* The same chunk in SSA form: a predicated update becomes a select. acc is
+ * the accumulator's name before the chunk. */
+static void chunk_ll(FILE *l, int kind, unsigned c, const char *acc)
+{
+	switch (kind) {
+	case CHUNK_FLOAT:
+		fprintf(l,
+		        "  %%f%1$u = call float @llvm.fma.f32(float %%x, float 1.5, float %2$s)\n"
+		        "  %%g%1$u = call float @llvm.maxnum.f32(float %%f%1$u, float %2$s)\n"
+		        "  %%u%1$u = fptoui float %%f%1$u to i32\n"
+		        "  %%v%1$u = xor i32 %%u%1$u, %%j\n"
+		        "  %%w%1$u = lshr i32 %%v%1$u, 3\n"
+		        "  %%q%1$u = icmp ult i32 %%w%1$u, %%n\n"
+		        "  %%ad%1$u = fadd float %2$s, %%g%1$u\n"
+		        "  %%accp%1$u = select i1 %%q%1$u, float %%ad%1$u, float %2$s\n"
+		        "  store float %%accp%1$u, ptr addrspace(3) %%mine, align 4\n"
+		        "  call void @llvm.nvvm.barrier0()\n"
+		        "  %%s%1$u = load float, ptr addrspace(3) %%mine, align 4\n"
+		        "  %%y%1$u = call float @h%3$u(float %%s%1$u, float %%x)\n"
+		        "  %%accy%1$u = select i1 %%q%1$u, float %%y%1$u, float %%accp%1$u\n",
+		        c, acc, k_cur);
+		break;
+	case CHUNK_INT:
+		fprintf(l,
+		        "  %%a0%1$u = mul i32 %%j, 7\n"
+		        "  %%a%1$u = add i32 %%a0%1$u, %%t\n"
+		        "  %%b%1$u = and i32 %%a%1$u, 255\n"
+		        "  %%c%1$u = call i32 @llvm.ctpop.i32(i32 %%b%1$u)\n"
+		        "  %%d%1$u = call i32 @llvm.umin.i32(i32 %%c%1$u, i32 %%n)\n"
+		        "  %%e%1$u = shl i32 %%d%1$u, 1\n"
+		        "  %%p%1$u = icmp ne i32 %%e%1$u, 0\n"
+		        "  %%h%1$u = uitofp i32 %%e%1$u to float\n"
+		        "  %%fm%1$u = call float @llvm.fma.f32(float %%h%1$u, float 0.5, float %2$s)\n"
+		        "  %%accc%1$u = select i1 %%p%1$u, float %%fm%1$u, float %2$s\n",
+		        c, acc);
+		break;
+	default:
+		fprintf(l,
+		        "  %%r%1$u = fmul float %2$s, 0.25\n"
+		        "  %%d%1$u = fsub float %%r%1$u, %%x\n"
+		        "  %%b%1$u = call float @llvm.fabs.f32(float %%d%1$u)\n"
+		        "  %%w%1$u = call float @llvm.minnum.f32(float %%b%1$u, float 100.0)\n"
+		        "  %%z%1$u = fcmp ogt float %%w%1$u, %%x\n"
+		        "  %%accs%1$u = select i1 %%z%1$u, float %%w%1$u, float %2$s\n",
+		        c, acc);
+		break;
+	}
+}
+
+static unsigned long seed = 12345;
+
+static unsigned next_rand(void)
+{
+	seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+	return (unsigned)(seed >> 33);
+}
+
+static void unit(FILE *m, FILE *l, unsigned k)
+{
+	k_cur = k;
+	fprintf(m,
+	        "func @h%u(%%x: f32, %%y: f32) -> (f32) {\n"
+	        "  %%m:f32 = mul %%x, %%y\n"
+	        "  %%r:f32 = add %%m, %u.0\n"
+	        "  ret %%r\n"
+	        "}\n\n",
+	        k, k % 7);
+	nodes += 3;
+	fprintf(l,
+	        "define float @h%u(float %%x, float %%y) {\n"
+	        "  %%m = fmul float %%x, %%y\n"
+	        "  %%r = fadd float %%m, %u.0\n"
+	        "  ret float %%r\n"
+	        "}\n\n",
+	        k, k % 7);
+
+	fprintf(m,
+	        "kernel @k%u(%%a: ptr global, %%b: ptr global, %%cnt: ptr global, %%n: u32) "
+	        "reqntid(256) {\n"
+	        "  %%t:u32 = mov %%tid.x\n"
+	        "  %%cta:u32 = mov %%ctaid.x\n"
+	        "  %%i:u32 = mad.lo %%cta, 256, %%t\n"
+	        "  %%oob:pred = setp.ge %%i, %%n\n"
+	        "  @%%oob bra ^done\n"
+	        "  %%off:u64 = mul.wide %%i, 4\n"
+	        "  %%pa:u64 = add %%a, %%off\n"
+	        "  %%pb:u64 = add %%b, %%off\n"
+	        "  %%x:f32 = ld.global [%%pa]\n"
+	        "  %%sm:u32 = mov @smem\n"
+	        "  %%toff:u32 = shl %%t, 2\n"
+	        "  %%mine:u32 = add %%sm, %%toff\n"
+	        "  %%acc:f32 = mov 0.0\n"
+	        "  %%j:u32 = mov 0\n"
+	        "^loop:\n",
+	        k);
+	nodes += 14;
+	unsigned nchunks = 4 + next_rand() % 37;
+	int kinds[40];
+	for (unsigned c = 0; c < nchunks; c++)
+		kinds[c] = (int)((c + k) % NCHUNK);
+	char acc[32];
+	acc_after(acc, sizeof acc, kinds[nchunks - 1], nchunks - 1);
+	fprintf(l,
+	        "define ptx_kernel void @k%u(ptr addrspace(1) %%a, ptr addrspace(1) %%b, "
+	        "ptr addrspace(1) %%cnt, i32 %%n) \"nvvm.reqntid\"=\"256,1,1\" {\n"
+	        "entry:\n"
+	        "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+	        "  %%cta = call i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+	        "  %%i0 = mul i32 %%cta, 256\n"
+	        "  %%i = add i32 %%i0, %%t\n"
+	        "  %%oob = icmp uge i32 %%i, %%n\n"
+	        "  br i1 %%oob, label %%done, label %%body\n"
+	        "body:\n"
+	        "  %%off = zext i32 %%i to i64\n"
+	        "  %%pa = getelementptr float, ptr addrspace(1) %%a, i64 %%off\n"
+	        "  %%pb = getelementptr float, ptr addrspace(1) %%b, i64 %%off\n"
+	        "  %%x = load float, ptr addrspace(1) %%pa, align 4\n"
+	        "  %%mine = getelementptr [256 x float], ptr addrspace(3) @smem, i32 0, i32 %%t\n"
+	        "  br label %%loop\n"
+	        "loop:\n"
+	        "  %%acc = phi float [0.0, %%body], [%s, %%loop]\n"
+	        "  %%j = phi i32 [0, %%body], [%%j1, %%loop]\n",
+	        k, acc);
+	char cur[32] = "%acc";
+	for (unsigned c = 0; c < nchunks; c++) {
+		chunk_mir(m, kinds[c], c);
+		chunk_ll(l, kinds[c], c, cur);
+		acc_after(cur, sizeof cur, kinds[c], c);
+	}
+	fprintf(m,
+	        "  %%j = add %%j, 1\n"
+	        "  %%more:pred = setp.lt %%j, 4\n"
+	        "  @%%more bra ^loop\n"
+	        "  %%ui:u32 = cvt.rzi %%acc\n"
+	        "  _ = atom.global.add [%%cnt], %%ui\n"
+	        "  st.global [%%pb], %%acc\n"
+	        "^done:\n"
+	        "  ret\n"
+	        "}\n\n");
+	nodes += 7;
+	fprintf(l,
+	        "  %%j1 = add i32 %%j, 1\n"
+	        "  %%more = icmp ult i32 %%j1, 4\n"
+	        "  br i1 %%more, label %%loop, label %%exit\n"
+	        "exit:\n"
+	        "  %%ui = fptoui float %s to i32\n"
+	        "  %%old = atomicrmw add ptr addrspace(1) %%cnt, i32 %%ui monotonic\n"
+	        "  store float %s, ptr addrspace(1) %%pb, align 4\n"
+	        "  br label %%done\n"
+	        "done:\n"
+	        "  ret void\n"
+	        "}\n\n",
+	        acc, acc);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4) {
+		fputs("usage: mirgen NODES OUT.mir OUT.ll\n", stderr);
+		return 2;
+	}
+	unsigned long want = strtoul(argv[1], NULL, 10);
+	FILE *m = fopen(argv[2], "w");
+	FILE *l = fopen(argv[3], "w");
+	if (!m || !l) {
+		perror("mirgen");
+		return 2;
+	}
+	fprintf(m, "; ptxemit benchmark module, %lu nodes requested\ntarget sm_%d\n\n"
+	           "shared @smem : f32[256] align 4\n\n", want, TARGET_SM);
+	fprintf(l, "; the LLVM IR twin of the MIR module\n"
+	           "target datalayout = \"e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
+	           "target triple = \"nvptx64-nvidia-cuda\"\n\n"
+	           "@smem = internal addrspace(3) global [256 x float] undef, align 4\n\n"
+	           "declare i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+	           "declare i32 @llvm.nvvm.read.ptx.sreg.ctaid.x()\n"
+	           "declare void @llvm.nvvm.barrier0()\n"
+	           "declare float @llvm.fma.f32(float, float, float)\n"
+	           "declare float @llvm.maxnum.f32(float, float)\n"
+	           "declare float @llvm.minnum.f32(float, float)\n"
+	           "declare float @llvm.fabs.f32(float)\n"
+	           "declare i32 @llvm.ctpop.i32(i32)\n"
+	           "declare i32 @llvm.umin.i32(i32, i32)\n\n");
+	for (unsigned k = 0; nodes < want; k++)
+		unit(m, l, k);
+	if (fclose(m) != 0 || fclose(l) != 0) {
+		perror("mirgen");
+		return 2;
+	}
+	printf("%lu\n", nodes);
+	return 0;
+}

@@ -1,0 +1,159 @@
+#!/bin/sh
+# bench/run.sh: ptxemit against llc-22's NVPTX backend, ptxas and the I/O floor.
+#
+#   sh bench/run.sh [PTXEMIT]        (what `make bench` runs)
+#
+# For each size it generates a module (bench/mirgen.c) as MIR and as the
+# equivalent LLVM IR, then times, in alternating rounds, ptxemit on the MIR,
+# the I/O floor (bench/iofloor.c: read the MIR, write as many bytes as
+# ptxemit's PTX, nothing in between) and llc -O0 on the LLVM IR; llc at its
+# default level (-O2) and ptxas on ptxemit's PTX are timed once. It prints a
+# table and writes it, with the command and the machine, to RESULTS.md.
+# Ratios and verdicts use CPU time (user + system): all the tools are single
+# threaded, and on a shared machine their wall time also counts other jobs.
+#
+# Environment: BENCH_SIZES (node counts, default "1000 10000 100000 500000
+# 1000000"), BENCH_ROUNDS (default 5; 3 above 100000 nodes), BENCH_SLOW_MAX
+# (largest size at which llc -O2 and ptxas are run, default 100000: they take
+# minutes beyond), LLC, PTXAS, CC, BENCH_WORK (scratch directory),
+# BENCH_RESULTS (where the table goes, default RESULTS.md beside this script).
+set -eu
+
+here=$(cd "$(dirname "$0")" && pwd)
+ptxemit=${1:-./ptxemit}
+case $ptxemit in /*) ;; *) ptxemit=$(pwd)/$ptxemit ;; esac
+CC=${CC:-cc}
+LLC=${LLC:-llc-22}
+if [ -z "${PTXAS:-}" ]; then
+	PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+fi
+sizes=${BENCH_SIZES:-"1000 10000 100000 500000 1000000"}
+slow_max=${BENCH_SLOW_MAX:-100000}
+work=${BENCH_WORK:-bench-work}
+results=${BENCH_RESULTS:-$here/RESULTS.md}
+target=sm_80
+
+mkdir -p "$work"
+for tool in mirgen timeit iofloor; do
+	$CC -O2 -std=c11 -o "$work/$tool" "$here/$tool.c"
+done
+have_llc=yes
+command -v "$LLC" >/dev/null 2>&1 || have_llc=no
+have_ptxas=yes
+[ -x "$PTXAS" ] || have_ptxas=no
+
+table=$work/table.md
+ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
+div() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else printf "-" }'; }
+
+# Start-up: an empty module, many rounds, beside the cost of starting any
+# process at all (true).
+printf 'target %s\n' "$target" > "$work/empty.mir"
+# Wall time here: starting a process is mostly the kernel's work.
+set -- $("$work/timeit" 51 "$ptxemit" "$work/empty.mir" -o "$work/empty.ptx" -- true)
+startup_ms=$(awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }')
+startup_rss=$(awk -v k="$3" 'BEGIN { printf "%.1f", k / 1024 }')
+startup_cpu=$(awk -v s="$4" 'BEGIN { printf "%.2f", s * 1000 }')
+spawn_ms=$(awk -v s="$5" 'BEGIN { printf "%.2f", s * 1000 }')
+
+{
+	echo "| nodes | MIR MB | PTX MB | ptxemit wall ms | ptxemit ms | MB/s | Mnodes/s | peak RSS MiB | I/O floor ms | x floor | llc -O0 ms | llc -O0 / ptxemit | llc -O2 ms | llc -O2 / ptxemit | ptxas ms | ptxemit % of ptxas |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+} > "$table"
+
+prev_nodes='' prev_t='' linearity='' lin_worst=0
+min_l0='' max_as='' last_floor='' last_rss='' last_nodes=
+for size in $sizes; do
+	mir=$work/m$size.mir ll=$work/m$size.ll ptx=$work/m$size.ptx
+	nodes=$("$work/mirgen" "$size" "$mir" "$ll")
+	"$ptxemit" "$mir" -o "$ptx"
+	mir_bytes=$(wc -c < "$mir") ptx_bytes=$(wc -c < "$ptx")
+	rounds=${BENCH_ROUNDS:-$([ "$size" -gt 100000 ] && echo 3 || echo 5)}
+	llc0=
+	[ $have_llc = yes ] && llc0="-- $LLC -march=nvptx64 -mcpu=$target -O0 $ll -o $work/l0.ptx"
+	set -- $("$work/timeit" "$rounds" "$ptxemit" "$mir" -o "$ptx" \
+		-- "$work/iofloor" "$mir" "$work/floor.out" "$ptx_bytes" $llc0)
+	wall_px=$1 rss=$3 t_px=$4 t_io=$8 t_l0=${12:-}
+	t_l2='' t_as=''
+	if [ "$size" -le "$slow_max" ]; then
+		[ $have_llc = yes ] &&
+			t_l2=$("$work/timeit" 1 "$LLC" -march=nvptx64 -mcpu=$target "$ll" -o "$work/l2.ptx" | cut -d' ' -f4)
+		[ $have_ptxas = yes ] &&
+			t_as=$("$work/timeit" 1 "$PTXAS" -arch=$target "$ptx" -o "$work/out.cubin" | cut -d' ' -f4)
+	fi
+	if [ -n "$prev_t" ] && [ "$nodes" -ge $((2 * prev_nodes - prev_nodes / 10)) ] &&
+		[ "$nodes" -le $((2 * prev_nodes + prev_nodes / 10)) ]; then
+		# time per node against the smaller module's: 1.00 is linear
+		per=$(awk -v a="$t_px" -v b="$prev_t" -v n="$nodes" -v m="$prev_nodes" \
+			'BEGIN { printf "%.2f", (a / n) / (b / m) }')
+		linearity="$linearity $prev_nodes -> $nodes nodes: time x$(div "$t_px" "$prev_t"), per node x$per;"
+		lin_worst=$(awk -v w="$lin_worst" -v p="$per" 'BEGIN { d = p > 1 ? p - 1 : 1 - p; print (d > w ? d : w) }')
+	fi
+	prev_nodes=$nodes prev_t=$t_px
+	r0=$(div "${t_l0:-0}" "$t_px")
+	[ -n "$t_l0" ] && min_l0=$(awk -v m="${min_l0:-1e9}" -v r="$r0" 'BEGIN { print (r < m ? r : m) }')
+	[ -n "$t_as" ] && max_as=$(awk -v m="${max_as:-0}" -v a="$t_px" -v b="$t_as" \
+		'BEGIN { p = 100 * a / b; printf "%.2f", (p > m ? p : m) }')
+	last_floor=$(div "$t_px" "$t_io") last_rss=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
+	last_nodes=$nodes
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+		"$nodes" \
+		"$(awk -v b="$mir_bytes" 'BEGIN { printf "%.2f", b / 1e6 }')" \
+		"$(awk -v b="$ptx_bytes" 'BEGIN { printf "%.2f", b / 1e6 }')" \
+		"$(ms "$wall_px")" "$(ms "$t_px")" \
+		"$(awk -v b="$mir_bytes" -v t="$t_px" 'BEGIN { printf "%.1f", b / 1e6 / t }')" \
+		"$(awk -v n="$nodes" -v t="$t_px" 'BEGIN { printf "%.2f", n / 1e6 / t }')" \
+		"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" \
+		"$(ms "$t_io")" "$(div "$t_px" "$t_io")" \
+		"${t_l0:+$(ms "$t_l0")}" "${t_l0:+$(div "$t_l0" "$t_px")}" \
+		"${t_l2:+$(ms "$t_l2")}" "${t_l2:+$(div "$t_l2" "$t_px")}" \
+		"${t_as:+$(ms "$t_as")}" \
+		"${t_as:+$(awk -v a="$t_px" -v b="$t_as" 'BEGIN { printf "%.2f", 100 * a / b }')}" \
+		>> "$table"
+	rm -f "$mir" "$ll" "$ptx" "$work/l0.ptx" "$work/l2.ptx" "$work/out.cubin" "$work/floor.out"
+done
+
+verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
+	'BEGIN { if (v == "") print "not measured"; else if ((dir == "<" && v + 0 < lim + 0) || (dir == ">" && v + 0 >= lim + 0)) print "met"; else print "NOT met" }'; }
+{
+	echo
+	echo "Start-up on an empty module: $startup_ms ms wall, $startup_cpu ms CPU (medians of 51; starting \`true\` takes $spawn_ms ms wall here), peak RSS $startup_rss MiB."
+	[ -n "$linearity" ] && echo "Linearity (ptxemit's time when the module doubles):$linearity"
+	echo
+	echo "Times are CPU times (user + system) except the wall column; medians of alternating rounds"
+	echo "(${BENCH_ROUNDS:-5; 3 above 100000 nodes}) of ptxemit, the I/O floor and llc -O0;"
+	echo "llc -O2 and ptxas ran once, and only up to $slow_max nodes (empty cells: not run)."
+	echo
+	echo "| target | measured | verdict |"
+	echo "|---|---:|---|"
+	echo "| >= 50x faster than llc -O0 at every size | ${min_l0:+x$min_l0 (worst)} | $(verdict "$min_l0" 50 ">") |"
+	echo "| < 2% of ptxas's time | ${max_as:+$max_as% (worst)} | $(verdict "$max_as" 2 "<") |"
+	echo "| within 5x of the I/O floor at $last_nodes nodes | x$last_floor | $(verdict "$last_floor" 5 "<") |"
+	echo "| start-up < 2 ms | $startup_ms ms | $(verdict "$startup_ms" 2 "<") |"
+	echo "| < 64 MiB resident at $last_nodes nodes | $last_rss MiB | $(verdict "$last_rss" 64 "<") |"
+	lin_pct=$(awk -v w="$lin_worst" 'BEGIN { printf "%.0f", w * 100 }')
+	if [ -n "$linearity" ]; then
+		echo "| linear: doubling within 10% | $lin_pct% off (worst) | $(verdict "$lin_pct" 10 "<") |"
+	else
+		echo "| linear: doubling within 10% | | not measured |"
+	fi
+} >> "$table"
+
+cat "$table"
+{
+	echo "# ptxemit benchmark results"
+	echo
+	echo "Produced by \`make bench\` (\`sh bench/run.sh ./ptxemit\`) on $(date -u '+%Y-%m-%d %H:%M UTC')."
+	echo
+	echo "- machine: $(uname -srm), $(getconf _NPROCESSORS_ONLN) CPUs, $(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || echo unknown)"
+	echo "- ptxemit: $("$ptxemit" --version)"
+	[ $have_llc = yes ] && echo "- llc: $("$LLC" --version | awk '/LLVM version/ { print $NF; exit }') (\`$LLC -march=nvptx64 -mcpu=$target\`)"
+	[ $have_ptxas = yes ] && echo "- ptxas: $("$PTXAS" --version | tail -1) (\`ptxas -arch=$target\`)"
+	echo "- load average when the run ended: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)"
+	echo "- target: $target; a node is one MIR instruction statement"
+	echo
+	cat "$table"
+} > "$results"
+rm -f "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/empty.mir" "$work/empty.ptx" "$table"
+rmdir "$work" 2>/dev/null || true
+echo "results written to $results"

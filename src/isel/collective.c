@@ -1,0 +1,29 @@
+/* Warp collectives (seed 003): shfl.sync, vote.sync, match.sync, redux.sync
+ * carry a member mask as their last operand. A literal all-lanes mask selects
+ * the *_FULL opcode the seed describes; the seed's AsmWriter drops the mask
+ * there, but ptxas requires it, so the FULL form prints it as -1. */
+#include <string.h>
+
+#include "isel/isel.h"
+
+static bool all_lanes(const px_mop *m)
+{
+	return m->kind == PX_M_IMM && (uint32_t)m->imm == UINT32_MAX;
+}
+
+bool px_select_collective(px_isel *s, const px_node *n)
+{
+	px_lower_node(s, n);
+	px_minst *mi = s->mf.last;
+	if (!mi->nops || !all_lanes(&mi->ops[mi->nops - 1]))
+		return true;
+	mi->ops[mi->nops - 1].imm = -1;
+	/* SHFL_SYNC_BFLY_B32_rriii -> SHFL_SYNC_BFLY_B32_FULL_rriii */
+	size_t len = strlen(mi->mc), head = (size_t)(strrchr(mi->mc, '_') - mi->mc);
+	char *full = px_arena_alloc(s->a, len + sizeof "_FULL");
+	memcpy(full, mi->mc, head);
+	memcpy(full + head, "_FULL", 5);
+	memcpy(full + head + 5, mi->mc + head, len - head + 1);
+	mi->mc = full;
+	return true;
+}

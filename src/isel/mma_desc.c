@@ -1,0 +1,126 @@
+/* Seed 002's packed MMA descriptor (see mma_desc.h). The enums are data
+ * (data/mma_desc.yaml); this file only packs and unpacks the bits. */
+#include <string.h>
+
+#include "isel/mma_desc.h"
+#include "tables/tables.h"
+
+enum {
+	RND_SHIFT = 0, OPC_SHIFT = 4, ATY_SHIFT = 8, BTY_SHIFT = 16, AL_SHIFT = 24, BL_SHIFT = 26,
+	SATF_SHIFT = 28, SHAPE_SHIFT = 32, ROWCOL_SHIFT = 0, MID_SHIFT = 1, ETY_SHIFT = 24,
+};
+
+/* The seed's rounding values 1..4 and bit operations 1..2, in order. */
+static const char *const rnd_names[] = {"", "rn", "rm", "rp", "rz"};
+static const char *const opc_names[] = {"", "and.popc", "xor.popc"};
+static const char *const mid_names[] = {"a", "b", "c", "d"};
+
+static unsigned enum_id(const px_mma_enum *e, unsigned n, unsigned tok)
+{
+	for (unsigned i = 0; i < n && tok; i++)
+		if (e[i].tok == tok)
+			return e[i].id;
+	return 0;
+}
+
+static const char *enum_name(const px_mma_enum *e, unsigned n, unsigned id)
+{
+	for (unsigned i = 0; i < n && id; i++)
+		if (e[i].id == id)
+			return px_tok_names[e[i].tok];
+	return NULL;
+}
+
+unsigned px_mma_type_id(unsigned tok) { return enum_id(px_mma_types, px_mma_types_n, tok); }
+unsigned px_mma_shape_id(unsigned tok) { return enum_id(px_mma_shapes, px_mma_shapes_n, tok); }
+
+static unsigned name_index(const char *const *names, unsigned n, unsigned tok)
+{
+	for (unsigned i = 1; i < n && tok; i++)
+		if (!strcmp(names[i], px_tok_names[tok]))
+			return i;
+	return 0;
+}
+
+unsigned px_mma_encode(const px_mma_props *p, uint64_t *out)
+{
+	unsigned shape = px_mma_shape_id(p->shape), aty = px_mma_type_id(p->aty), bty = px_mma_type_id(p->bty);
+	if (!aty || !bty)
+		return PX_D_mma_wrong_type;
+	if (!shape)
+		return PX_D_mma_unknown_shape;
+	*out = (uint64_t)name_index(rnd_names, 5, p->rnd) << RND_SHIFT |
+	       (uint64_t)name_index(opc_names, 3, p->opc) << OPC_SHIFT | (uint64_t)aty << ATY_SHIFT |
+	       (uint64_t)bty << BTY_SHIFT | (uint64_t)p->acol << AL_SHIFT | (uint64_t)p->bcol << BL_SHIFT |
+	       (uint64_t)(p->satf != 0) << SATF_SHIFT | (uint64_t)shape << SHAPE_SHIFT;
+	return 0;
+}
+
+unsigned px_mma_encode_frag(unsigned shape_tok, unsigned mid, bool col, unsigned ety_tok, uint64_t *out)
+{
+	unsigned shape = px_mma_shape_id(shape_tok), ety = px_mma_type_id(ety_tok);
+	if (!ety || ety > 15) /* ety has four bits */
+		return PX_D_mma_wrong_type;
+	if (!shape)
+		return PX_D_mma_unknown_shape;
+	*out = (uint64_t)col << ROWCOL_SHIFT | (uint64_t)(mid & 3) << MID_SHIFT | (uint64_t)ety << ETY_SHIFT |
+	       (uint64_t)shape << SHAPE_SHIFT;
+	return 0;
+}
+
+static unsigned bits(uint64_t d, unsigned shift, unsigned width)
+{
+	return (unsigned)(d >> shift) & ((1u << width) - 1);
+}
+
+const char *px_mma_query(uint64_t d, const char *key)
+{
+	if (!strcmp(key, "shape"))
+		return enum_name(px_mma_shapes, px_mma_shapes_n, bits(d, SHAPE_SHIFT, 8));
+	if (!strcmp(key, "aty"))
+		return enum_name(px_mma_types, px_mma_types_n, bits(d, ATY_SHIFT, 8));
+	if (!strcmp(key, "bty"))
+		return enum_name(px_mma_types, px_mma_types_n, bits(d, BTY_SHIFT, 8));
+	if (!strcmp(key, "ety"))
+		return enum_name(px_mma_types, px_mma_types_n, bits(d, ETY_SHIFT, 4));
+	if (!strcmp(key, "al"))
+		return bits(d, AL_SHIFT, 2) ? "col" : "row";
+	if (!strcmp(key, "bl"))
+		return bits(d, BL_SHIFT, 2) ? "col" : "row";
+	if (!strcmp(key, "rowcol"))
+		return bits(d, ROWCOL_SHIFT, 1) ? "col" : "row";
+	if (!strcmp(key, "satf"))
+		return bits(d, SATF_SHIFT, 1) ? "satfinite" : "";
+	if (!strcmp(key, "mid"))
+		return mid_names[bits(d, MID_SHIFT, 2)];
+	if (!strcmp(key, "rnd")) {
+		unsigned r = bits(d, RND_SHIFT, 3);
+		return r < 5 ? rnd_names[r] : NULL;
+	}
+	if (!strcmp(key, "opc")) {
+		unsigned o = bits(d, OPC_SHIFT, 4);
+		return o < 3 ? opc_names[o] : NULL;
+	}
+	return NULL;
+}
+
+/* Which query key prints which slot of the ops that carry a descriptor. */
+static const char *const slot_keys[][2] = {
+	{"shape", "shape"}, {"alayout", "al"}, {"blayout", "bl"}, {"satf", "satf"},
+	{"rnd", "rnd"},     {"atype", "aty"},  {"btype", "bty"},  {"opc", "opc"},
+	{"mid", "mid"},     {"rowcol", "rowcol"}, {"ety", "ety"},
+};
+
+const char *px_mma_slot_text(const px_minst *mi, unsigned slot)
+{
+	if (!mi->mma_desc || !mi->op || slot >= mi->op->nslots)
+		return NULL;
+	/* a slot the node left empty prints nothing, even where the word holds an
+	 * implied value (wmma.mma's f16 inputs) */
+	if (!mi->slot[slot] && !(mi->op->slots[slot].flags & PX_SLOT_FIXED))
+		return NULL;
+	for (unsigned i = 0; i < sizeof slot_keys / sizeof slot_keys[0]; i++)
+		if (!strcmp(mi->op->slots[slot].name, slot_keys[i][0]))
+			return px_mma_query(mi->mma_desc, slot_keys[i][1]);
+	return NULL;
+}
