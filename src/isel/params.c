@@ -196,17 +196,11 @@ void px_select_call(px_isel *s, const px_node *n)
 		uint16_t slot[PX_MAX_SLOTS] = {0};
 		unsigned w = px_types[t].width;
 		px_set_slot(mov, slot, "type", px_type_tok(mov, "type", w <= 16 ? PX_T_b16 : w == 32 ? PX_T_b32 : PX_T_b64));
-		px_minst *mv = px_emit_inst(s, mov, slot, n->loc);
-		mv->res = px_mops(s, 1);
-		mv->res[0] = dst;
-		mv->nres = 1;
-		mv->ops = px_mops(s, 1);
-		mv->ops[0] = tmp;
-		mv->nops = 1;
+		px_emit_unary(s, mov, slot, dst, tmp, n->loc);
+		px_minst *mv = s->mf.last; /* the guard does not change the MC name */
 		mv->has_guard = true;
 		mv->guard_neg = c->guard_neg;
 		mv->guard_reg = c->guard_reg;
-		px_finish(s, mv);
 	}
 	px_minst *e = pseudo(s, PX_OP_callseq_end, PX_PSEUDO_CALLSEQ_END, n->loc);
 	e->aux = seq;

@@ -310,6 +310,17 @@ static void emit_matrix(px_isel *s, const px_node *n, const fit *f, const px_op_
 	}
 }
 
+
+/* Two 16-bit registers as the {lo, hi} group a mov.b32 packs or unpacks. */
+static px_mop half_pair(px_mop *half, int64_t j)
+{
+	px_mop pair;
+	memset(&pair, 0, sizeof pair);
+	pair.kind = PX_M_GROUP;
+	pair.elems = &half[2 * j];
+	pair.nelems = 2;
+	return pair;
+}
 /* ---- copy -> reg: every lane its own elements ---- */
 
 static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, const px_layout *sl)
@@ -336,13 +347,8 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 	const char *const *memtoks = shared ? shared_b16 : generic_b16;
 	if (!ld)
 		for (int64_t j = 0; j < elems / 2; j++) {
-			px_mop pair;
-			memset(&pair, 0, sizeof pair);
-			pair.kind = PX_M_GROUP;
-			pair.elems = &half[2 * j];
-			pair.nelems = 2;
 			px_mop src = tile_reg(s, n, (unsigned)j);
-			op3(s, "mov", (const char *[]){"b32", NULL}, pair, &src, 1, n->loc);
+			op3(s, "mov", (const char *[]){"b32", NULL}, half_pair(half, j), &src, 1, n->loc);
 		}
 	/* the lane's elements in register order: mixed radix over the local modes */
 	for (int64_t k = 0; k < elems; k++) {
@@ -369,11 +375,7 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 	}
 	if (ld)
 		for (int64_t j = 0; j < elems / 2; j++) {
-			px_mop pair;
-			memset(&pair, 0, sizeof pair);
-			pair.kind = PX_M_GROUP;
-			pair.elems = &half[2 * j];
-			pair.nelems = 2;
+			px_mop pair = half_pair(half, j);
 			op3(s, "mov", (const char *[]){"b32", NULL}, tile_reg(s, n, (unsigned)j), &pair, 1, n->loc);
 		}
 }
