@@ -310,7 +310,6 @@ static void emit_matrix(px_isel *s, const px_node *n, const fit *f, const px_op_
 	}
 }
 
-
 /* Two 16-bit registers as the {lo, hi} group a mov.b32 packs or unpacks. */
 static px_mop half_pair(px_mop *half, int64_t j)
 {
@@ -321,6 +320,7 @@ static px_mop half_pair(px_mop *half, int64_t j)
 	pair.nelems = 2;
 	return pair;
 }
+
 /* ---- copy -> reg: every lane its own elements ---- */
 
 static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, const px_layout *sl)
