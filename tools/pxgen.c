@@ -390,7 +390,7 @@ typedef struct opnd_row {
 	unsigned type, count, flags;
 	const char *derive;
 } opnd_row;
-enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16 };
+enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32 };
 
 typedef struct opnd_list {
 	opnd_row *v;
@@ -869,12 +869,12 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 static const struct {
 	const char *key;
 	unsigned bit;
-} opnd_flag_keys[] = {{"optional", OPND_OPTIONAL}, {"sreg", OPND_SREG}, {"pair", OPND_PAIR}, {"inout", OPND_INOUT}};
+} opnd_flag_keys[] = {{"optional", OPND_OPTIONAL}, {"sreg", OPND_SREG}, {"pair", OPND_PAIR}, {"inout", OPND_INOUT}, {"b8reg", OPND_B8REG}};
 
 static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
-	                                   "inout", NULL};
+	                                   "inout", "b8reg", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;

@@ -20,6 +20,7 @@ void px_isel_init(px_isel *s, px_module *m, px_diags *d)
 void px_isel_free(px_isel *s)
 {
 	free(s->vreg);
+	free(s->b8mark);
 	px_strmap_free(&s->early_calls);
 }
 
@@ -205,6 +206,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 			abort();
 	}
 	memset(s->vreg, 0xff, (f->nvalues + 1) * sizeof *s->vreg);
+	s->b8f = NULL;
 	px_select_entry(s);
 	px_match_plan(s, f);
 	s->vskip = 0;

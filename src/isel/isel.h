@@ -20,7 +20,7 @@ typedef struct px_isel {
 	px_arena *a;           /* the function arena */
 	px_func *f;
 	px_mfunc mf;
-	uint32_t next[8];      /* next number per numbering (a view shares its base's) */
+	uint32_t next[16];     /* next number per numbering (a view shares its base's) */
 	uint32_t *vreg;        /* per value: register of element 0, or UINT32_MAX */
 	uint32_t vcap;
 	uint32_t callseq;      /* numbers call sequences across the module */
@@ -28,6 +28,9 @@ typedef struct px_isel {
 	bool remarks;          /* report selection remarks (--remarks) */
 	struct px_match_plan *match; /* match.c: per function, the nodes patterns absorb */
 	uint32_t vskip;        /* vector.c: statements a merged vector access already covers */
+	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */
+	uint8_t *b8mark;       /* regs.c: per value, 1 when it needs a true .b8 register */
+	uint32_t b8cap;
 } px_isel;
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d);
@@ -56,6 +59,8 @@ uint8_t px_rc_of_type(int type);                 /* printed class: %f for f32, %
 uint32_t px_new_reg(px_isel *s, int type, uint32_t count);
 px_mop px_reg_mop(px_isel *s, int type, uint32_t reg);
 uint32_t px_value_reg(px_isel *s, uint32_t value);
+/* Does the b8 value need a true .b8 register (%rb, an operand marked b8reg)? */
+bool px_value_true_b8(px_isel *s, uint32_t value);
 /* building instructions (isel.c) */
 px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc);
 px_mop *px_mops(px_isel *s, uint32_t n);

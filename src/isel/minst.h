@@ -77,7 +77,7 @@ struct px_minst {
 typedef struct px_mfunc {
 	const px_func *fn;
 	px_minst *first, *last;
-	uint32_t nregs[8];       /* per class id: registers to declare (highest number + 1) */
+	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */
 } px_mfunc;
 
 #endif

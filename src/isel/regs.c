@@ -23,6 +23,51 @@ static uint8_t numbering_of(uint8_t rc)
 	return base == 0xff ? rc : base;
 }
 
+/* The b8 values an operation needs in a true .b8 register (an operand or
+ * result its variant marks b8reg, such as cvt's e2m1x2 pairs) live in
+ * ptxemit's %rb class; every other 8-bit value stays in %rs (seed 000). The
+ * register number px_value_reg hands out for one carries RB_TAG, so that
+ * px_reg_mop prints it as %rb whatever type the caller passes. */
+#define RB_TAG 0x40000000u
+
+static void mark_b8(px_isel *s, const px_opnd *o, unsigned n, const px_opnd_def *defs, unsigned ndefs)
+{
+	for (unsigned i = 0; i < n && i < ndefs; i++)
+		if ((defs[i].flags & PX_OPND_B8REG) && o[i].kind == PX_O_VALUE && o[i].id <= s->f->nvalues &&
+		    s->f->values[o[i].id].type == PX_T_b8)
+			s->b8mark[o[i].id] = 1;
+}
+
+static bool needs_b8(px_isel *s, uint32_t value)
+{
+	if (s->b8f != s->f) {
+		if (s->b8cap < s->f->nvalues + 1) {
+			free(s->b8mark);
+			s->b8cap = s->f->nvalues + 64;
+			s->b8mark = malloc(s->b8cap);
+			if (!s->b8mark)
+				abort();
+		}
+		memset(s->b8mark, 0, s->f->nvalues + 1);
+		for (const px_node *n = s->f->first; n; n = n->next) {
+			if (n->kind != PX_N_INST || !n->var)
+				continue;
+			const px_variant *v = n->var;
+			mark_b8(s, n->res, n->nres, v->results ? v->results : n->op->results,
+			        v->results ? v->nresults : n->op->nresults);
+			mark_b8(s, n->ops, n->nops, v->operands ? v->operands : n->op->operands,
+			        v->operands ? v->noperands : n->op->noperands);
+		}
+		s->b8f = s->f;
+	}
+	return value <= s->f->nvalues && s->b8mark[value];
+}
+
+bool px_value_true_b8(px_isel *s, uint32_t value)
+{
+	return s->f->values[value].type == PX_T_b8 && !s->f->values[value].count && needs_b8(s, value);
+}
+
 uint32_t px_new_reg(px_isel *s, int type, uint32_t count)
 {
 	uint8_t rc = px_rc_of_type(type);
@@ -42,6 +87,10 @@ px_mop px_reg_mop(px_isel *s, int type, uint32_t reg)
 	m.kind = PX_M_REG;
 	m.rc = px_rc_of_type(type);
 	m.reg = reg;
+	if (reg != UINT32_MAX && (reg & RB_TAG)) {
+		m.rc = PX_RC_rb;
+		m.reg = reg & ~RB_TAG;
+	}
 	return m;
 }
 
@@ -49,7 +98,14 @@ uint32_t px_value_reg(px_isel *s, uint32_t value)
 {
 	if (s->vreg[value] == UINT32_MAX) {
 		const px_value *v = &s->f->values[value];
-		s->vreg[value] = px_new_reg(s, v->type, v->count);
+		if (px_value_true_b8(s, value)) {
+			uint32_t r = s->next[PX_RC_rb]++;
+			if (s->mf.nregs[PX_RC_rb] < s->next[PX_RC_rb])
+				s->mf.nregs[PX_RC_rb] = s->next[PX_RC_rb];
+			s->vreg[value] = r | RB_TAG;
+		} else {
+			s->vreg[value] = px_new_reg(s, v->type, v->count);
+		}
 	}
 	return s->vreg[value];
 }

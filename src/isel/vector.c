@@ -4,16 +4,17 @@
  * access: same operation and modifiers, the same base, offsets one element
  * apart, and a base whose alignment (a parameter's `align`, a variable's, or
  * a variable's address moved into a register) covers the whole vector. The
- * widest run (.v4, then .v2) the tables admit on the target wins. */
+ * widest run (.v8, .v4, then .v2) the tables admit on the target wins. */
 #include <string.h>
 
 #include "isel/isel.h"
 #include "isel/match.h"
 #include "verify/verify.h"
 
-/* Merged widths, widest first. No .v8: ptxas 13.0 crashes on an ld.v8 into
- * 16-bit registers, and the 32-bit .v8 forms are not in the tables yet. */
-static const unsigned widths[] = {4, 2};
+/* Merged widths, widest first. .v8 only for 32-bit elements (the 256-bit
+ * global forms of sm_100 and PTX 8.8): ptxas 13.0 crashes on an ld.v8 into
+ * 16-bit registers, so narrower elements never merge to .v8. */
+static const unsigned widths[] = {8, 4, 2};
 
 static int slot_of(const px_node *n, const char *name) { return px_slot_index(n->op, name); }
 
@@ -74,12 +75,18 @@ static bool scalar_access(const px_node *n, const px_op_def *op)
 	return n->nops == 2 && n->ops[0].kind == PX_O_ADDR && n->ops[1].kind == PX_O_VALUE && n->ops[1].elem < 0;
 }
 
+/* The value a scalar access loads or stores. */
+static uint32_t accessed(const px_node *n) { return n->op == &px_ops[PX_OP_ld] ? n->res[0].id : n->ops[1].id; }
+
 /* Do the count nodes from n form a contiguous run of bytes-wide accesses? */
-static bool run_of(const px_node *n, unsigned count, unsigned bytes)
+static bool run_of(px_isel *s, const px_node *n, unsigned count, unsigned bytes)
 {
 	const px_node *x = n;
 	for (unsigned i = 0; i < count; i++, x = x->next) {
 		if (!scalar_access(x, n->op) || memcmp(x->slot, n->slot, sizeof x->slot))
+			return false;
+		/* ptxas rejects a vector mixing true .b8 registers (%rb) with %rs */
+		if (bytes == 1 && px_value_true_b8(s, accessed(x)) != px_value_true_b8(s, accessed(n)))
 			return false;
 		if (!same_base(&x->ops[0], &n->ops[0]) || x->ops[0].off != n->ops[0].off + (int64_t)(i * bytes))
 			return false;
@@ -148,7 +155,9 @@ bool px_select_vector(px_isel *s, const px_node *n)
 	uint32_t align = 0; /* looked up once a run is found */
 	for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
 		unsigned count = widths[w], span = count * bytes;
-		if (n->ops[0].off % (int64_t)span || !run_of(n, count, bytes))
+		if (count == 8 && bytes != 4)
+			continue;
+		if (n->ops[0].off % (int64_t)span || !run_of(s, n, count, bytes))
 			continue;
 		if (!align)
 			align = base_align(s, &n->ops[0]);
@@ -157,9 +166,13 @@ bool px_select_vector(px_isel *s, const px_node *n)
 		char name[4] = {'v', (char)('0' + count), 0};
 		unsigned tok = px_tok_lookup(name, strlen(name));
 		px_node *v = merged(s, n, count, tok);
-		/* the printed .version was settled by the scalar nodes: stay inside it */
+		/* the printed .version was settled by the scalar nodes (or given, or
+		 * the target's lowest): stay inside it */
 		v->var = px_variant_find(n->op, v->slot, s->target, s->ptx);
-		if (!v->var || v->var->ptx > n->var->ptx)
+		uint16_t limit = s->ptx ? s->ptx : n->var->ptx;
+		if (!s->ptx && s->target && s->target->ptx > limit)
+			limit = s->target->ptx;
+		if (!v->var || v->var->ptx > limit)
 			continue;
 		px_lower_node(s, v);
 		s->vskip = count - 1;

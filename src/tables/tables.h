@@ -129,6 +129,7 @@ enum px_opnd_flags {
 	PX_OPND_PAIR = 4,     /* result printed joined to the previous one with '|' */
 	PX_OPND_GROUP = 8,    /* a vector group: count from count_slot (v2, v4, x2 ...) or count */
 	PX_OPND_INOUT = 16,   /* read and written in place (accumulators) */
+	PX_OPND_B8REG = 32,   /* a b8 value here must be a true .b8 register (%rb), not %rs */
 };
 typedef struct px_opnd_def {
 	const char *name;   /* for diagnostics: "a", "b", "d" */

@@ -76,11 +76,23 @@ START_TEST(subclassing_closes_through_f)
 	for (unsigned a = 0; a < px_nregclasses; a++)
 		for (unsigned b = 0; b < px_nregclasses; b++)
 			ck_assert_uint_eq((px_regclasses[a].subclasses >> b) & 1, (px_regclasses[b].superclasses >> a) & 1);
-	static const unsigned unrelated[] = {PX_RC_p, PX_RC_rs, PX_RC_rd, PX_RC_rq, PX_RC_fd};
+	static const unsigned unrelated[] = {PX_RC_p, PX_RC_rs, PX_RC_rd, PX_RC_rq, PX_RC_fd, PX_RC_rb};
 	for (unsigned i = 0; i < sizeof unrelated / sizeof unrelated[0]; i++) {
 		ck_assert_uint_eq(px_regclasses[unrelated[i]].subclasses, 0);
 		ck_assert_uint_eq(px_regclasses[unrelated[i]].superclasses, 0);
 	}
+}
+END_TEST
+
+/* ptxemit's true .b8 class: declared .b8, no view, and no type lives in it by
+ * default (a b8 value moves there only where an operand is marked b8reg). */
+START_TEST(true_b8_class)
+{
+	check_class(PX_RC_rb, "%rb", 8, ".b8", "%rb");
+	ck_assert_uint_gt(PX_RC_rb, PX_RC_rq);
+	ck_assert_uint_eq(px_regclasses[PX_RC_rb].view_of, 0xff);
+	for (unsigned t = 1; t < px_ntypes; t++)
+		ck_assert_uint_ne(px_types[t].regclass, PX_RC_rb);
 }
 END_TEST
 
@@ -117,6 +129,7 @@ Suite *regs_suite(void)
 	tcase_add_test(tc, seed_classes);
 	tcase_add_test(tc, seed_class_ids);
 	tcase_add_test(tc, float_views);
+	tcase_add_test(tc, true_b8_class);
 	tcase_add_test(tc, subclassing_closes_through_f);
 	tcase_add_test(tc, types_map_to_classes);
 	suite_add_tcase(s, tc);
