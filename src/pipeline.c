@@ -105,6 +105,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
 	px_isel_init(&p.s, &m, &p.diags);
 	p.s.remarks = opt->remarks;
+	p.s.mc_names = opt->emit == PX_EMIT_ISEL;
 	px_buf_init(&p.body);
 
 	px_parse(&m);

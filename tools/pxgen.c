@@ -6,9 +6,9 @@
  * (register classes before types, types before special registers and
  * operations), so the command line may name the files in any order. A file's
  * kind comes from its path: types.yaml, regclasses.yaml, targets.yaml,
- * sregs.yaml, directives.yaml, flags.yaml, mma_desc.yaml by basename; anything
- * under a diag/ directory is a diagnostics list and anything under ops/ an
- * operations list.
+ * sregs.yaml, directives.yaml, flags.yaml, mma_desc.yaml, patterns.yaml by
+ * basename; anything under a diag/ directory is a diagnostics list and
+ * anything under ops/ an operations list.
  *
  * The first mistake stops the run with `file:line:col: error: ...` naming the
  * YAML node at fault. OUTDIR/px_tables.h and OUTDIR/px_tables.c are written to
@@ -132,7 +132,7 @@ static int cmp_str(const void *a, const void *b)
 
 /* ---------------------------------------------------------------- YAML access and errors */
 
-enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_NKINDS };
+enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS, K_NKINDS };
 
 typedef struct yfile {
 	const char *path;
@@ -390,7 +390,8 @@ typedef struct opnd_row {
 	unsigned type, count, flags;
 	const char *derive;
 } opnd_row;
-enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32 };
+enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
+       OPND_SINK = 64, OPND_SINK_ONLY = 128 };
 
 typedef struct opnd_list {
 	opnd_row *v;
@@ -866,6 +867,24 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 		o->count_slot = need_slot(op, v);
 }
 
+/* sink: true (PTX takes _ for this result) or only (it takes nothing else);
+ * a result's property, so an operand list rejects it. The verifier points at a
+ * value written for a sink-only result as the list's only result. */
+static void read_opnd_sink(opnd_row *o, const ynode *v, const ynode *list, const char *what)
+{
+	if (strcmp(what, "results"))
+		fail(v, "sink is a property of results, not %s", what);
+	const char *s = scalar(v, "sink");
+	if (!strcmp(s, "only") && list->data.sequence.items.top - list->data.sequence.items.start != 1)
+		fail(v, "sink: only needs a list of one result");
+	if (!strcmp(s, "only"))
+		o->flags |= OPND_SINK | OPND_SINK_ONLY;
+	else if (!strcmp(s, "true"))
+		o->flags |= OPND_SINK;
+	else if (strcmp(s, "false"))
+		fail(v, "sink must be true, false or only, not '%s'", s);
+}
+
 static const struct {
 	const char *key;
 	unsigned bit;
@@ -874,7 +893,7 @@ static const struct {
 static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
-	                                   "inout", "b8reg", NULL};
+	                                   "inout", "b8reg", "sink", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
@@ -900,6 +919,8 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		}
 		if ((v = map_get(e, "count")))
 			read_opnd_count(op, o, v);
+		if ((v = map_get(e, "sink")))
+			read_opnd_sink(o, v, list, what);
 		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
 			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
 				o->flags |= opnd_flag_keys[f].bit;
@@ -1437,6 +1458,31 @@ static const char *rule_array(const op_row *op)
 	return name;
 }
 
+/* A sorted name table's index on the first byte where its names differ: the
+ * rows whose byte `at` is c lie in [first[c], first[c+1]), so a lookup
+ * compares a handful of names instead of a binary search's dozen. */
+static void emit_name_index(sbuf *c, const char *table, const char *const *names, size_t n)
+{
+	size_t at = n ? strlen(names[0]) : 0;
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+		while (k < at && names[i][k] == names[0][k])
+			k++;
+		at = k;
+	}
+	unsigned first[257];
+	size_t row = 0;
+	for (unsigned b = 0; b < 257; b++) {
+		while (row < n && (unsigned char)names[row][at] < b)
+			row++;
+		first[b] = (unsigned)row;
+	}
+	sb_printf(c, "const px_name_index %s_index = {%zu, {", table, at);
+	for (unsigned b = 0; b < 257; b++)
+		sb_printf(c, "%s%u", b ? (b % 16 ? ", " : ",\n\t") : "", first[b]);
+	sb_printf(c, "}};\n");
+}
+
 static int cmp_op(const void *a, const void *b)
 {
 	return strcmp(((const op_row *)a)->name, ((const op_row *)b)->name);
@@ -1465,6 +1511,11 @@ static void emit_ops(sbuf *c)
 		sb_printf(c, "const px_op_def px_ops[1];\n");
 	sb_printf(c, "const unsigned px_nops = %zu;\n", M.nops);
 	free(rows.p);
+	const char **names = xrealloc(NULL, (M.nops + 1) * sizeof *names);
+	for (size_t i = 0; i < M.nops; i++)
+		names[i] = M.ops[i].name;
+	emit_name_index(c, "px_op", names, M.nops);
+	free(names);
 }
 
 static void emit_types(sbuf *c)
@@ -1477,6 +1528,17 @@ static void emit_types(sbuf *c)
 		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0);
 	}
 	sb_printf(c, "};\nconst unsigned px_ntypes = %zu;\n", M.ntypes + 1);
+	/* the inverse, so that reading a type slot is one load */
+	uint8_t *of = xrealloc(NULL, ntok_sorted + 1);
+	memset(of, 0, ntok_sorted + 1);
+	for (size_t i = 0; i < M.ntypes; i++)
+		if (strcmp(M.types[i].kind, "ptr"))
+			of[tok_id(M.types[i].name)] = (uint8_t)(i + 1);
+	sb_printf(c, "const uint8_t px_tok_types[] = {");
+	for (size_t i = 0; i < ntok_sorted; i++)
+		sb_printf(c, "%s%u", i ? (i % 32 ? ", " : ",\n\t") : "", of[i]);
+	sb_printf(c, "};\n");
+	free(of);
 }
 
 static void emit_regclasses(sbuf *c)
@@ -1510,6 +1572,7 @@ static void emit_tokens(sbuf *c)
 		sb_printf(c, ",\n");
 	}
 	sb_printf(c, "};\nconst unsigned px_ntoks = %zu;\n", ntok_sorted);
+	emit_name_index(c, "px_tok", (const char *const *)tok_sorted, ntok_sorted);
 }
 
 static void emit_targets(sbuf *c)
@@ -1537,6 +1600,11 @@ static void emit_sregs(sbuf *c)
 	if (!M.nsregs)
 		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_nsregs = %zu;\n", M.nsregs);
+	const char **names = xrealloc(NULL, (M.nsregs + 1) * sizeof *names);
+	for (size_t i = 0; i < M.nsregs; i++)
+		names[i] = M.sregs[i].name;
+	emit_name_index(c, "px_sreg", names, M.nsregs);
+	free(names);
 }
 
 static void emit_directives(sbuf *c)
@@ -1589,6 +1657,8 @@ static void emit_enum(sbuf *h, const char *comment, const char *prefix, const ch
 	sb_printf(h, "};\n");
 }
 
+static void emit_pattern_enum(sbuf *h); /* patterns.yaml's section, below */
+
 static void emit_header(sbuf *h)
 {
 	sb_printf(h, "/* Generated by tools/pxgen from the YAML files in data/; do not edit. */\n");
@@ -1611,6 +1681,7 @@ static void emit_header(sbuf *h)
 	emit_enum(h, "op families with code of their own (px_op_def.family)", "PX_FAM_", (const char **)M.families.v,
 	          M.families.n, "none", true);
 	free(names);
+	emit_pattern_enum(h);
 	sb_printf(h, "\n/* register classes: the seed's class ids */\nenum {\n");
 	for (size_t i = 0; i < M.nrc; i++) {
 		char *s = sanitize(M.rc[i].name + (M.rc[i].name[0] == '%'));
@@ -1667,6 +1738,387 @@ static void emit_mma(sbuf *c)
 	}
 }
 
+/* ---------------------------------------------------------------- patterns.yaml (the matcher's patterns) */
+
+/* patterns.yaml: the pattern matcher's tables (seed 003's MatcherTable layer):
+ * `bare`, the tail of every node's one-node pattern, and `patterns`, each
+ * folding an inner node into the root that reads its result. Ops and slots
+ * are named as in ops/ and checked against them; op indices are resolved at
+ * emit time, after the ops are sorted. */
+enum { PAT_MAX_OPNDS = 4 }; /* mirrors PX_MAX_PAT_OPNDS */
+
+typedef struct lattice_step {
+	unsigned sm_below, byte;
+} lattice_step;
+
+typedef struct pat_tail {
+	lattice_step *steps;
+	size_t nsteps, cap;
+	unsigned cost;
+} pat_tail;
+
+typedef struct pat_node {
+	const op_row *op;      /* valid while reading only: the ops are sorted afterwards */
+	const char *opname;
+	size_t nslots;
+	strs *when[MAX_SLOTS]; /* NULL: any token; an empty list: the slot must be empty */
+} pat_node;
+
+typedef struct pat_row {
+	const char *name;
+	pat_node root, inner;
+	unsigned at, commutative, flags, reach;
+	unsigned same[MAX_SLOTS];    /* per root slot: 1 + inner slot */
+	pat_tail tail;
+	const op_row *emit;    /* valid while reading only */
+	const char *emitname;
+	size_t emit_nslots;
+	const char *set[MAX_SLOTS];  /* per replacement slot: token or NULL */
+	unsigned copy[MAX_SLOTS];    /* per replacement slot: 1 + root slot */
+	unsigned nops;
+	unsigned ops[PAT_MAX_OPNDS][2]; /* {from the inner node, operand index} */
+} pat_row;
+
+static struct {
+	pat_tail bare;
+	bool have_bare;
+	pat_row *v;
+	size_t n, cap;
+} P;
+
+static const op_row *pat_op(const ynode *n)
+{
+	const char *name = scalar(n, "an op name");
+	for (size_t i = 0; i < M.nops; i++)
+		if (!strcmp(M.ops[i].name, name))
+			return &M.ops[i];
+	fail(n, "unknown op '%s'", name);
+}
+
+static int opnd_index(const op_row *op, const char *name)
+{
+	for (size_t i = 0; i < op->operands.n; i++)
+		if (!strcmp(op->operands.v[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* Steps by ascending sm_below, the last without one: the byte for every other target. */
+static void read_lattice(pat_tail *t, const ynode *list)
+{
+	static const char *const keys[] = {"sm_below", "byte", NULL};
+	expect(list, YAML_SEQUENCE_NODE, "lattice");
+	SEQ_EACH(it, list) {
+		const ynode *e = node(*it);
+		check_keys(e, "a lattice step", keys);
+		lattice_step *s = PUSH(t->steps, t->nsteps, t->cap);
+		const ynode *below = map_get(e, "sm_below");
+		bool last = it + 1 == list->data.sequence.items.top;
+		if (!below != last)
+			fail(e, last ? "the last lattice step applies to every target: no sm_below"
+			             : "every lattice step but the last needs sm_below");
+		s->sm_below = below ? to_uint(below, "sm_below", 1000) : 0;
+		if (below && (!s->sm_below || (t->nsteps > 1 && s->sm_below <= s[-1].sm_below)))
+			fail(below, "sm_below must be positive and ascend");
+		s->byte = to_uint(map_need(e, "byte", "a lattice step"), "byte", 255);
+	}
+	if (!t->nsteps)
+		fail(list, "a lattice needs at least one step");
+}
+
+static void read_tail(pat_tail *t, const ynode *map, const char *what)
+{
+	read_lattice(t, map_need(map, "lattice", what));
+	t->cost = to_uint(map_need(map, "cost", what), "cost", 255);
+}
+
+static void read_bare(const ynode *map)
+{
+	static const char *const keys[] = {"lattice", "cost", NULL};
+	check_keys(map, "bare", keys);
+	read_tail(&P.bare, map, "bare");
+	P.have_bare = true;
+}
+
+/* A matched node: op, slot constraints (`types` constrains the type slot), and
+ * `commutative` (root) or `operand` (inner: the root operand it defines). */
+static void read_pat_node(pat_row *r, pat_node *pn, const ynode *map, bool root)
+{
+	static const char *const root_keys[] = {"op", "types", "slots", "commutative", NULL};
+	static const char *const inner_keys[] = {"op", "types", "slots", "operand", NULL};
+	const char *what = root ? "a pattern's root" : "a pattern's inner node";
+	check_keys(map, what, root ? root_keys : inner_keys);
+	const ynode *v = map_need(map, "op", what);
+	pn->op = pat_op(v);
+	pn->opname = pn->op->name;
+	pn->nslots = pn->op->nslots;
+	if ((v = map_get(map, "slots"))) {
+		expect(v, YAML_MAPPING_NODE, "slots");
+		MAP_EACH(p, v) {
+			int k = need_slot(pn->op, node(p->key));
+			pn->when[k] = variant_tokens(pn->op, k, node(p->value));
+		}
+	}
+	if ((v = map_get(map, "types"))) {
+		int k = slot_index(pn->op, "type");
+		if (k < 0 || pn->when[k])
+			fail(v, "types needs a type slot not also named in slots");
+		pn->when[k] = variant_tokens(pn->op, k, v);
+	}
+	if (root && (v = map_get(map, "commutative"))) {
+		r->commutative = to_bool(v, "commutative");
+		if (r->commutative && pn->op->operands.n != 2)
+			fail(v, "only a two-operand root may commute");
+	}
+	if (!root) {
+		v = map_need(map, "operand", what);
+		int k = opnd_index(r->root.op, scalar(v, "operand"));
+		if (k < 0)
+			fail(v, "op '%s' has no operand '%s'", r->root.op->name, scalar(v, "operand"));
+		r->at = (unsigned)k;
+	}
+}
+
+/* Slots whose token the root and the inner node must share. */
+static void read_same(pat_row *r, const ynode *list)
+{
+	expect(list, YAML_SEQUENCE_NODE, "same");
+	SEQ_EACH(it, list) {
+		int k = need_slot(r->root.op, node(*it)), j = need_slot(r->inner.op, node(*it));
+		r->same[k] = (unsigned)j + 1;
+	}
+}
+
+static unsigned read_pat_flags(const ynode *list)
+{
+	unsigned bits = 0;
+	expect(list, YAML_SEQUENCE_NODE, "flags");
+	SEQ_EACH(it, list) {
+		int f = strs_find(&M.flags, scalar(node(*it), "a flag"));
+		if (f < 0)
+			fail(node(*it), "unknown flag '%s' (flags.yaml)", scalar(node(*it), "a flag"));
+		bits |= 1u << f;
+	}
+	return bits;
+}
+
+/* "inner.a" or "root.b": an operand of a matched node, by its name in ops/. */
+static void read_ref(pat_row *r, unsigned *ref, const ynode *n)
+{
+	const char *s = scalar(n, "an operand reference");
+	const char *dot = strchr(s, '.');
+	bool inner = dot && dot - s == 5 && !strncmp(s, "inner", 5);
+	if (!dot || (!inner && (dot - s != 4 || strncmp(s, "root", 4))))
+		fail(n, "an operand reference is inner.NAME or root.NAME, not '%s'", s);
+	const op_row *op = inner ? r->inner.op : r->root.op;
+	int k = opnd_index(op, dot + 1);
+	if (k < 0)
+		fail(n, "op '%s' has no operand '%s'", op->name, dot + 1);
+	if (!inner && (unsigned)k == r->at)
+		fail(n, "root.%s is the inner node's result, which the pattern absorbs", dot + 1);
+	ref[0] = inner;
+	ref[1] = (unsigned)k;
+}
+
+/* The replacement: its op, the tokens it writes, the root slots it copies and
+ * where each of its operands comes from. */
+static void read_emit(pat_row *r, const ynode *map)
+{
+	static const char *const keys[] = {"op", "slots", "copy", "operands", NULL};
+	check_keys(map, "emit", keys);
+	const ynode *v = map_need(map, "op", "emit");
+	r->emit = pat_op(v);
+	r->emitname = r->emit->name;
+	r->emit_nslots = r->emit->nslots;
+	if ((v = map_get(map, "slots"))) {
+		expect(v, YAML_MAPPING_NODE, "slots");
+		MAP_EACH(p, v) {
+			int k = need_slot(r->emit, node(p->key));
+			strs *t = variant_tokens(r->emit, k, node(p->value));
+			if (t->n != 1)
+				fail(node(p->value), "an emitted slot takes one token");
+			r->set[k] = t->v[0];
+		}
+	}
+	if ((v = map_get(map, "copy"))) {
+		expect(v, YAML_SEQUENCE_NODE, "copy");
+		SEQ_EACH(it, v) {
+			int k = need_slot(r->emit, node(*it)), j = need_slot(r->root.op, node(*it));
+			if (r->set[k])
+				fail(node(*it), "slot '%s' is both written and copied", r->emit->slots[k].name);
+			r->copy[k] = (unsigned)j + 1;
+		}
+	}
+	v = map_need(map, "operands", "emit");
+	expect(v, YAML_SEQUENCE_NODE, "operands");
+	SEQ_EACH(it, v) {
+		if (r->nops == PAT_MAX_OPNDS)
+			fail(node(*it), "a replacement takes at most %d operands", PAT_MAX_OPNDS);
+		read_ref(r, r->ops[r->nops++], node(*it));
+	}
+	if (r->nops != r->emit->operands.n)
+		fail(v, "op '%s' takes %zu operands, not %u", r->emit->name, r->emit->operands.n, r->nops);
+}
+
+static void read_pattern(const ynode *e)
+{
+	static const char *const keys[] = {"name", "root", "inner", "same", "flags", "one_use", "reach",
+	                                   "lattice", "cost", "emit", NULL};
+	check_keys(e, "a pattern", keys);
+	pat_row *r = PUSH(P.v, P.n, P.cap);
+	*r = (pat_row){.name = identifier(map_need(e, "name", "a pattern"), "pattern name")};
+	for (size_t i = 0; i + 1 < P.n; i++)
+		if (!strcmp(P.v[i].name, r->name))
+			fail(e, "duplicate pattern '%s'", r->name);
+	read_pat_node(r, &r->root, map_need(e, "root", "a pattern"), true);
+	read_pat_node(r, &r->inner, map_need(e, "inner", "a pattern"), false);
+	const ynode *v;
+	if ((v = map_get(e, "same")))
+		read_same(r, v);
+	if ((v = map_get(e, "flags")))
+		r->flags = read_pat_flags(v);
+	v = map_need(e, "one_use", "a pattern");
+	if (!to_bool(v, "one_use"))
+		fail(v, "a pattern absorbs its inner node, whose result must have that one read: one_use: true");
+	r->reach = to_uint(map_need(e, "reach", "a pattern"), "reach", 65535);
+	read_tail(&r->tail, e, "a pattern");
+	read_emit(r, map_need(e, "emit", "a pattern"));
+}
+
+/* A folded root is emitted as its replacement, so no pattern may absorb it. */
+static void check_pattern_nesting(const ynode *at)
+{
+	for (size_t i = 0; i < P.n; i++)
+		for (size_t j = 0; j < P.n; j++)
+			if (P.v[i].inner.op == P.v[j].root.op)
+				fail(at, "pattern '%s' absorbs op '%s', the root of pattern '%s'", P.v[i].name,
+				     P.v[i].inner.opname, P.v[j].name);
+}
+
+static void read_patterns(void)
+{
+	static const char *const keys[] = {"bare", "patterns", NULL};
+	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc);
+	if (!root)
+		return;
+	check_keys(root, "patterns.yaml", keys);
+	read_bare(map_need(root, "bare", "patterns.yaml"));
+	ynode *list = map_get(root, "patterns");
+	if (!list)
+		return;
+	expect(list, YAML_SEQUENCE_NODE, "patterns");
+	SEQ_EACH(it, list)
+		read_pattern(node(*it));
+	check_pattern_nesting(list);
+}
+
+static size_t op_position(const char *name)
+{
+	size_t i = 0;
+	while (strcmp(M.ops[i].name, name))
+		i++;
+	return i;
+}
+
+static void emit_lattice(sbuf *c, const char *name, const pat_tail *t)
+{
+	sb_printf(c, "static const px_lattice_step %s[] = {", name);
+	for (size_t i = 0; i < t->nsteps; i++)
+		sb_printf(c, "%s{%u, %u}", i ? ", " : "", t->steps[i].sm_below, t->steps[i].byte);
+	sb_printf(c, "};\n");
+}
+
+/* A matched node's slot lists go to c as arrays named after the pattern; its
+ * initializer goes to row. */
+static void emit_pat_node(sbuf *c, sbuf *row, const pat_row *r, const pat_node *pn, const char *role)
+{
+	sb_printf(row, "{%zu, {", op_position(pn->opname));
+	const char *sep = "";
+	for (size_t k = 0; k < pn->nslots; k++) {
+		if (!pn->when[k])
+			continue;
+		if (pn->when[k]->n) {
+			sb_printf(c, "static const uint16_t px_pat_%s_%s%zu[] = {", r->name, role, k);
+			for (size_t t = 0; t < pn->when[k]->n; t++)
+				sb_printf(c, "%u, ", tok_id(pn->when[k]->v[t]));
+			sb_printf(c, "0};\n");
+			sb_printf(row, "%s[%zu] = px_pat_%s_%s%zu", sep, k, r->name, role, k);
+		} else {
+			sb_printf(row, "%s[%zu] = px_rule_empty", sep, k);
+		}
+		sep = ", ";
+	}
+	sb_printf(row, "%s}}", *sep ? "" : "NULL");
+}
+
+/* A per-slot array of a pattern as a designated initializer of its nonzero entries. */
+static void emit_slot_uints(sbuf *row, const unsigned *v, size_t n)
+{
+	const char *sep = "";
+	sb_printf(row, "{");
+	for (size_t k = 0; k < n; k++)
+		if (v[k]) {
+			sb_printf(row, "%s[%zu] = %u", sep, k, v[k]);
+			sep = ", ";
+		}
+	sb_printf(row, "%s}", *sep ? "" : "0");
+}
+
+static void emit_pattern(sbuf *c, sbuf *rows, const pat_row *r)
+{
+	sbuf name = {0};
+	sb_printf(&name, "px_pat_%s_lattice", r->name);
+	emit_lattice(c, name.p, &r->tail);
+	unsigned set[MAX_SLOTS] = {0};
+	for (size_t k = 0; k < r->emit_nslots; k++)
+		set[k] = r->set[k] ? tok_id(r->set[k]) : 0;
+	sb_printf(rows, "\t{\"%s\", ", r->name);
+	emit_pat_node(c, rows, r, &r->root, "root");
+	sb_printf(rows, ", ");
+	emit_pat_node(c, rows, r, &r->inner, "inner");
+	sb_printf(rows, ", %u, %u, ", r->at, r->commutative);
+	emit_slot_uints(rows, r->same, r->root.nslots);
+	sb_printf(rows, ", 0x%xu, %u, {%s, %u}, %zu, ", r->flags, r->reach, name.p, r->tail.cost,
+	          op_position(r->emitname));
+	emit_slot_uints(rows, set, r->emit_nslots);
+	sb_printf(rows, ", ");
+	emit_slot_uints(rows, r->copy, r->emit_nslots);
+	sb_printf(rows, ", %u, {", r->nops);
+	for (unsigned i = 0; i < r->nops; i++)
+		sb_printf(rows, "%s{%u, %u}", i ? ", " : "", r->ops[i][0], r->ops[i][1]);
+	sb_printf(rows, "}},\n");
+	free(name.p);
+}
+
+static void emit_patterns(sbuf *c)
+{
+	if (!P.have_bare) {
+		fprintf(stderr, "pxgen: error: no patterns.yaml: the matcher needs its bare tail\n");
+		exit(1);
+	}
+	sb_printf(c, "\n/* the pattern matcher's patterns (data/patterns.yaml) */\n");
+	emit_lattice(c, "px_bare_lattice", &P.bare);
+	sb_printf(c, "const px_pat_tail px_bare_tail = {px_bare_lattice, %u};\n", P.bare.cost);
+	sbuf rows = {0};
+	for (size_t i = 0; i < P.n; i++)
+		emit_pattern(c, &rows, &P.v[i]);
+	if (P.n)
+		sb_printf(c, "const px_pattern px_patterns[] = {\n%s};\n", rows.p);
+	else
+		sb_printf(c, "const px_pattern px_patterns[1];\n");
+	sb_printf(c, "const unsigned px_npatterns = %zu;\n", P.n);
+	free(rows.p);
+}
+
+static void emit_pattern_enum(sbuf *h)
+{
+	const char **names = xrealloc(NULL, (P.n + 1) * sizeof *names);
+	for (size_t i = 0; i < P.n; i++)
+		names[i] = P.v[i].name;
+	emit_enum(h, "the matcher's patterns: px_patterns[]", "PX_PAT_", names, P.n, NULL, true);
+	free(names);
+}
+
 static void emit_source(sbuf *c)
 {
 	sb_printf(c, "/* Generated by tools/pxgen from the YAML files in data/; do not edit. */\n");
@@ -1680,6 +2132,7 @@ static void emit_source(sbuf *c)
 	emit_diags_and_flags(c);
 	emit_ops(c);
 	emit_mma(c);
+	emit_patterns(c);
 }
 
 /* ---------------------------------------------------------------- names that must stay distinct in C */
@@ -1722,6 +2175,8 @@ static enum file_kind kind_of(const char *path)
 			return (enum file_kind)k;
 	if (!strcmp(base, "mma_desc.yaml"))
 		return K_MMA;
+	if (!strcmp(base, "patterns.yaml"))
+		return K_PATTERNS;
 	if (strstr(path, "/diag/") || !strncmp(path, "diag/", 5))
 		return K_DIAG;
 	if (strstr(path, "/ops/") || !strncmp(path, "ops/", 4))
@@ -1752,7 +2207,7 @@ static void load(yfile *f)
 static void (*const readers[K_NKINDS])(void) = {
 	[K_REGCLASSES] = read_regclasses, [K_TYPES] = read_types, [K_TARGETS] = read_targets,
 	[K_SREGS] = read_sregs, [K_DIRECTIVES] = read_directives, [K_FLAGS] = read_flags,
-	[K_DIAG] = read_diags, [K_OPS] = read_ops, [K_MMA] = read_mma,
+	[K_DIAG] = read_diags, [K_OPS] = read_ops, [K_MMA] = read_mma, [K_PATTERNS] = read_patterns,
 };
 
 /* Writes path through a temporary file: returns the temporary's name. */
@@ -1795,8 +2250,8 @@ int main(int argc, char **argv)
 		load(&files[i]);
 	}
 	/* Targets come before the windows that are checked against its PTX versions. */
-	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,
-	                                       K_DIRECTIVES, K_FLAGS,   K_DIAG,  K_OPS, K_MMA};
+	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,     K_DIRECTIVES,
+	                                       K_FLAGS,      K_DIAG,    K_OPS,   K_PATTERNS, K_MMA};
 	for (size_t k = 0; k < K_NKINDS; k++) {
 		for (size_t i = 0; i < nfiles; i++)
 			if (files[i].kind == order[k]) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "driver/input.h"
 #include "driver/output.h"
 #include "ptxemit.h"
 #include "tables/tables.h"
@@ -83,51 +84,6 @@ static void print_diagnostic(void *ctx, const px_diagnostic *d)
 	px_diagnostic_format(d, buf, size);
 	fputs(buf, stderr);
 	free(buf);
-}
-
-/* Read every byte of f (binary-safe: MIR with a NUL in it is the library's to
- * diagnose). Returns 0 or an errno value. */
-static int read_all(FILE *f, char **data, size_t *len)
-{
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	if (!buf)
-		return ENOMEM;
-	errno = 0;
-	for (;;) {
-		n += fread(buf + n, 1, cap - n, f);
-		if (ferror(f)) {
-			int err = errno ? errno : EIO;
-			free(buf);
-			return err;
-		}
-		if (feof(f))
-			break;
-		if (n == cap) {
-			char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-			if (!bigger) {
-				free(buf);
-				return ENOMEM;
-			}
-			buf = bigger;
-			cap *= 2;
-		}
-	}
-	*data = buf;
-	*len = n;
-	return 0;
-}
-
-static int read_input(const char *path, char **data, size_t *len)
-{
-	if (!path)
-		return read_all(stdin, data, len);
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return errno;
-	int err = read_all(f, data, len);
-	fclose(f);
-	return err;
 }
 
 /* "0" .. "4294967295" and nothing else: no sign, no spaces, no suffix. */
@@ -261,18 +217,18 @@ int main(int argc, char **argv)
 		output = NULL;
 	const char *name = input ? input : "<stdin>";
 
-	char *src;
-	size_t len;
-	int err = read_input(input, &src, &len);
+	drv_input in;
+	int err = drv_read_input(input, &in);
 	if (err) {
 		fail(PX_D_drv_read, name, strerror(err));
 		return EXIT_USAGE;
 	}
 
-	/* A file's functions go to disk as they are printed: memory follows the
-	 * largest function, not the module. */
+	/* The functions go to disk as they are printed (beside the output file,
+	 * or in $TMPDIR for standard output): memory follows the largest
+	 * function, not the module. */
 	drv_spool spool = {-1, 0};
-	if (output && !o.verify_only)
+	if (!o.verify_only)
 		drv_spool_open(&spool, output);
 	if (spool.fd >= 0) {
 		o.sink = drv_spool_write;
@@ -280,8 +236,8 @@ int main(int argc, char **argv)
 	}
 	char *out = NULL;
 	size_t outlen = 0;
-	int nerrors = px_translate(name, src, len, &o, print_diagnostic, NULL, &out, &outlen);
-	free(src);
+	int nerrors = px_translate(name, in.data, in.len, &o, print_diagnostic, NULL, &out, &outlen);
+	drv_input_free(&in);
 	if (nerrors || o.verify_only) {
 		drv_spool_close(&spool);
 		free(out);
@@ -295,7 +251,7 @@ int main(int argc, char **argv)
 	else if (output)
 		err = drv_write_file(output, out, outlen, spool.fd);
 	else
-		err = drv_write_fd(1, out, outlen);
+		err = drv_write_all(1, out, outlen, spool.fd);
 	drv_spool_close(&spool);
 	free(out);
 	if (err) {

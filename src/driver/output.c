@@ -2,9 +2,11 @@
  * beside it, which is renamed over the target only once everything has been
  * written. A failed or interrupted run therefore never leaves a truncated
  * .ptx behind for a build system to mistake for a good one. */
-/* realpath is X/Open, beyond the _POSIX_C_SOURCE the build asks for. */
-#define _XOPEN_SOURCE 700
+/* realpath (X/Open) and copy_file_range (Linux) are beyond the
+ * _POSIX_C_SOURCE the build asks for. */
+#define _GNU_SOURCE
 #include "driver/output.h"
+#include "driver/input.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -41,22 +43,29 @@ int drv_write_fd(int fd, const char *data, size_t len)
 	return 0;
 }
 
-/* Copy everything the spool holds to fd. */
+/* Copy everything the spool holds to fd: inside the kernel where it can
+ * (copy_file_range, which some file systems turn into shared extents), else
+ * through a buffer. */
 static int append_spool(int fd, int spool)
 {
 	if (spool < 0)
 		return 0;
 	if (lseek(spool, 0, SEEK_SET) < 0)
 		return errno;
-	char chunk[1 << 16];
 	for (;;) {
-		ssize_t n = read(spool, chunk, sizeof chunk);
+		ssize_t n = copy_file_range(spool, NULL, fd, NULL, (size_t)1 << 30, 0);
+		if (n == 0)
+			return 0;
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return errno;
-		if (n == 0)
-			return 0;
+			break; /* not between these files (a pipe, another file system): copy */
+	}
+	char chunk[1 << 16];
+	for (;;) {
+		ssize_t n = drv_read_retry(spool, chunk, sizeof chunk);
+		if (n <= 0)
+			return n ? errno : 0;
 		int err = drv_write_fd(fd, chunk, (size_t)n);
 		if (err)
 			return err;
@@ -65,14 +74,18 @@ static int append_spool(int fd, int spool)
 
 /* Something other than a regular file (/dev/null, a FIFO, a terminal) cannot
  * be replaced by renaming, and must not be: write into it in place. */
+int drv_write_all(int fd, const char *data, size_t len, int spool)
+{
+	int err = drv_write_fd(fd, data, len);
+	return err ? err : append_spool(fd, spool);
+}
+
 static int write_in_place(const char *path, const char *data, size_t len, int spool)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return errno;
-	int err = drv_write_fd(fd, data, len);
-	if (!err)
-		err = append_spool(fd, spool);
+	int err = drv_write_all(fd, data, len, spool);
 	if (close(fd) != 0 && !err)
 		err = errno;
 	return err;
@@ -140,9 +153,7 @@ static int replace(const char *target, mode_t mode, const char *data, size_t len
 	if (fd < 0) {
 		err = errno;
 	} else {
-		err = drv_write_fd(fd, data, len);
-		if (!err)
-			err = append_spool(fd, spool);
+		err = drv_write_all(fd, data, len, spool);
 		if (!err && fchmod(fd, mode) != 0)
 			err = errno;
 		if (close(fd) != 0 && !err)
@@ -166,10 +177,24 @@ void drv_spool_open(drv_spool *s, const char *path)
 {
 	s->fd = -1;
 	s->err = 0;
-	struct stat st;
-	if (stat(path, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
-		return;
-	char *tmp = temp_name(path);
+	char *tmp;
+	if (path) {
+		struct stat st;
+		if (stat(path, &st) == 0 ? !S_ISREG(st.st_mode) : errno != ENOENT)
+			return;
+		tmp = temp_name(path);
+	} else {
+		const char *dir = getenv("TMPDIR");
+		if (!dir || !*dir)
+			dir = "/tmp";
+		size_t n = strlen(dir) + sizeof "/ptxemit";
+		char *base = malloc(n);
+		if (!base)
+			return;
+		snprintf(base, n, "%s/ptxemit", dir);
+		tmp = temp_name(base);
+		free(base);
+	}
 	if (!tmp)
 		return;
 	sigset_t block, old;

@@ -14,7 +14,8 @@ typedef struct drv_spool {
 } drv_spool;
 
 /* Open a spool for the output path if path is, or will be, a regular file;
- * otherwise, or if it cannot be created, s->fd is -1. */
+ * otherwise, or if it cannot be created, s->fd is -1. With path NULL (the
+ * output is standard output) the spool goes to $TMPDIR, else /tmp. */
 void drv_spool_open(drv_spool *s, const char *path);
 
 /* A px_sink_fn: append to the spool (ctx is the drv_spool). */
@@ -25,5 +26,8 @@ void drv_spool_close(drv_spool *s);
 /* Replace the file path with exactly these bytes followed by the spool's
  * (spool -1: none), or leave it as it was. Returns 0 or an errno value. */
 int drv_write_file(const char *path, const char *data, size_t len, int spool);
+
+/* Write these bytes, then the spool's, to fd. Returns 0 or an errno value. */
+int drv_write_all(int fd, const char *data, size_t len, int spool);
 
 #endif

@@ -28,8 +28,9 @@ void px_module_free(px_module *m)
 
 uint32_t px_func_value(px_module *m, px_func *f, px_str name)
 {
-	uint32_t id = px_strmap_get(&f->value_ids, name.s, name.n);
-	if (id != PX_STRMAP_NONE)
+	/* put returns the id a name already has: one hash for old and new names */
+	uint32_t id = px_strmap_put(&f->value_ids, name.s, name.n, f->nvalues);
+	if (id != f->nvalues)
 		return id;
 	if (f->nvalues == f->cap_values) {
 		/* Doubling in the arena wastes the old copies, at most as much again. */
@@ -37,11 +38,10 @@ uint32_t px_func_value(px_module *m, px_func *f, px_str name)
 		f->values = px_arena_grow(&m->fn_arena, f->values, f->nvalues, cap, sizeof *f->values);
 		f->cap_values = cap;
 	}
-	id = f->nvalues++;
+	f->nvalues++;
 	px_value *v = &f->values[id];
 	memset(v, 0, sizeof *v);
 	v->name = name;
-	px_strmap_put(&f->value_ids, name.s, name.n, id);
 	return id;
 }
 

@@ -18,14 +18,18 @@ enum { PX_MAX_NESTING = 64 };
 enum { PX_MAX_TOKEN = 1024 };
 
 /* A token: its text (in m->src) and, for literals, the scanned value. */
+/* Small on purpose: bison copies a semantic value (a union with this as its
+ * largest member) on every shift and reduction. */
 typedef struct px_tok {
 	px_str s;
-	int64_t i;        /* INT: the 64-bit pattern; a leading '-' is folded in */
-	double f;         /* FLOAT */
-	uint64_t bits;    /* FBITS */
-	uint8_t fwidth;   /* FBITS: 32 or 64 */
-	bool hex, neg;    /* INT written in hex / with a minus sign */
+	union {
+		int64_t i;     /* INT: the 64-bit pattern; a leading '-' is folded in; SREG: its row */
+		double f;      /* FLOAT */
+		uint64_t bits; /* FBITS */
+	};
 	px_loc loc;
+	uint8_t fwidth; /* FBITS: 32 or 64 */
+	bool hex, neg;  /* INT written in hex / with a minus sign */
 } px_tok;
 
 /* Lists built left-recursively in the scratch arena and copied into an array of

@@ -5,7 +5,6 @@
 
 const px_family_select px_chain_selectors[PX_FAM__COUNT + 1] = {
 	[PX_FAM_none] = NULL,
-	[PX_FAM_matrix_copy] = px_select_matrix_copy,
 	[PX_FAM_tile_copy] = px_select_tile_copy,
 	[PX_FAM_collective] = px_select_collective,
 	[PX_FAM_mma] = px_select_mma,

@@ -18,6 +18,8 @@ bool px_select_collective(px_isel *s, const px_node *n)
 	if (!mi->nops || !all_lanes(&mi->ops[mi->nops - 1]))
 		return true;
 	mi->ops[mi->nops - 1].imm = -1;
+	if (!mi->mc)
+		return true;
 	/* SHFL_SYNC_BFLY_B32_rriii -> SHFL_SYNC_BFLY_B32_FULL_rriii */
 	size_t len = strlen(mi->mc), head = (size_t)(strrchr(mi->mc, '_') - mi->mc);
 	char *full = px_arena_alloc(s->a, len + sizeof "_FULL");

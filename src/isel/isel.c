@@ -49,20 +49,16 @@ unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type)
 	return 0;
 }
 
-/* Append an instruction of op with the given slots; the variant comes from the
- * tables like any node's, so synthesized instructions obey the same windows. */
-px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc)
+/* Append an instruction of op in variant var. */
+static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_variant *var,
+                             px_loc loc)
 {
 	px_minst *mi = px_arena_alloc(s->a, sizeof *mi);
 	mi->op = op;
 	if (slot)
 		memcpy(mi->slot, slot, sizeof mi->slot);
-	mi->var = px_variant_find(op, mi->slot, s->target, 0);
-	if (!mi->var && op->nvariants)
-		mi->var = &op->variants[0]; /* the verifier admitted the node; a synthesized
-		                               * instruction outside every window is a table bug
-		                               * ptxas will point out */
-	mi->iid = mi->var ? mi->var->iid : -1;
+	mi->var = var;
+	mi->iid = var ? var->iid : -1;
 	mi->loc = loc;
 	if (s->mf.last)
 		s->mf.last->next = mi;
@@ -72,7 +68,26 @@ px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px
 	return mi;
 }
 
-void px_finish(px_isel *s, px_minst *mi) { mi->mc = px_mc_name(s->a, mi); }
+/* Append an instruction of op with the given slots; the variant comes from the
+ * tables like any node's, so synthesized instructions obey the same windows. */
+px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc)
+{
+	uint16_t none[PX_MAX_SLOTS] = {0};
+	const px_variant *var = px_variant_find(op, slot ? slot : none, s->target, 0);
+	if (!var && op->nvariants)
+		var = &op->variants[0]; /* the verifier admitted the node; a synthesized
+		                         * instruction outside every window is a table bug
+		                         * ptxas will point out */
+	return append_inst(s, op, slot, var, loc);
+}
+
+/* Only --emit=isel prints MC names: building them for PTX output cost a tenth
+ * of selection's time. */
+void px_finish(px_isel *s, px_minst *mi)
+{
+	if (s->mc_names)
+		mi->mc = px_mc_name(s->a, mi);
+}
 
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc)
 {
@@ -106,7 +121,17 @@ static void set_guard(px_isel *s, px_minst *mi, const px_node *n)
 	mi->guard_reg = px_value_reg(s, n->guard);
 }
 
-/* Results: a group definition takes one array value or N scalar results. */
+/* One result item: PTX's sink where the row takes it and the MIR discards the
+ * result; else a register (a scratch one for a `_` PTX does not take). */
+static px_mop result_item(px_isel *s, const px_opnd *o, const px_opnd_def *def, int want, px_loc loc)
+{
+	if (o->kind == PX_O_DISCARD && (def->flags & PX_OPND_SINK))
+		return (px_mop){.kind = PX_M_SINK};
+	return px_lower_value_as(s, o, want, loc);
+}
+
+/* Results: a group definition, of one register too, takes one array value or
+ * N scalar results. */
 static void lower_results(px_isel *s, const px_node *n, px_minst *mi)
 {
 	unsigned nd;
@@ -118,7 +143,8 @@ static void lower_results(px_isel *s, const px_node *n, px_minst *mi)
 		unsigned count = px_opnd_count(&defs[d], n->slot);
 		const px_opnd *o = &n->res[it];
 		px_mop *m = &mi->res[mi->nres++];
-		if (count > 1 && !(o->kind == PX_O_VALUE && o->elem < 0 && s->f->values[o->id].count)) {
+		bool whole = o->kind == PX_O_VALUE && o->elem < 0 && s->f->values[o->id].count;
+		if (px_opnd_is_group(&defs[d], n->slot) && !whole) {
 			m->kind = PX_M_GROUP;
 			m->elems = px_mops(s, count);
 			m->nelems = count;
@@ -126,7 +152,7 @@ static void lower_results(px_isel *s, const px_node *n, px_minst *mi)
 				m->elems[k] = px_lower_value_as(s, &n->res[it++], want, n->loc);
 			continue;
 		}
-		*m = px_lower_value_as(s, o, want, n->loc);
+		*m = result_item(s, o, &defs[d], want, n->loc);
 		m->pair = o->pair;
 		it++;
 	}
@@ -145,13 +171,11 @@ void px_lower_node(px_isel *s, const px_node *n)
 	unsigned nd;
 	const px_opnd_def *rd = px_var_results(n->op, n->var, &nd);
 	const px_opnd *r = n->nres == 1 ? &n->res[0] : NULL;
-	if (r && nd == 1 && px_opnd_count(&rd[0], n->slot) == 1 && r->kind == PX_O_VALUE && r->elem < 0 &&
+	if (r && nd == 1 && !px_opnd_is_group(&rd[0], n->slot) && r->kind == PX_O_VALUE && r->elem < 0 &&
 	    s->f->values[r->id].count) {
 		px_mop all = px_lower_value_as(s, r, 0, n->loc);
 		for (uint32_t k = 0; k < all.nelems; k++) {
-			px_minst *mi = px_emit_inst(s, n->op, n->slot, n->loc);
-			mi->var = n->var;
-			mi->iid = n->var->iid;
+			px_minst *mi = append_inst(s, n->op, n->slot, n->var, n->loc);
 			set_guard(s, mi, n);
 			mi->res = px_mops(s, 1);
 			mi->res[0] = all.elems[k];
@@ -162,9 +186,8 @@ void px_lower_node(px_isel *s, const px_node *n)
 		}
 		return;
 	}
-	px_minst *mi = px_emit_inst(s, n->op, n->slot, n->loc);
-	mi->var = n->var;
-	mi->iid = n->var->iid;
+	/* the verifier chose the node's variant: the selector keeps it */
+	px_minst *mi = append_inst(s, n->op, n->slot, n->var, n->loc);
 	set_guard(s, mi, n);
 	lower_results(s, n, mi);
 	mi->ops = ops;

@@ -26,6 +26,7 @@ typedef struct px_isel {
 	uint32_t callseq;      /* numbers call sequences across the module */
 	px_strmap early_calls; /* callees called before their definition: need a prototype */
 	bool remarks;          /* report selection remarks (--remarks) */
+	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */
 	struct px_match_plan *match; /* match.c: per function, the nodes patterns absorb */
 	uint32_t vskip;        /* vector.c: statements a merged vector access already covers */
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */
@@ -41,7 +42,6 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f);
 /* chain.c: per-family selectors of the first layer; true when it took the node */
 typedef bool (*px_family_select)(px_isel *s, const px_node *n);
 extern const px_family_select px_chain_selectors[];
-bool px_select_matrix_copy(px_isel *s, const px_node *n); /* matrix.c */
 bool px_select_tile_copy(px_isel *s, const px_node *n);   /* tilecopy.c */
 bool px_select_collective(px_isel *s, const px_node *n);  /* collective.c: the full-mask form */
 bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 */

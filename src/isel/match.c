@@ -1,16 +1,14 @@
 /* The pattern matcher (seed 003's MatcherTable layer). A node is covered either
- * by its own one-node pattern, lowered from the tables, or by a larger pattern
- * that also absorbs the node defining one of its operands. Today's larger
- * pattern is the FMA fold: fadd(fmul(a, b), c) -> fma(a, b, c) when both nodes
- * allow contraction ({fast} or {contract}). The fold wins when its score is
+ * by its own one-node pattern, lowered from the tables, or by a pattern of
+ * data/patterns.yaml that also absorbs the node defining one of its operands
+ * (the FMA fold fadd(fmul(a, b), c) -> fma.rn(a, b, c), the integer
+ * add(mul.lo(a, b), c) -> mad.lo(a, b, c)). A pattern wins when its score is
  * below the sum of the one-node scores of the nodes it covers. */
 #include <string.h>
 
 #include "isel/match.h"
 #include "verify/verify.h"
 
-/* How far back a fold looks for the fmul; a longer distance keeps both. */
-enum { FOLD_REACH = 256 };
 /* The depth a pattern's root scope is scored at: with the seed's amplifier
  * 9 * (depth != 2) + 1 the root weighs 1 and every nested level 10. */
 enum { ROOT = 2 };
@@ -43,16 +41,14 @@ int64_t px_cost_mul(int64_t a, int64_t b)
 
 int64_t px_cost_depth(unsigned depth) { return 9LL * (depth != 2) + 1; }
 
-/* Volta lacks the dual-issue path that lets an fma and a following add share a
- * cycle, so the seed's lattice doubles the fold there (byte 4). */
-unsigned px_lattice_byte(enum px_pat_row row, unsigned sm)
+unsigned px_lattice_byte(const px_lattice_step *row, unsigned sm)
 {
-	if (row == PX_ROW_FMA_FOLD && sm < 75)
-		return 4;
-	return 1;
+	while (row->sm_below && sm >= row->sm_below)
+		row++;
+	return row->byte;
 }
 
-int64_t px_check_predicate(int64_t cost, enum px_pat_row row, unsigned sm)
+int64_t px_check_predicate(int64_t cost, const px_lattice_step *row, unsigned sm)
 {
 	unsigned byte = px_lattice_byte(row, sm);
 	if (byte <= 1)
@@ -108,35 +104,30 @@ static bool writes(const px_node *n, const px_opnd *o)
 	return false;
 }
 
-/* ---- the FMA fold ---- */
+/* ---- matching a pattern ---- */
 
-static int slot_tok(const px_node *n, const char *name)
+/* Does n fit a pattern node: its op, unguarded, one result, the op's operand
+ * count, every slot as the pattern says, and one of the pattern's flags? */
+static bool fits(const px_node *n, const px_pat_node *pn, uint32_t flags)
 {
-	int i = px_slot_index(n->op, name);
-	return i < 0 ? 0 : n->slot[i];
+	const px_op_def *op = &px_ops[pn->op];
+	if (n->kind != PX_N_INST || n->op != op || n->has_guard || n->nres != 1 || n->nops != op->noperands)
+		return false;
+	if (flags && !(n->flags & flags))
+		return false;
+	for (unsigned k = 0; k < op->nslots; k++) {
+		const uint16_t *want = pn->when[k];
+		if (want && (!want[0] ? n->slot[k] != 0 : !px_toks_have(want, n->slot[k])))
+			return false;
+	}
+	return true;
 }
 
-static int node_type(const px_node *n) { return px_tok_type((unsigned)slot_tok(n, "type")); }
-
-/* A float add or mul the fold may take: no rounding, saturation or mode
- * written (an explicit rounding forbids contraction in PTX), no guard, and
- * contraction allowed by its flags. */
-static bool foldable(const px_node *n, unsigned op)
-{
-	if (n->kind != PX_N_INST || n->op != &px_ops[op] || n->has_guard)
-		return false;
-	int t = node_type(n);
-	if (t != PX_T_f32 && t != PX_T_f64)
-		return false;
-	if (slot_tok(n, "rnd") || slot_tok(n, "sat") || slot_tok(n, "mode"))
-		return false;
-	return (n->flags & (PX_NF_fast | PX_NF_contract)) != 0;
-}
-
-/* The fmul feeding operand k of the fadd n, if the fold may absorb it: its
- * result is read only here, and nothing between the two nodes (in the same
- * block) rewrites what the fmul reads. */
-static const px_node *fold_source(const struct px_match_plan *p, const px_node *n, unsigned k)
+/* The node feeding operand k of the root n, if pat may absorb it: its result
+ * is read only here, it shares the slots pat names with n, and nothing between
+ * the two (in the same block, within pat's reach) rewrites what it reads. */
+static const px_node *inner_node(const struct px_match_plan *p, const px_pattern *pat, const px_node *n,
+                                 unsigned k)
 {
 	const px_opnd *o = &n->ops[k];
 	if (o->kind != PX_O_VALUE || o->elem >= 0 || o->neg)
@@ -144,16 +135,18 @@ static const px_node *fold_source(const struct px_match_plan *p, const px_node *
 	if (p->ndefs[o->id] != 1 || p->uses[o->id] != 1)
 		return NULL;
 	const px_node *m = p->def[o->id];
-	if (!m || !foldable(m, PX_OP_mul) || m->nres != 1 || m->nops != 2)
+	if (!m || !fits(m, &pat->inner, pat->flags))
 		return NULL;
-	if (node_type(m) != node_type(n) || slot_tok(m, "ftz") != slot_tok(n, "ftz"))
-		return NULL;
+	for (unsigned i = 0; i < n->op->nslots; i++)
+		if (pat->same[i] && n->slot[i] != m->slot[pat->same[i] - 1])
+			return NULL;
 	unsigned steps = 0;
 	for (const px_node *x = m->next; x != n; x = x->next) {
-		if (!x || x->kind == PX_N_LABEL || ++steps > FOLD_REACH)
+		if (!x || x->kind == PX_N_LABEL || ++steps > pat->reach)
 			return NULL;
-		if (writes(x, &m->ops[0]) || writes(x, &m->ops[1]))
-			return NULL;
+		for (uint32_t i = 0; i < m->nops; i++)
+			if (writes(x, &m->ops[i]))
+				return NULL;
 	}
 	return m;
 }
@@ -166,54 +159,104 @@ static int64_t cost_operand(const struct px_match_plan *p, const px_opnd *o, uns
 	return px_cost_mul(px_cost_depth(depth), w);
 }
 
-/* The one-node pattern of a two-operand node: CheckOpcode, each operand
- * recorded one level down, EmitNode. fadd(x, c) with x computed scores
+/* The one-node pattern: CheckOpcode, each operand recorded one level down,
+ * the predicate tail, EmitNode. fadd(x, c) with x computed scores
  * 1 + 10*2 + 10*1 + 2 = 33, the seed's P_FADD_R. */
 static int64_t score_bare(const struct px_match_plan *p, const px_node *n, unsigned sm)
 {
 	int64_t c = px_cost_depth(ROOT);
 	for (uint32_t i = 0; i < n->nops; i++)
 		c = px_cost_add(c, cost_operand(p, &n->ops[i], ROOT + 1));
-	c = px_check_predicate(c, PX_ROW_BARE, sm);
-	return px_cost_add(c, 2);
+	c = px_check_predicate(c, px_bare_tail.lattice, sm);
+	return px_cost_add(c, px_bare_tail.cost);
 }
 
-/* fadd(fmul(a, b), c): CheckOpcode and CheckChildType at the root, the fmul's
- * scope one level down with its operands below it and its fast-math check, c
- * one level down, the predicate tail, one EmitNode. With leaves a, b, c:
- * 1 + 1 + (10 + 10 + 10 + 1) + 10 = 43, then 45; on Volta 2 * 43 + 2 = 88,
- * above the 33 + 23 of the two nodes apart, so Volta keeps them apart. */
-static int64_t score_fold(const struct px_match_plan *p, const px_node *n, const px_node *m, unsigned k,
-                          unsigned sm)
+/* root(inner(...), ...): CheckOpcode and CheckChildType at the root, the inner
+ * node's scope one level down with its operands below it and, when the
+ * pattern needs flags, its CheckFastMathFlag; the root's other operands one
+ * level down, the predicate tail, one EmitNode. The FMA fold with leaves
+ * a, b, c: 1 + 1 + (10 + 10 + 10 + 1) + 10 = 43, then 45; on Volta
+ * 2 * 43 + 2 = 88, above the 33 + 23 of the two nodes apart. */
+static int64_t score_pattern(const struct px_match_plan *p, const px_pattern *pat, const px_node *n,
+                             const px_node *m, unsigned k, unsigned sm)
 {
 	int64_t inner = px_cost_depth(ROOT + 1);
-	inner = px_cost_add(inner, cost_operand(p, &m->ops[0], ROOT + 2));
-	inner = px_cost_add(inner, cost_operand(p, &m->ops[1], ROOT + 2));
-	inner = px_cost_add(inner, 1); /* CheckFastMathFlag */
+	for (uint32_t i = 0; i < m->nops; i++)
+		inner = px_cost_add(inner, cost_operand(p, &m->ops[i], ROOT + 2));
+	if (pat->flags)
+		inner = px_cost_add(inner, 1);
 	int64_t c = px_cost_add(px_cost_depth(ROOT), px_cost_depth(ROOT));
 	c = px_cost_add(c, inner);
-	c = px_cost_add(c, cost_operand(p, &n->ops[1 - k], ROOT + 1));
-	c = px_check_predicate(c, PX_ROW_FMA_FOLD, sm);
-	return px_cost_add(c, 2);
+	for (uint32_t i = 0; i < n->nops; i++)
+		if (i != k)
+			c = px_cost_add(c, cost_operand(p, &n->ops[i], ROOT + 1));
+	c = px_check_predicate(c, pat->tail.lattice, sm);
+	return px_cost_add(c, pat->tail.cost);
 }
 
-/* Which operand of n (an fadd) the fold takes, or -1. */
-static int fold_operand(const px_isel *s, const struct px_match_plan *p, const px_node *n, const px_node **mp)
+/* A pattern matched at a root: which, the inner node, and the root operand it defines. */
+struct px_cover {
+	const px_pattern *pat;
+	const px_node *inner;
+	unsigned at;
+};
+
+/* The replacement for a cover: pat's op with the tokens it writes and the
+ * root's slots it copies, the root's result, flags and location, and operands
+ * gathered from both nodes (root operands in their written order: a commuted
+ * match swaps 0 and 1). ops has room for PX_MAX_PAT_OPNDS. */
+static px_node replacement(const px_isel *s, const struct px_cover *cv, const px_node *n, px_opnd *ops)
 {
-	if (!foldable(n, PX_OP_add) || n->nops != 2 || n->nres != 1)
-		return -1;
-	unsigned sm = s->target ? s->target->sm : 0;
-	for (unsigned k = 0; k < 2; k++) {
-		const px_node *m = fold_source(p, n, k);
-		if (!m)
-			continue;
-		int64_t apart = px_cost_add(score_bare(p, n, sm), score_bare(p, m, sm));
-		if (score_fold(p, n, m, k, sm) < apart) {
-			*mp = m;
-			return (int)k;
-		}
+	const px_pattern *pat = cv->pat;
+	px_node r = {.kind = PX_N_INST, .loc = n->loc, .oploc = n->oploc, .res = n->res, .nres = 1,
+	             .ops = ops, .nops = pat->nops, .op = &px_ops[pat->emit], .flags = n->flags};
+	for (unsigned k = 0; k < r.op->nslots; k++)
+		r.slot[k] = pat->copy[k] ? n->slot[pat->copy[k] - 1] : pat->set[k];
+	for (unsigned i = 0; i < pat->nops; i++) {
+		const px_pat_ref *ref = &pat->ops[i];
+		unsigned j = ref->index;
+		ops[i] = ref->inner ? cv->inner->ops[j] : n->ops[cv->at == pat->at ? j : 1 - j];
 	}
-	return -1;
+	r.var = px_variant_find(r.op, r.slot, s->target, 0);
+	return r;
+}
+
+/* Consider pat with its inner node on root operand k; keep it in best when it
+ * saves more than best does over the nodes apart and the target has the
+ * replacement. */
+static void try_cover(const px_isel *s, const struct px_match_plan *p, const px_pattern *pat, const px_node *n,
+                      unsigned k, struct px_cover *best, int64_t *saving)
+{
+	const px_node *m = inner_node(p, pat, n, k);
+	if (!m)
+		return;
+	unsigned sm = s->target ? s->target->sm : 0;
+	int64_t apart = px_cost_add(score_bare(p, n, sm), score_bare(p, m, sm));
+	int64_t fold = score_pattern(p, pat, n, m, k, sm);
+	if (fold >= apart || apart - fold <= *saving)
+		return;
+	struct px_cover cv = {pat, m, k};
+	px_opnd ops[PX_MAX_PAT_OPNDS];
+	if (!replacement(s, &cv, n, ops).var)
+		return;
+	*best = cv;
+	*saving = apart - fold;
+}
+
+/* The cheapest cover of n by a pattern, or one with pat NULL. */
+static struct px_cover cover(const px_isel *s, const struct px_match_plan *p, const px_node *n)
+{
+	struct px_cover best = {0};
+	int64_t saving = 0;
+	for (unsigned i = 0; i < px_npatterns; i++) {
+		const px_pattern *pat = &px_patterns[i];
+		if (!fits(n, &pat->root, pat->flags))
+			continue;
+		try_cover(s, p, pat, n, pat->at, &best, &saving);
+		if (pat->commutative)
+			try_cover(s, p, pat, n, 1 - pat->at, &best, &saving);
+	}
+	return best;
 }
 
 void px_match_plan(px_isel *s, const px_func *f)
@@ -232,10 +275,9 @@ void px_match_plan(px_isel *s, const px_func *f)
 		note_defs(p, n);
 	}
 	for (const px_node *n = f->first; n; n = n->next) {
-		const px_node *m;
-		int k = fold_operand(s, p, n, &m);
-		if (k >= 0)
-			p->absorbed[n->ops[k].id] = 1;
+		struct px_cover cv = cover(s, p, n);
+		if (cv.pat)
+			p->absorbed[n->ops[cv.at].id] = 1;
 	}
 	s->match = p;
 }
@@ -281,46 +323,17 @@ static unsigned fma_ftz_tok(const px_isel *s, const px_node *n, int type, bool w
 	return px_fma_ftz(s, n) ? PX_TOK_ftz : 0;
 }
 
-/* Emit fma(a, b, c) for the fadd n absorbing the fmul m (operand k). */
-static void emit_fold(px_isel *s, const px_node *n, const px_node *m, unsigned k)
+/* A node as written, or a pattern's replacement: an f32 fma that names no
+ * .ftz takes the probe's answer when the target has that form. */
+static void select_node(px_isel *s, const px_node *n)
 {
-	const px_op_def *fma = &px_ops[PX_OP_fma];
-	int type = node_type(n);
-	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(fma, slot, "rnd", PX_TOK_rn);
-	unsigned ftz = slot_tok(n, "ftz");
-	px_set_slot(fma, slot, "ftz", ftz ? ftz : fma_ftz_tok(s, n, type, false));
-	px_set_slot(fma, slot, "type", px_type_tok(fma, "type", type));
-	const px_opnd *src[3] = {&m->ops[0], &m->ops[1], &n->ops[1 - k]};
-	px_mop *ops = px_mops(s, 3);
-	for (unsigned i = 0; i < 3; i++)
-		ops[i] = px_lower_operand(s, i < 2 ? m : n, src[i], &fma->operands[i], type, n->loc);
-	px_minst *mi = px_emit_inst(s, fma, slot, n->loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = px_lower_value_as(s, &n->res[0], type, n->loc);
-	mi->nres = 1;
-	mi->ops = ops;
-	mi->nops = 3;
-	px_finish(s, mi);
-}
-
-void px_select_match(px_isel *s, const px_node *n)
-{
-	const struct px_match_plan *p = s->match;
-	if (n->nres == 1 && n->res[0].kind == PX_O_VALUE && p->absorbed[n->res[0].id])
-		return; /* its user's pattern covers it */
-	const px_node *m;
-	int k = fold_operand(s, p, n, &m);
-	if (k >= 0 && p->absorbed[n->ops[k].id]) {
-		emit_fold(s, n, m, (unsigned)k);
-		return;
-	}
-	if (n->op == &px_ops[PX_OP_fma]) {
-		int type = node_type(n);
-		unsigned ftz = fma_ftz_tok(s, n, type, slot_tok(n, "ftz") != 0);
+	int ftz_slot = px_slot_index(n->op, "ftz");
+	if (n->op == &px_ops[PX_OP_fma] && ftz_slot >= 0) {
+		int type = px_tok_type(n->slot[px_slot_index(n->op, "type")]);
+		unsigned ftz = fma_ftz_tok(s, n, type, n->slot[ftz_slot] != 0);
 		if (ftz) {
 			px_node probed = *n;
-			probed.slot[px_slot_index(n->op, "ftz")] = (uint16_t)ftz;
+			probed.slot[ftz_slot] = (uint16_t)ftz;
 			probed.var = px_variant_find(n->op, probed.slot, s->target, 0);
 			if (probed.var) {
 				px_lower_node(s, &probed);
@@ -329,4 +342,19 @@ void px_select_match(px_isel *s, const px_node *n)
 		}
 	}
 	px_lower_node(s, n);
+}
+
+void px_select_match(px_isel *s, const px_node *n)
+{
+	const struct px_match_plan *p = s->match;
+	if (n->nres == 1 && n->res[0].kind == PX_O_VALUE && p->absorbed[n->res[0].id])
+		return; /* its user's pattern covers it */
+	struct px_cover cv = cover(s, p, n);
+	if (cv.pat && p->absorbed[n->ops[cv.at].id]) {
+		px_opnd ops[PX_MAX_PAT_OPNDS];
+		px_node r = replacement(s, &cv, n, ops);
+		select_node(s, &r);
+		return;
+	}
+	select_node(s, n);
 }

@@ -20,13 +20,11 @@ int64_t px_cost_mul(int64_t a, int64_t b);
  * 2, where the matcher scores a pattern's root, and 10 at every other depth. */
 int64_t px_cost_depth(unsigned depth);
 
-/* Pattern rows of the pipeline lattice (CheckPatternPredicate). */
-enum px_pat_row { PX_ROW_BARE, PX_ROW_FMA_FOLD };
-/* The lattice byte of row on a target of SM sm: <= 1 accepts, 4 doubles the
- * cost, anything else rejects. */
-unsigned px_lattice_byte(enum px_pat_row row, unsigned sm);
-/* A pattern's cost after its predicate tail. */
-int64_t px_check_predicate(int64_t cost, enum px_pat_row row, unsigned sm);
+/* The byte a pattern's pipeline-lattice row (data/patterns.yaml) holds for a
+ * target of SM sm: <= 1 accepts, 4 doubles the cost, anything else rejects. */
+unsigned px_lattice_byte(const px_lattice_step *row, unsigned sm);
+/* A pattern's cost after its predicate tail (CheckPatternPredicate). */
+int64_t px_check_predicate(int64_t cost, const px_lattice_step *row, unsigned sm);
 
 /* Per function: find the values whose defining node a pattern absorbs. */
 void px_match_plan(px_isel *s, const px_func *f);

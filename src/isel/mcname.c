@@ -16,6 +16,7 @@ static char kind_letter(const px_mop *m)
 	case PX_M_SYM: return 's';
 	case PX_M_SREG: return 'x';
 	case PX_M_GROUP: return 'g';
+	case PX_M_SINK: return '_'; /* PTX's own spelling of a discarded result */
 	default: return '_';
 	}
 }

@@ -19,6 +19,7 @@ enum px_mkind {
 	PX_M_LABEL, /* a label: name (printed with its "$" prefix by the printer) */
 	PX_M_ADDR,  /* [base+off] or [base, {idx}] */
 	PX_M_GROUP, /* {a, b, ...} */
+	PX_M_SINK,  /* PTX's sink _: a discarded result where the instruction takes one */
 };
 
 typedef struct px_mop px_mop;

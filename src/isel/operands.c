@@ -166,6 +166,18 @@ static px_mop scalar(px_isel *s, const px_opnd *o, const px_opnd_def *def, int w
 	return imm;
 }
 
+/* A group of one written as its value ({%r0} for stmatrix.x1's %r). */
+static px_mop group_of_one(px_isel *s, px_mop m)
+{
+	if (m.kind == PX_M_GROUP)
+		return m; /* an array value is its own group */
+	px_mop g = mop_of(PX_M_GROUP);
+	g.elems = px_mops(s, 1);
+	g.elems[0] = m;
+	g.nelems = 1;
+	return g;
+}
+
 px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
                         int want, px_loc loc)
 {
@@ -191,6 +203,8 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 		return g;
 	}
 	default:
+		if (px_opnd_is_group(def, n->slot))
+			return group_of_one(s, scalar(s, o, def, want, true, loc));
 		return scalar(s, o, def, want, false, loc);
 	}
 }

@@ -2,7 +2,6 @@
  * (LoadParam); a call is a brace-delimited block of .param declarations,
  * st.param stores, the call and ld.param of the results (ParamCallStart ...
  * ParamCallEnd); a device function returns through st.param to func_retval. */
-#include <stdio.h>
 #include <string.h>
 
 #include "isel/isel.h"
@@ -11,20 +10,21 @@
 
 px_str px_param_sym(px_isel *s, uint32_t index)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof buf, "_param_%u", index);
 	const px_func *f = s->f;
-	char *p = px_arena_alloc(s->a, f->name.n + (size_t)n + 1);
+	char *p = px_arena_alloc(s->a, f->name.n + sizeof "_param_" + 20);
 	memcpy(p, f->name.s, f->name.n);
-	memcpy(p + f->name.n, buf, (size_t)n + 1);
-	return (px_str){p, f->name.n + (uint32_t)n};
+	memcpy(p + f->name.n, "_param_", 7);
+	size_t n = f->name.n + 7 + px_utoa(p + f->name.n + 7, index);
+	return (px_str){p, (uint32_t)n};
 }
 
 static px_str sym_name(px_isel *s, const char *prefix, uint32_t i)
 {
-	char buf[32];
-	int n = snprintf(buf, sizeof buf, "%s%u", prefix, i);
-	return (px_str){px_arena_strndup(s->a, buf, (size_t)n), (uint32_t)n};
+	size_t len = strlen(prefix);
+	char *p = px_arena_alloc(s->a, len + 20);
+	memcpy(p, prefix, len);
+	len += px_utoa(p + len, i);
+	return (px_str){p, (uint32_t)len};
 }
 
 static px_mop sym_mop(px_str name)

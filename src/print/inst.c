@@ -16,10 +16,9 @@ static void print_reg(px_buf *out, uint8_t rc, uint32_t reg)
 /* PTX's exact float forms: 0f for 32-bit bits, 0d for 64-bit ones. */
 static void print_fimm(px_buf *out, const px_mop *op)
 {
-	if (px_types[op->type].width == 64)
-		px_buf_printf(out, "0d%016llX", (unsigned long long)op->bits);
-	else
-		px_buf_printf(out, "0f%08X", (unsigned)op->bits);
+	bool wide = px_types[op->type].width == 64;
+	px_buf_puts(out, wide ? "0d" : "0f");
+	px_buf_puthex(out, wide ? op->bits : (uint32_t)op->bits, wide ? 16 : 8);
 }
 
 static void print_list(px_buf *out, const px_mop *ops, uint32_t n)
@@ -80,6 +79,9 @@ void px_print_mop(px_buf *out, const px_mop *op)
 		print_list(out, op->elems, op->nelems);
 		px_buf_putc(out, '}');
 		break;
+	case PX_M_SINK:
+		px_buf_putc(out, '_');
+		break;
 	}
 }
 
@@ -137,11 +139,17 @@ static void print_operands(px_buf *out, const px_minst *mi)
 static void print_declare_param(px_buf *out, const px_minst *mi)
 {
 	if (mi->aux) {
-		px_buf_printf(out, "\t.param .align %u .b8 ", mi->align ? mi->align : 1);
+		px_buf_puts(out, "\t.param .align ");
+		px_buf_putu(out, mi->align ? mi->align : 1);
+		px_buf_puts(out, " .b8 ");
 		put_str(out, mi->name);
-		px_buf_printf(out, "[%u];\n", mi->aux);
+		px_buf_putc(out, '[');
+		px_buf_putu(out, mi->aux);
+		px_buf_puts(out, "];\n");
 	} else {
-		px_buf_printf(out, "\t.param .b%u ", px_types[mi->type].width);
+		px_buf_puts(out, "\t.param .b");
+		px_buf_putu(out, px_types[mi->type].width);
+		px_buf_putc(out, ' ');
 		put_str(out, mi->name);
 		px_buf_puts(out, ";\n");
 	}
@@ -175,10 +183,10 @@ static void print_pseudo(px_buf *out, const px_minst *mi)
 		px_buf_puts(out, ":\n");
 		break;
 	case PX_PSEUDO_CALLSEQ_BEGIN:
-		px_buf_printf(out, "\t{ // callseq %u\n", mi->aux);
-		break;
 	case PX_PSEUDO_CALLSEQ_END:
-		px_buf_printf(out, "\t} // callseq %u\n", mi->aux);
+		px_buf_puts(out, mi->pseudo == PX_PSEUDO_CALLSEQ_BEGIN ? "\t{ // callseq " : "\t} // callseq ");
+		px_buf_putu(out, mi->aux);
+		px_buf_putc(out, '\n');
 		break;
 	case PX_PSEUDO_DECLARE_PARAM:
 		print_declare_param(out, mi);

@@ -20,10 +20,14 @@ static int cmp_slice(const char *s, size_t n, const char *name)
 }
 
 /* Index of the row named s in a table sorted by name, or -1. The name is
- * the first member of every row type searched here. */
-static long find_sorted(const char *s, size_t n, const void *rows, size_t count, size_t size)
+ * the first member of every row type searched here; the index narrows the
+ * search to the rows that share the slice's byte at its `at`. */
+static long find_sorted(const char *s, size_t n, const void *rows, const px_name_index *ix, size_t size)
 {
-	size_t lo = 0, hi = count;
+	if (n < ix->at)
+		return -1;
+	unsigned b = n > ix->at ? (unsigned char)s[ix->at] : 0;
+	size_t lo = ix->first[b], hi = ix->first[b + 1];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const char *name = *(const char *const *)((const char *)rows + mid * size);
@@ -42,19 +46,19 @@ unsigned px_tok_lookup(const char *s, size_t n)
 {
 	if (!n)
 		return 0; /* row 0 is the empty token, which no text names */
-	long i = find_sorted(s, n, px_tok_names, px_ntoks, sizeof px_tok_names[0]);
+	long i = find_sorted(s, n, px_tok_names, &px_tok_index, sizeof px_tok_names[0]);
 	return i < 0 ? 0 : (unsigned)i;
 }
 
 const px_op_def *px_op_lookup(const char *s, size_t n)
 {
-	long i = find_sorted(s, n, px_ops, px_nops, sizeof px_ops[0]);
+	long i = find_sorted(s, n, px_ops, &px_op_index, sizeof px_ops[0]);
 	return i < 0 ? NULL : &px_ops[i];
 }
 
 const px_sreg *px_sreg_lookup(const char *s, size_t n)
 {
-	long i = find_sorted(s, n, px_sregs, px_nsregs, sizeof px_sregs[0]);
+	long i = find_sorted(s, n, px_sregs, &px_sreg_index, sizeof px_sregs[0]);
 	return i < 0 ? NULL : &px_sregs[i];
 }
 
@@ -67,9 +71,14 @@ const px_target *px_target_lookup(const char *s, size_t n)
 	return NULL;
 }
 
-/* Types are few and in declaration order; "none" (row 0) is not a MIR type. */
+/* Types are few and in declaration order; "none" (row 0) is not a MIR type.
+ * Most are spelled like a modifier token (f32, u64): the token index finds
+ * those; the rest (ptr, pred) take the scan. */
 int px_type_lookup(const char *s, size_t n)
 {
+	unsigned tok = px_tok_lookup(s, n);
+	if (px_tok_types[tok])
+		return px_tok_types[tok];
 	for (unsigned i = 1; i < px_ntypes; i++)
 		if (!cmp_slice(s, n, px_types[i].name))
 			return (int)i;

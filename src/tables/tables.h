@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "px_tables.h" /* generated: PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_* */
+#include "px_tables.h" /* generated: PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
 
 enum { PX_MAX_SLOTS = 24, PX_MAX_OPNDS = 16 };
 
@@ -42,9 +42,19 @@ typedef struct px_regclass {
 extern const px_regclass px_regclasses[]; /* indexed by class id */
 extern const unsigned px_nregclasses;
 
+/* ---- name indexes over the sorted tables (generated with them) ----
+ * Rows whose name has byte `at` equal to c lie in [first[c], first[c+1]);
+ * every name is at least `at` bytes long and the bytes before it agree. */
+typedef struct px_name_index {
+	uint32_t at;
+	uint16_t first[257];
+} px_name_index;
+extern const px_name_index px_tok_index, px_sreg_index, px_op_index;
+
 /* ---- modifier tokens (every dotted spelling any table uses) ---- */
 extern const char *const px_tok_names[]; /* indexed by PX_TOK_*, sorted by spelling; [0] is "" */
 extern const unsigned px_ntoks;
+extern const uint8_t px_tok_types[]; /* indexed by PX_TOK_*: the PX_T_* spelled alike, or 0 */
 /* PX_TOK_* of a spelling, or 0. */
 unsigned px_tok_lookup(const char *s, size_t n);
 
@@ -130,6 +140,8 @@ enum px_opnd_flags {
 	PX_OPND_GROUP = 8,    /* a vector group: count from count_slot (v2, v4, x2 ...) or count */
 	PX_OPND_INOUT = 16,   /* read and written in place (accumulators) */
 	PX_OPND_B8REG = 32,   /* a b8 value here must be a true .b8 register (%rb), not %rs */
+	PX_OPND_SINK = 64,    /* result: PTX takes the sink _ here, so a discarded result prints as _ */
+	PX_OPND_SINK_ONLY = 128, /* result: PTX takes only the sink _ here, never a register */
 };
 typedef struct px_opnd_def {
 	const char *name;   /* for diagnostics: "a", "b", "d" */
@@ -218,6 +230,50 @@ extern const px_mma_enum px_mma_types[];  /* element types 1..11, then ptxemit's
 extern const unsigned px_mma_types_n;
 extern const px_mma_enum px_mma_shapes[]; /* shapes 0x01..0x19 */
 extern const unsigned px_mma_shapes_n;
+
+/* ---- the pattern matcher's patterns (data/patterns.yaml, seed 003) ---- */
+/* One step of a pattern's pipeline-lattice row: the byte CheckPatternPredicate
+ * reads on targets below sm_below (0: every target; the row's last step). */
+typedef struct px_lattice_step {
+	uint16_t sm_below;
+	uint8_t byte; /* <= 1 accepts, 4 doubles the cost, anything else rejects */
+} px_lattice_step;
+typedef struct px_pat_tail {
+	const px_lattice_step *lattice; /* steps by ascending sm_below, the catch-all last */
+	uint8_t cost;                   /* the EmitNode charge */
+} px_pat_tail;
+/* A node a pattern matches: its op, and per slot NULL (any token),
+ * px_rule_empty (the slot is empty) or the tokens it may hold. */
+typedef struct px_pat_node {
+	uint16_t op; /* PX_OP_* */
+	const uint16_t *when[PX_MAX_SLOTS];
+} px_pat_node;
+/* Where a replacement operand comes from: operand index of the inner node or
+ * of the root (in the root's written order; commutation swaps 0 and 1). */
+typedef struct px_pat_ref {
+	uint8_t inner, index;
+} px_pat_ref;
+enum { PX_MAX_PAT_OPNDS = 4 };
+/* root(inner(...), ...) -> emit(...): the inner node defines root operand at
+ * and is absorbed, so its result must have that one read. */
+typedef struct px_pattern {
+	const char *name;
+	px_pat_node root, inner;
+	uint8_t at;                  /* the root operand the inner node defines */
+	uint8_t commutative;         /* the inner node may define root operand 1 - at instead */
+	uint8_t same[PX_MAX_SLOTS];  /* per root slot: 1 + the inner slot that must hold its token; 0: none */
+	uint32_t flags;              /* PX_NF_*: both nodes need one of them; 0: none needed */
+	uint16_t reach;              /* most statements from the inner node to the root */
+	px_pat_tail tail;
+	uint16_t emit;               /* PX_OP_* of the replacement */
+	uint16_t set[PX_MAX_SLOTS];  /* per replacement slot: the token the pattern writes */
+	uint8_t copy[PX_MAX_SLOTS];  /* per replacement slot: 1 + the root slot copied into it; 0: none */
+	uint8_t nops;
+	px_pat_ref ops[PX_MAX_PAT_OPNDS];
+} px_pattern;
+extern const px_pat_tail px_bare_tail;  /* every node's one-node pattern */
+extern const px_pattern px_patterns[];  /* indexed by PX_PAT_* */
+extern const unsigned px_npatterns;
 
 /* ---- lookups (tables/lookup.c) ---- */
 const px_op_def *px_op_lookup(const char *s, size_t n);

@@ -1,7 +1,9 @@
+#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "util/arena.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 struct px_arena_block {
 	px_arena_block *next;
@@ -13,10 +15,37 @@ enum { PX_ARENA_MIN = 64 * 1024 };
 
 void px_arena_init(px_arena *a) { a->head = a->spare = NULL; a->used_total = 0; }
 
+/* A standard block is mapped with its pages populated: one system call
+ * instead of a page fault for each of its pages as the bump pointer reaches
+ * it (on the benchmark machine a fault costs about 10 us, populating a page
+ * under 2). Blocks are reused across functions, so this happens about as
+ * often as the largest function needs another block. */
+static void *block_memory(size_t bytes)
+{
+#ifdef MAP_POPULATE
+	if (bytes == sizeof(px_arena_block) + PX_ARENA_MIN) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+		return p == MAP_FAILED ? NULL : p;
+	}
+#endif
+	return malloc(bytes);
+}
+
+static void block_release(px_arena_block *b)
+{
+#ifdef MAP_POPULATE
+	if (b->size == PX_ARENA_MIN) {
+		munmap(b, sizeof *b + PX_ARENA_MIN);
+		return;
+	}
+#endif
+	free(b);
+}
+
 static px_arena_block *new_block(size_t need, px_arena_block *next)
 {
 	size_t size = need > PX_ARENA_MIN ? need : PX_ARENA_MIN;
-	px_arena_block *b = malloc(sizeof *b + size);
+	px_arena_block *b = block_memory(sizeof *b + size);
 	if (!b)
 		abort(); /* out of memory: nothing sensible is left to do */
 	b->next = next;
@@ -103,7 +132,7 @@ void px_arena_reset(px_arena *a)
 			rest->next = a->spare;
 			a->spare = rest;
 		} else {
-			free(rest);
+			block_release(rest);
 		}
 		rest = n;
 	}
@@ -116,7 +145,7 @@ static void free_blocks(px_arena_block *b)
 {
 	while (b) {
 		px_arena_block *n = b->next;
-		free(b);
+		block_release(b);
 		b = n;
 	}
 }

@@ -11,10 +11,8 @@ void px_buf_free(px_buf *b)
 	px_buf_init(b);
 }
 
-void px_buf_reserve(px_buf *b, size_t extra)
+void px_buf_grow(px_buf *b, size_t extra)
 {
-	if (b->cap - b->len > extra)
-		return;
 	size_t cap = b->cap ? b->cap : 4096;
 	while (cap - b->len <= extra)
 		cap *= 2;
@@ -25,32 +23,33 @@ void px_buf_reserve(px_buf *b, size_t extra)
 	b->cap = cap;
 }
 
-void px_buf_put(px_buf *b, const char *s, size_t n)
-{
-	px_buf_reserve(b, n);
-	memcpy(b->data + b->len, s, n);
-	b->len += n;
-	b->data[b->len] = 0;
-}
 
-void px_buf_puts(px_buf *b, const char *s) { px_buf_put(b, s, strlen(s)); }
-
-void px_buf_putc(px_buf *b, char c)
+size_t px_utoa(char *dst, unsigned long long v)
 {
-	px_buf_reserve(b, 1);
-	b->data[b->len++] = c;
-	b->data[b->len] = 0;
-}
-
-void px_buf_putu(px_buf *b, unsigned long long v)
-{
-	char tmp[24];
-	int i = sizeof tmp;
+	char tmp[20];
+	size_t i = sizeof tmp;
 	do {
 		tmp[--i] = (char)('0' + v % 10);
 		v /= 10;
 	} while (v);
-	px_buf_put(b, tmp + i, sizeof tmp - (size_t)i);
+	memcpy(dst, tmp + i, sizeof tmp - i);
+	return sizeof tmp - i;
+}
+
+void px_buf_putu(px_buf *b, unsigned long long v)
+{
+	char tmp[20];
+	px_buf_put(b, tmp, px_utoa(tmp, v));
+}
+
+void px_buf_puthex(px_buf *b, unsigned long long v, unsigned digits)
+{
+	char tmp[16];
+	if (digits > sizeof tmp)
+		digits = sizeof tmp;
+	for (unsigned i = digits; i-- > 0; v >>= 4)
+		tmp[i] = "0123456789ABCDEF"[v & 15];
+	px_buf_put(b, tmp, digits);
 }
 
 void px_buf_puti(px_buf *b, long long v)

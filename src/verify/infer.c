@@ -3,9 +3,9 @@
  * the compared operands for setp, the stored value for st, cvt's source from
  * its operand). The value type becomes a slot token: the exact spelling, else
  * the bit type of that width (and.b32 on u32 values), else the unsigned one. */
-#include <stdio.h>
 #include <string.h>
 
+#include "util/buf.h"
 #include "verify/verify.h"
 
 static int opnd_value_type(const px_func *f, const px_opnd *o, bool is_result)
@@ -26,9 +26,8 @@ static int opnd_value_type(const px_func *f, const px_opnd *o, bool is_result)
 
 static unsigned width_token(const px_slot_def *s, char kind, unsigned width)
 {
-	char name[16];
-	snprintf(name, sizeof name, "%c%u", kind, width);
-	unsigned t = px_tok_lookup(name, strlen(name));
+	char name[24] = {kind};
+	unsigned t = px_tok_lookup(name, 1 + px_utoa(name + 1, width));
 	return t && px_slot_has(s, t) ? t : 0;
 }
 

@@ -135,12 +135,51 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 				check_value_use(v, f, &o->idx->elems[i]);
 }
 
+bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot)
+{
+	if (!(def->flags & PX_OPND_GROUP))
+		return false;
+	return def->count_slot < 0 || slot[def->count_slot];
+}
+
+static void group_size_error(px_verifier *v, const px_opnd *o, unsigned pos, const char *what,
+                             unsigned count, unsigned given)
+{
+	if (count == 1) /* "needs 1 values" would misread */
+		px_error(v->d, o->loc, PX_D_group_one, pos, what, given);
+	else
+		px_error(v->d, o->loc, PX_D_group_count, pos, what, count, given);
+}
+
+/* A group operand: a ( ) group or an array value of the group's size; a group
+ * of one may also be written as its one value (stmatrix.x1 [p], %r). */
+static void check_group(px_verifier *v, px_func *f, const px_opnd *o, const px_opnd_def *def, int want,
+                        unsigned count, unsigned pos, const char *what)
+{
+	if (o->kind == PX_O_GROUP) {
+		if (o->nelems != count)
+			group_size_error(v, o, pos, what, count, o->nelems);
+		for (uint32_t i = 0; i < o->nelems; i++)
+			check_scalar(v, f, &o->elems[i], def, want, pos, what);
+		return;
+	}
+	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count) {
+		check_scalar(v, f, o, def, want, pos, what);
+		if (f->values[o->id].count != count)
+			group_size_error(v, o, pos, what, count, f->values[o->id].count);
+		return;
+	}
+	if (count == 1)
+		check_scalar(v, f, o, def, want, pos, what);
+	else
+		group_size_error(v, o, pos, what, count, 1u);
+}
+
 /* An operand item against its definition: groups, addresses, labels, symbols. */
 static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o,
                       const px_opnd_def *def, unsigned pos, const char *what)
 {
 	int want = px_opnd_type(def, n->slot);
-	unsigned count = px_opnd_count(def, n->slot);
 	switch (def->kind) {
 	case PX_OK_ADDR: {
 		check_address(v, f, n, o);
@@ -157,21 +196,8 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	default:
 		break;
 	}
-	if (count > 1) {
-		if (o->kind == PX_O_GROUP) {
-			if (o->nelems != count)
-				px_error(v->d, o->loc, PX_D_group_count, pos, what, count, o->nelems);
-			for (uint32_t i = 0; i < o->nelems; i++)
-				check_scalar(v, f, &o->elems[i], def, want, pos, what);
-			return;
-		}
-		if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count) {
-			check_scalar(v, f, o, def, want, pos, what);
-			if (f->values[o->id].count != count)
-				px_error(v->d, o->loc, PX_D_group_count, pos, what, count, f->values[o->id].count);
-			return;
-		}
-		px_error(v->d, o->loc, PX_D_group_count, pos, what, count, 1u);
+	if (px_opnd_is_group(def, n->slot)) {
+		check_group(v, f, o, def, want, px_opnd_count(def, n->slot), pos, what);
 		return;
 	}
 	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count)
@@ -179,7 +205,8 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	check_scalar(v, f, o, def, want, pos, what);
 }
 
-/* A result item defines a value. */
+/* A result item defines a value; count: the size of the group a whole array
+ * fills (0: the item is one register). */
 static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsigned count)
 {
 	if (o->kind == PX_O_DISCARD || o->kind != PX_O_VALUE)
@@ -201,7 +228,7 @@ static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsig
 	if (t && want && !px_type_fits(t, want))
 		px_error(v->d, o->loc, PX_D_result_type, (int)val->name.n, val->name.s, tname(t), tname(want));
 	uint32_t vcount = o->elem >= 0 ? 0 : (o->decl_type ? o->decl_count : val->count);
-	if (count > 1 && vcount && vcount != count)
+	if (count && vcount && vcount != count)
 		px_error(v->d, o->loc, PX_D_result_count_mismatch, (int)val->name.n, val->name.s, vcount, count);
 }
 
@@ -210,15 +237,16 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 	unsigned it = 0;
 	for (unsigned d = 0; d < ndefs && it < n->nres; d++) {
 		unsigned count = defs ? px_opnd_count(&defs[d], n->slot) : 1;
+		bool group = defs && px_opnd_is_group(&defs[d], n->slot);
 		int want = defs ? px_opnd_type(&defs[d], n->slot) : 0;
 		const px_opnd *o = &n->res[it];
 		bool whole = o->kind == PX_O_VALUE && o->elem < 0 && (o->decl_count || f->values[o->id].count);
 		unsigned take = count > 1 && !whole ? count : 1;
 		for (unsigned k = 0; k < take && it < n->nres; k++)
-			define(v, f, &n->res[it++], want, take > 1 ? 1 : count);
+			define(v, f, &n->res[it++], want, group && whole ? count : 0);
 	}
 	for (; it < n->nres; it++) /* unmatched results still define their values */
-		define(v, f, &n->res[it], 0, 1);
+		define(v, f, &n->res[it], 0, 0);
 }
 
 void px_check_operands(px_verifier *v, px_func *f, px_node *n)

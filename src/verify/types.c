@@ -9,13 +9,7 @@
 
 int px_tok_type(unsigned tok)
 {
-	if (!tok)
-		return 0;
-	/* each type row carries the token spelled like it: compare numbers, not names */
-	for (unsigned i = 1; i < px_ntypes; i++)
-		if (px_types[i].token == tok)
-			return (int)i;
-	return 0;
+	return tok < px_ntoks ? px_tok_types[tok] : 0;
 }
 
 static int derive_type(int t, unsigned derive)

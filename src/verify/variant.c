@@ -61,6 +61,8 @@ const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, con
 /* Does item o fit a definition's kind? (types are checked later) */
 static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
 {
+	if ((def->flags & PX_OPND_SINK_ONLY) && o->kind != PX_O_DISCARD)
+		return false; /* a row that writes no result is chosen only for a `_` */
 	switch (def->kind) {
 	case PX_OK_ADDR:
 		return o->kind == PX_O_ADDR;
@@ -170,6 +172,16 @@ static void report_tokens(px_verifier *v, const px_node *n)
 	}
 }
 
+/* The value written where the row takes only PTX's sink _, or NULL. Such rows
+ * have one result (tools/pxgen checks), so result d is item d. */
+static const px_opnd *sink_miss(const px_opnd_def *defs, unsigned ndefs, const px_opnd *items, unsigned nitems)
+{
+	for (unsigned d = 0; d < ndefs && d < nitems; d++)
+		if ((defs[d].flags & PX_OPND_SINK_ONLY) && items[d].kind != PX_O_DISCARD)
+			return &items[d];
+	return NULL;
+}
+
 static void report_shape(px_verifier *v, const px_func *f, const px_node *n, const px_variant *var)
 {
 	char what[256];
@@ -178,6 +190,11 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 	const px_opnd_def *r = px_var_results(n->op, var, &nr);
 	const px_opnd_def *o = px_var_operands(n->op, var, &no);
 	if (!map_items(f, r, nr, n->res, n->nres, n->slot, true)) {
+		const px_opnd *sink = sink_miss(r, nr, n->res, n->nres);
+		if (sink) {
+			px_error(v->d, sink->loc, PX_D_sink_only, what);
+			return;
+		}
 		/* a vector result (ld.v2) is written as one item per element */
 		unsigned want = 0;
 		for (unsigned k = 0; k < nr; k++)
@@ -289,16 +306,19 @@ static bool respell_inferred(const px_node *n)
 
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 {
-	bool admitted = false;
-	for (unsigned vi = 0; vi < n->op->nvariants && !admitted; vi++)
-		admitted = px_variant_admits(n->op, &n->op->variants[vi], n->slot);
-	if (!admitted)
+	/* the rows before the first that admits the tokens need no second look */
+	unsigned start = 0;
+	while (start < n->op->nvariants && !px_variant_admits(n->op, &n->op->variants[start], n->slot))
+		start++;
+	if (start == n->op->nvariants) {
 		respell_inferred(n);
+		start = 0;
+	}
 
 	const px_op_def *op = n->op;
 	const px_variant *shape_miss = NULL;
 	bool any_tokens = false, any_shape = false;
-	for (unsigned vi = 0; vi < op->nvariants; vi++) {
+	for (unsigned vi = start; vi < op->nvariants; vi++) {
 		const px_variant *var = &op->variants[vi];
 		if (!px_variant_admits(op, var, n->slot))
 			continue;

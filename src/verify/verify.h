@@ -55,6 +55,9 @@ int px_tok_type(unsigned tok);
 int px_opnd_type(const px_opnd_def *def, const uint16_t *slot);
 /* A group size for a definition, or 1 for a scalar. */
 unsigned px_opnd_count(const px_opnd_def *def, const uint16_t *slot);
+/* Is the definition a group (printed in braces) for the node's slots? One of
+ * one element too; a group sized by an empty slot (ld without .v2) is a value. */
+bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot);
 /* Can a value of type have stand where type want is expected (mir.md's bit rule)? */
 bool px_type_fits(int have, int want);
 /* Whether a floating-point literal v keeps a finite value as float type t. */
