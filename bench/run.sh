@@ -62,7 +62,7 @@ set -- $("$work/timeit" 51 "$ptxemit" "$work/empty.mir" -o "$work/empty.ptx" -- 
 startup_ms=$(awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }')
 startup_rss=$(awk -v k="$3" 'BEGIN { printf "%.1f", k / 1024 }')
 startup_cpu=$(awk -v s="$4" 'BEGIN { printf "%.2f", s * 1000 }')
-spawn_wall=$5 spawn=$8
+spawn_wall=$6 spawn=$9
 spawn_ms=$(awk -v s="$spawn" 'BEGIN { printf "%.2f", s * 1000 }')
 spawn_wall_ms=$(awk -v s="$spawn_wall" 'BEGIN { printf "%.2f", s * 1000 }')
 startup_net=$(awk -v a="$4" -v b="$spawn" 'BEGIN { d = (a - b) * 1000; printf "%.2f", (d > 0 ? d : 0) }')
@@ -84,7 +84,7 @@ for size in $sizes; do
 	[ $have_llc = yes ] && llc0="-- $LLC -march=nvptx64 -mcpu=$target -O0 $ll -o $work/l0.ptx"
 	set -- $("$work/timeit" "$rounds" "$ptxemit" "$mir" -o "$ptx" \
 		-- "$work/iofloor" "$mir" "$work/floor.out" "$ptx_bytes" $llc0)
-	wall_px=$1 rss=$3 t_px=$4 t_io=$8 t_l0=${12:-}
+	wall_px=$1 rss=$3 t_px=$4 tmin_px=$5 t_io=$9 t_l0=${14:-}
 	t_l2='' t_as=''
 	if [ "$size" -le "$slow_max" ]; then
 		[ $have_llc = yes ] &&
@@ -94,13 +94,15 @@ for size in $sizes; do
 	fi
 	if [ -n "$prev_t" ] && [ "$nodes" -ge $((2 * prev_nodes - prev_nodes / 10)) ] &&
 		[ "$nodes" -le $((2 * prev_nodes + prev_nodes / 10)) ]; then
-		# time per node against the smaller module's: 1.00 is linear
-		per=$(awk -v a="$t_px" -v b="$prev_t" -v n="$nodes" -v m="$prev_nodes" \
+		# time per node against the smaller module's: 1.00 is linear. The
+		# least-disturbed runs are compared: a neighbour's burst during one
+		# size's rounds otherwise reads as a cost of the input.
+		per=$(awk -v a="$tmin_px" -v b="$prev_t" -v n="$nodes" -v m="$prev_nodes" \
 			'BEGIN { printf "%.2f", (a / n) / (b / m) }')
-		linearity="$linearity $prev_nodes -> $nodes nodes: time x$(div "$t_px" "$prev_t"), per node x$per;"
+		linearity="$linearity $prev_nodes -> $nodes nodes: time x$(div "$tmin_px" "$prev_t"), per node x$per;"
 		lin_worst=$(awk -v w="$lin_worst" -v p="$per" 'BEGIN { d = p > 1 ? p - 1 : 1 - p; print (d > w ? d : w) }')
 	fi
-	prev_nodes=$nodes prev_t=$t_px
+	prev_nodes=$nodes prev_t=$tmin_px
 	# ratios of net times (see the top of this file)
 	n_px=$(net "$t_px") n_io=$(net "$t_io") n_l0=${t_l0:+$(net "$t_l0")}
 	n_l2=${t_l2:+$(net "$t_l2")} n_as=${t_as:+$(net "$t_as")}
@@ -134,7 +136,7 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "Start-up on an empty module: $startup_ms ms wall, $startup_cpu ms CPU, peak RSS $startup_rss MiB;"
 	echo "a bare static process (bench/bare.c) takes $spawn_wall_ms ms wall, $spawn_ms ms CPU here (medians of 51),"
 	echo "so ptxemit's own start-up is $startup_net ms."
-	[ -n "$linearity" ] && echo "Linearity (ptxemit's time when the module doubles):$linearity"
+	[ -n "$linearity" ] && echo "Linearity (ptxemit's least CPU time over the rounds when the module doubles):$linearity"
 	echo
 	echo "Times are CPU times (user + system) except the wall column; net times, ratios and the"
 	echo "x floor and % columns subtract the bare process's $spawn_ms ms from each tool's time;"

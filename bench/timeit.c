@@ -1,13 +1,14 @@
 /* timeit: runs several commands in turn, round after round, and prints for
  * each the median and the minimum wall-clock time, the largest peak resident
- * set over the rounds and the median CPU time (user + system).
+ * set over the rounds and the median and the minimum CPU time (user + system).
  *
  *   timeit ROUNDS CMD1 [ARG...] [-- CMD2 [ARG...]]...
  *
  * Running the commands alternately, rather than each ROUNDS times in a row,
  * spreads the machine's background noise over all of them alike. Each
  * command's standard output goes to /dev/null. Output, one line a command:
- *   <median seconds> <min seconds> <peak RSS KiB> <median CPU seconds>
+ *   <median seconds> <min seconds> <peak RSS KiB> <median CPU seconds> <min CPU seconds>
+ * The minimum is the run the machine disturbed least: noise only adds time.
  * The exit status is 1 if any run of any command failed. */
 #define _DEFAULT_SOURCE
 #include <fcntl.h>
@@ -100,7 +101,7 @@ int main(int argc, char **argv)
 		double *t = times + c * rounds, *u = cpus + c * rounds;
 		qsort(t, (size_t)rounds, sizeof *t, cmp_double);
 		qsort(u, (size_t)rounds, sizeof *u, cmp_double);
-		printf("%.6f %.6f %ld %.6f\n", median(t, rounds), t[0], rss[c], median(u, rounds));
+		printf("%.6f %.6f %ld %.6f %.6f\n", median(t, rounds), t[0], rss[c], median(u, rounds), u[0]);
 	}
 	return failed;
 }
