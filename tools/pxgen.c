@@ -1937,7 +1937,9 @@ static void read_emit(pat_row *r, const ynode *map)
 			strs *t = variant_tokens(r->emit, k, node(p->value));
 			if (t->n != 1)
 				fail(node(p->value), "an emitted slot takes one token");
-			r->set[k] = t->v[0];
+			r->set[k] = t->v[0]; /* the one token is kept; its list is not */
+			free(t->v);
+			free(t);
 		}
 	}
 	if ((v = map_get(map, "copy"))) {
