@@ -1483,6 +1483,18 @@ static void emit_name_index(sbuf *c, const char *table, const char *const *names
 	sb_printf(c, "}};\n");
 }
 
+/* A table of rows and its length; C has no empty arrays, so an empty table is
+ * one zeroed row behind a length of 0. */
+static void emit_row_array(sbuf *c, const char *type, const char *name, const char *count, const sbuf *rows,
+                           size_t n)
+{
+	if (n)
+		sb_printf(c, "const %s %s[] = {\n%s};\n", type, name, rows->p);
+	else
+		sb_printf(c, "const %s %s[1];\n", type, name);
+	sb_printf(c, "const unsigned %s = %zu;\n", count, n);
+}
+
 static int cmp_op(const void *a, const void *b)
 {
 	return strcmp(((const op_row *)a)->name, ((const op_row *)b)->name);
@@ -1505,11 +1517,7 @@ static void emit_ops(sbuf *c)
 	}
 	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\nconst uint16_t px_rule_empty[] = {0};\n%s",
 	          pool.defs.p ? pool.defs.p : "");
-	if (M.nops)
-		sb_printf(c, "const px_op_def px_ops[] = {\n%s};\n", rows.p);
-	else
-		sb_printf(c, "const px_op_def px_ops[1];\n");
-	sb_printf(c, "const unsigned px_nops = %zu;\n", M.nops);
+	emit_row_array(c, "px_op_def", "px_ops", "px_nops", &rows, M.nops);
 	free(rows.p);
 	const char **names = xrealloc(NULL, (M.nops + 1) * sizeof *names);
 	for (size_t i = 0; i < M.nops; i++)
@@ -1842,6 +1850,19 @@ static void read_bare(const ynode *map)
 
 /* A matched node: op, slot constraints (`types` constrains the type slot), and
  * `commutative` (root) or `operand` (inner: the root operand it defines). */
+/* A `slots:` map of op's slot names to token lists, into when[slot]; with
+ * single, each list must be one token (a replacement writes one). */
+static void read_slot_tokens(const op_row *op, const ynode *v, strs **when, bool single)
+{
+	expect(v, YAML_MAPPING_NODE, "slots");
+	MAP_EACH(p, v) {
+		int k = need_slot(op, node(p->key));
+		when[k] = variant_tokens(op, k, node(p->value));
+		if (single && when[k]->n != 1)
+			fail(node(p->value), "an emitted slot takes one token");
+	}
+}
+
 static void read_pat_node(pat_row *r, pat_node *pn, const ynode *map, bool root)
 {
 	static const char *const root_keys[] = {"op", "types", "slots", "commutative", NULL};
@@ -1852,13 +1873,8 @@ static void read_pat_node(pat_row *r, pat_node *pn, const ynode *map, bool root)
 	pn->op = pat_op(v);
 	pn->opname = pn->op->name;
 	pn->nslots = pn->op->nslots;
-	if ((v = map_get(map, "slots"))) {
-		expect(v, YAML_MAPPING_NODE, "slots");
-		MAP_EACH(p, v) {
-			int k = need_slot(pn->op, node(p->key));
-			pn->when[k] = variant_tokens(pn->op, k, node(p->value));
-		}
-	}
+	if ((v = map_get(map, "slots")))
+		read_slot_tokens(pn->op, v, pn->when, false);
 	if ((v = map_get(map, "types"))) {
 		int k = slot_index(pn->op, "type");
 		if (k < 0 || pn->when[k])
@@ -1931,15 +1947,14 @@ static void read_emit(pat_row *r, const ynode *map)
 	r->emitname = r->emit->name;
 	r->emit_nslots = r->emit->nslots;
 	if ((v = map_get(map, "slots"))) {
-		expect(v, YAML_MAPPING_NODE, "slots");
-		MAP_EACH(p, v) {
-			int k = need_slot(r->emit, node(p->key));
-			strs *t = variant_tokens(r->emit, k, node(p->value));
-			if (t->n != 1)
-				fail(node(p->value), "an emitted slot takes one token");
-			r->set[k] = t->v[0]; /* the one token is kept; its list is not */
-			free(t->v);
-			free(t);
+		strs *one[MAX_SLOTS] = {0};
+		read_slot_tokens(r->emit, v, one, true);
+		for (int k = 0; k < MAX_SLOTS; k++) {
+			if (!one[k])
+				continue;
+			r->set[k] = one[k]->v[0]; /* the one token is kept; its list is not */
+			free(one[k]->v);
+			free(one[k]);
 		}
 	}
 	if ((v = map_get(map, "copy"))) {
@@ -2104,11 +2119,7 @@ static void emit_patterns(sbuf *c)
 	sbuf rows = {0};
 	for (size_t i = 0; i < P.n; i++)
 		emit_pattern(c, &rows, &P.v[i]);
-	if (P.n)
-		sb_printf(c, "const px_pattern px_patterns[] = {\n%s};\n", rows.p);
-	else
-		sb_printf(c, "const px_pattern px_patterns[1];\n");
-	sb_printf(c, "const unsigned px_npatterns = %zu;\n", P.n);
+	emit_row_array(c, "px_pattern", "px_patterns", "px_npatterns", &rows, P.n);
 	free(rows.p);
 }
 
