@@ -2,7 +2,6 @@
  * carry a member mask as their last operand. A literal all-lanes mask selects
  * the *_FULL opcode the seed describes; the seed's AsmWriter drops the mask
  * there, but ptxas requires it, so the FULL form prints it as -1. */
-#include <string.h>
 
 #include "isel/isel.h"
 
@@ -18,14 +17,7 @@ bool px_select_collective(px_isel *s, const px_node *n)
 	if (!mi->nops || !all_lanes(&mi->ops[mi->nops - 1]))
 		return true;
 	mi->ops[mi->nops - 1].imm = -1;
-	if (!mi->mc)
-		return true;
-	/* SHFL_SYNC_BFLY_B32_rriii -> SHFL_SYNC_BFLY_B32_FULL_rriii */
-	size_t len = strlen(mi->mc), head = (size_t)(strrchr(mi->mc, '_') - mi->mc);
-	char *full = px_arena_alloc(s->a, len + sizeof "_FULL");
-	memcpy(full, mi->mc, head);
-	memcpy(full + head, "_FULL", 5);
-	memcpy(full + head + 5, mi->mc + head, len - head + 1);
-	mi->mc = full;
+	mi->full_mask = true;
+	px_finish(s, mi); /* named again: SHFL_SYNC_BFLY_B32_FULL_rriii */
 	return true;
 }

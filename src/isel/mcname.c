@@ -1,5 +1,6 @@
 /* MC opcode names (data/README.md): the variant's stem, the printed tokens in
- * print order, and one letter per operand kind, e.g. FADD_RN_F32_rri. */
+ * print order, "_FULL" for a warp collective with the all-lanes mask, and one
+ * letter per operand kind, e.g. FADD_RN_F32_rri. */
 #include <ctype.h>
 #include <string.h>
 
@@ -43,6 +44,8 @@ const char *px_mc_name(px_arena *a, const px_minst *mi)
 			buf[n++] = isalnum((unsigned char)*p) ? (char)toupper((unsigned char)*p) : '_';
 		}
 	}
+	for (const char *p = mi->full_mask ? "_FULL" : ""; *p && n < sizeof buf - 1; p++)
+		buf[n++] = *p;
 	if (mi->nres + mi->nops && n < sizeof buf - 1)
 		buf[n++] = '_';
 	for (uint32_t i = 0; i < mi->nres && n < sizeof buf - 1; i++)

@@ -57,6 +57,7 @@ struct px_minst {
 	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
 	uint8_t pseudo;          /* enum px_pseudo */
 	bool has_guard, guard_neg;
+	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
 	uint32_t guard_reg;      /* a %p register number */
 	px_mop *res;
 	uint32_t nres;
