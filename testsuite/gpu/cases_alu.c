@@ -144,22 +144,6 @@ static uint32_t to_int(float f, rounding m)
 	return (uint32_t)(int32_t)r;
 }
 
-static uint16_t f16_rn(float f)
-{
-	uint32_t x = gpu_f32_bits(f), sign = (x >> 16) & 0x8000, ax = x & 0x7fffffff;
-	if (ax > 0x7f800000)
-		return (uint16_t)(sign | 0x7fff);
-	if (ax >= 0x477ff000) /* 65520 and above round to infinity */
-		return (uint16_t)(sign | 0x7c00);
-	int e = (int)(ax >> 23) - 127;
-	if (e < -14) /* subnormal: a multiple of 2^-24, rounded to even */
-		return (uint16_t)(sign | (uint32_t)rintf(fabsf(f) * 16777216.0f));
-	uint32_t mant = ax & 0x7fffff, h = ((uint32_t)(e + 15) << 10) | (mant >> 13), rest = mant & 0x1fff;
-	if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
-		h++;
-	return (uint16_t)(sign | h);
-}
-
 static float f16_value(uint16_t h)
 {
 	uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 31, m = h & 0x3ff;
@@ -186,7 +170,7 @@ static void float_reference(float a, float b, int32_t k, uint32_t *r)
 		r[14 + m] = to_int(a, (rounding)m);
 		f[18 + m] = from_int(k, (rounding)m);
 	}
-	uint16_t h = f16_rn(a);
+	uint16_t h = gpu_f16_bits(a);
 	r[22] = h;
 	f[23] = f16_value(h);
 	for (int j = 0; j < FLOAT_RESULTS; j++)
@@ -262,8 +246,128 @@ static gpu_verdict float_ops(gpu *g, const gpu_case *c)
 	return v;
 }
 
+/* ------------------------------------------------------------------- FP8 */
+
+typedef struct fp8_format {
+	int mbits, bias;
+	double max;       /* the largest finite value; .satfinite clamps to it */
+} fp8_format;
+
+static const fp8_format E4M3 = {3, 7, 448.0}, E5M2 = {2, 15, 57344.0};
+
+static int fp8_is_nan(uint32_t code, const fp8_format *f)
+{
+	return f->mbits == 3 ? (code & 0x7f) == 0x7f : (code & 0x7c) == 0x7c && (code & 3);
+}
+
+/* Rounded to nearest even, then clamped to the largest finite value. */
+static uint32_t fp8_bits(float x, const fp8_format *f)
+{
+	if (isnan(x))
+		return 0x7f;
+	uint32_t sign = signbit(x) ? 0x80 : 0;
+	double a = fabs((double)x);
+	if (a == 0)
+		return sign;
+	int e;
+	frexp(a, &e); /* a = m * 2^e, m in [0.5, 1): the exponent of a is e - 1 */
+	int emin = 1 - f->bias;
+	double quantum = ldexp(1.0, (e - 1 < emin ? emin : e - 1) - f->mbits);
+	double q = a > f->max ? f->max : rint(a / quantum) * quantum;
+	if (q > f->max)
+		q = f->max;
+	if (q == 0)
+		return sign;
+	frexp(q, &e);
+	if (e - 1 < emin)
+		return sign | (uint32_t)(q / ldexp(1.0, emin - f->mbits));
+	return sign | (uint32_t)((e - 1 + f->bias) << f->mbits) |
+	       (uint32_t)(q / ldexp(1.0, e - 1 - f->mbits) - (1 << f->mbits));
+}
+
+static float fp8_value(uint32_t code, const fp8_format *f)
+{
+	if (fp8_is_nan(code, f))
+		return NAN;
+	int e = (int)((code & 0x7f) >> f->mbits), m = (int)(code & ((1u << f->mbits) - 1));
+	if (f->mbits == 2 && e == 31)
+		return code & 0x80 ? -INFINITY : INFINITY;
+	double v = e ? ldexp(1.0 + m / (double)(1 << f->mbits), e - f->bias)
+	             : ldexp(m / (double)(1 << f->mbits), 1 - f->bias);
+	return (float)(code & 0x80 ? -v : v);
+}
+
+static uint32_t f16x2_of(uint32_t pair, const fp8_format *f)
+{
+	return (uint32_t)gpu_f16_bits(fp8_value(pair >> 8, f)) << 16 | gpu_f16_bits(fp8_value(pair & 0xff, f));
+}
+
+/* NaN codes compare by class: any NaN of the format matches any other. */
+static size_t cmp_fp8(gpu *g, const uint32_t *got, const uint32_t *want, size_t n)
+{
+	size_t bad = 0;
+	for (size_t i = 0; i < n; i++) {
+		const fp8_format *f = i % 4 == 0 || i % 4 == 2 ? &E4M3 : &E5M2;
+		int same = got[i] == want[i];
+		if (!same && i % 4 < 2)
+			same = ((got[i] >> 8) == (want[i] >> 8) || (fp8_is_nan(got[i] >> 8, f) && fp8_is_nan(want[i] >> 8, f))) &&
+			       ((got[i] & 0xff) == (want[i] & 0xff) || (fp8_is_nan(got[i] & 0xff, f) && fp8_is_nan(want[i] & 0xff, f)));
+		else if (!same)
+			for (int h = 0; h < 2; h++) {
+				uint32_t x = got[i] >> (16 * h) & 0xffff, y = want[i] >> (16 * h) & 0xffff;
+				same = x == y || ((x & 0x7c00) == 0x7c00 && (x & 0x3ff) && (y & 0x7c00) == 0x7c00 && (y & 0x3ff));
+				if (!same)
+					break;
+			}
+		if (!same && bad++ < 8)
+			fprintf(stderr, "  %s: out[%zu] = 0x%08x, expected 0x%08x\n", g->case_name, i, got[i], want[i]);
+	}
+	return bad;
+}
+
+static gpu_verdict fp8(gpu *g, const gpu_case *c)
+{
+	enum { N = 1024 };
+	static const float edges[] = {0.0f, -0.0f, 1.0f, -1.5f, 448.0f, 449.0f, 464.0f, 480.0f, 1e6f, -1e6f,
+	                              57344.0f, 61440.0f, 0x1p-9f, 0x1p-10f, 0x3p-11f, 0x1p-16f, 0x1p-17f,
+	                              0x3p-18f, INFINITY, -INFINITY, NAN, 0.3f, -7.0625f, 240.0f};
+	enum { NE = sizeof edges / sizeof edges[0] };
+	static float a[N], b[N];
+	static uint32_t got[4 * N], want[4 * N];
+	uint32_t seed = 41;
+	for (size_t i = 0; i < N; i++) {
+		if (i < NE * NE) {
+			a[i] = edges[i / NE];
+			b[i] = edges[i % NE];
+		} else {
+			uint32_t ra = gpu_rand(&seed), rb = gpu_rand(&seed);
+			a[i] = gpu_bits_f32((ra & 0x807fffff) | ((100 + ra % 50) << 23));
+			b[i] = gpu_bits_f32((rb & 0x807fffff) | ((100 + rb % 50) << 23));
+		}
+		uint32_t *w = want + 4 * i;
+		w[0] = fp8_bits(a[i], &E4M3) << 8 | fp8_bits(b[i], &E4M3);
+		w[1] = fp8_bits(a[i], &E5M2) << 8 | fp8_bits(b[i], &E5M2);
+		w[2] = f16x2_of(w[0], &E4M3);
+		w[3] = f16x2_of(w[1], &E5M2);
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dout = gpu_alloc(g, sizeof got);
+	uint32_t n = N;
+	void *args[] = {&da, &db, &dout, &n};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dout && !gpu_load(g, c, "fp8", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, b, sizeof b) &&
+	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = cmp_fp8(g, got, want, 4 * N) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dout);
+	return v;
+}
+
 const gpu_case gpu_cases_alu[] = {
 	{"int_ops", "testsuite/gpu/int_ops.mir", NULL, 80, 0, int_ops},
 	{"float_ops", "testsuite/gpu/float_ops.mir", NULL, 80, 0, float_ops},
+	{"fp8", "testsuite/gpu/fp8.mir", NULL, 90, 0, fp8},
 	{0},
 };

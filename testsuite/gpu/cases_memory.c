@@ -105,7 +105,44 @@ static gpu_verdict warp_atomics(gpu *g, const gpu_case *c)
 	return v;
 }
 
+/* in[] through a shared tile, out[i] = in[255 - i]: the kernel names the
+ * way the words get there (cp.async, or one bulk copy and an mbarrier). */
+static gpu_verdict reversed_copy(gpu *g, const gpu_case *c, const char *kernel)
+{
+	enum { N = 256 };
+	uint32_t in[N], got[N], want[N];
+	uint32_t seed = 51;
+	for (size_t i = 0; i < N; i++)
+		in[i] = gpu_rand(&seed);
+	for (size_t i = 0; i < N; i++)
+		want[i] = in[N - 1 - i];
+	gpu_kernel k = {0};
+	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got);
+	void *args[] = {&din, &dout};
+	gpu_verdict v = GPU_FAIL;
+	if (din && dout && !gpu_load(g, c, kernel, &k) && !gpu_put(g, din, in, sizeof in) &&
+	    !gpu_zero(g, dout, sizeof got) &&
+	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){64, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_u32(g, "out", got, want, N) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, din), gpu_free(g, dout);
+	return v;
+}
+
+static gpu_verdict cp_async(gpu *g, const gpu_case *c)
+{
+	return reversed_copy(g, c, "cp_async_rev");
+}
+
+static gpu_verdict bulk_copy(gpu *g, const gpu_case *c)
+{
+	return reversed_copy(g, c, "bulk_rev");
+}
+
 const gpu_case gpu_cases_memory[] = {
 	{"warp_atomics", "testsuite/gpu/warp_atomics.mir", NULL, 80, 0, warp_atomics},
+	{"cp_async", "testsuite/gpu/async_copy.mir", NULL, 80, 0, cp_async},
+	{"bulk_copy_mbarrier", "testsuite/gpu/bulk_copy.mir", NULL, 90, 0, bulk_copy},
 	{0},
 };

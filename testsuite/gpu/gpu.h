@@ -111,5 +111,7 @@ size_t gpu_cmp_f32(gpu *g, const char *what, const float *got, const float *want
 
 uint32_t gpu_f32_bits(float f);
 float gpu_bits_f32(uint32_t u);
+/* f32 to f16 bits, rounded to nearest even (NaN to 0x7fff). */
+uint16_t gpu_f16_bits(float f);
 
 #endif

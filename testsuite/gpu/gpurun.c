@@ -260,6 +260,22 @@ float gpu_bits_f32(uint32_t u)
 	return f;
 }
 
+uint16_t gpu_f16_bits(float f)
+{
+	uint32_t x = gpu_f32_bits(f), sign = (x >> 16) & 0x8000, ax = x & 0x7fffffff;
+	if (ax > 0x7f800000)
+		return (uint16_t)(sign | 0x7fff);
+	if (ax >= 0x477ff000) /* 65520 and above round to infinity */
+		return (uint16_t)(sign | 0x7c00);
+	int e = (int)(ax >> 23) - 127;
+	if (e < -14) /* subnormal: a multiple of 2^-24, rounded to even */
+		return (uint16_t)(sign | (uint32_t)rintf(fabsf(f) * 16777216.0f));
+	uint32_t mant = ax & 0x7fffff, h = ((uint32_t)(e + 15) << 10) | (mant >> 13), rest = mant & 0x1fff;
+	if (rest > 0x1000 || (rest == 0x1000 && (h & 1)))
+		h++;
+	return (uint16_t)(sign | h);
+}
+
 enum { SHOW_MISMATCHES = 8 };
 
 size_t gpu_cmp_u32(gpu *g, const char *what, const uint32_t *got, const uint32_t *want, size_t n)
