@@ -110,10 +110,57 @@ static gpu_verdict mma_s8(gpu *g, const gpu_case *c)
 	return run_mma(g, c, &(mma_shape){"mma_s8", EL_S8, 32, 1});
 }
 
+/* f16 accumulators, D stored through stmatrix: every value is a multiple of
+ * 1/4 below 2^8 in magnitude, exact in f16. */
+static gpu_verdict mma_stmatrix(gpu *g, const gpu_case *c)
+{
+	enum { M = 16, N = 8, K = 16 };
+	uint16_t a[M * K], bt[N * K], cin[M * N], got[M * N], want[M * N];
+	int av[M][K], bv[K][N];
+	uint32_t seed = 61;
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned k = 0; k < K; k++) {
+			av[r][k] = (int)(gpu_rand(&seed) % 9) - 4;
+			a[r * K + k] = gpu_f16_bits((float)av[r][k] / 2.0f);
+		}
+	for (unsigned n = 0; n < N; n++)
+		for (unsigned k = 0; k < K; k++) {
+			bv[k][n] = (int)(gpu_rand(&seed) % 9) - 4;
+			bt[n * K + k] = gpu_f16_bits((float)bv[k][n] / 2.0f);
+		}
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned n = 0; n < N; n++) {
+			int ci = (int)(gpu_rand(&seed) % 201) - 100;
+			long sum = ci;
+			for (unsigned k = 0; k < K; k++)
+				sum += (long)av[r][k] * bv[k][n];
+			cin[r * N + n] = gpu_f16_bits((float)ci / 4.0f);
+			want[r * N + n] = gpu_f16_bits((float)sum / 4.0f);
+		}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
+	            dd = gpu_alloc(g, sizeof got);
+	void *args[] = {&da, &db, &dc, &dd};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && dd && !gpu_load(g, c, "mma_stmatrix", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, bt, sizeof bt) && !gpu_put(g, dc, cin, sizeof cin) &&
+	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){32, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dd, sizeof got)) {
+		uint32_t g32[M * N], w32[M * N];
+		for (size_t i = 0; i < M * N; i++)
+			g32[i] = got[i], w32[i] = want[i];
+		v = gpu_cmp_u32(g, "D", g32, w32, M * N) ? GPU_FAIL : GPU_PASS;
+	}
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
+	return v;
+}
+
 const gpu_case gpu_cases_tensor[] = {
 	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16},
 	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16},
 	{"mma_tf32", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_tf32},
 	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8},
+	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix},
 	{0},
 };
