@@ -1,6 +1,7 @@
 /* Tensor cores: mma.sync for f16, bf16 (fragments through ldmatrix), tf32
- * and s8; f16 accumulators through stmatrix; wgmma from shared descriptors. The inputs are small multiples of 1/2 (or small integers), so every
- * product and every partial sum is exact and the comparison is exact. */
+ * and s8; f16 accumulators through stmatrix; wgmma from shared-memory
+ * descriptors. The inputs are small multiples of 1/2 (or small integers), so
+ * every product and every partial sum is exact and the comparison is exact. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
