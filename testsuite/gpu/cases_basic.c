@@ -128,11 +128,52 @@ static gpu_verdict cluster(gpu *g, const gpu_case *c)
 	return v;
 }
 
+static gpu_verdict gemm(gpu *g, const gpu_case *c)
+{
+	enum { M = 64, N = 96, K = 64 };
+	static uint16_t a[M * K], bt[N * K];
+	static int av[M][K], bv[K][N];
+	static float got[M * N], want[M * N];
+	uint32_t seed = 81;
+	/* small multiples of 1/2: every product and partial sum is exact */
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned k = 0; k < K; k++) {
+			av[r][k] = (int)(gpu_rand(&seed) % 9) - 4;
+			a[r * K + k] = gpu_f16_bits((float)av[r][k] / 2.0f);
+		}
+	for (unsigned n = 0; n < N; n++)
+		for (unsigned k = 0; k < K; k++) {
+			bv[k][n] = (int)(gpu_rand(&seed) % 9) - 4;
+			bt[n * K + k] = gpu_f16_bits((float)bv[k][n] / 2.0f);
+		}
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned n = 0; n < N; n++) {
+			long sum = 0;
+			for (unsigned k = 0; k < K; k++)
+				sum += (long)av[r][k] * bv[k][n];
+			want[r * N + n] = (float)sum / 4.0f;
+		}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof got);
+	uint32_t m = M, n = N, kk = K;
+	void *args[] = {&da, &db, &dc, &m, &n, &kk};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && !gpu_load(g, c, "gemm", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, bt, sizeof bt) &&
+	    !gpu_launch(g, &k, (gpu_dim){N / 32, M / 32, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dc, sizeof got))
+		v = gpu_cmp_f32(g, "C", got, want, M * N, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc);
+	return v;
+}
+
 const gpu_case gpu_cases_basic[] = {
 	{"example_vadd", "examples/vadd.mir", NULL, 80, 0, vadd},
 	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce},
 	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
 	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
 	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
+	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm},
 	{0},
 };
