@@ -389,6 +389,8 @@ typedef struct opnd_row {
 	int type_slot, count_slot;
 	unsigned type, count, flags;
 	const char *derive;
+	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
+	unsigned space;  /* addr with space_slot -1: index into space_names */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128 };
@@ -441,6 +443,7 @@ typedef struct op_row {
 	prop_row *props;
 	size_t nprops, cap_props;
 	unsigned flags;
+	const ynode *spaces;    /* operand name -> slot or state space of its address */
 } op_row;
 
 static struct {
@@ -903,7 +906,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
 		opnd_row *o = PUSH(out->v, out->n, out->cap);
-		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1};
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1};
 		o->name = scalar(map_need(e, "name", "an operand"), "name");
 		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
 			fail(v, "unknown operand kind '%s'", o->kind);
@@ -1090,7 +1093,8 @@ static void read_rules(op_row *op, const ynode *list)
 
 static unsigned read_op_flags(const ynode *v)
 {
-	static const char *const names[] = {"terminator", "noguard", "internal", NULL};
+	static const char *const names[] = {"terminator", "noguard", "internal", "space_from_address",
+	                                    "register_address", NULL};
 	unsigned flags = 0;
 	expect(v, YAML_SEQUENCE_NODE, "flags");
 	SEQ_EACH(it, v) {
@@ -1142,11 +1146,60 @@ static void check_infer(const op_row *op)
 				     *src >= SRC_OPERAND ? *src - SRC_OPERAND : *src, op->name);
 }
 
+/* An address operand's state space: the `spaces:` entry naming it (a slot of
+ * the op, whose token gives the space, or a space), else the op's `space`
+ * slot, else generic. Every entry must name an address operand. */
+static const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
+                                          "param", "tmem", NULL}; /* enum px_addr_space's order */
+static unsigned index_in(const char *const *list, const char *s);
+
+static void resolve_list(const op_row *op, opnd_list *l, bool *named)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		opnd_row *o = &l->v[i];
+		if (strcmp(o->kind, "addr"))
+			continue;
+		const ynode *v = NULL;
+		if (op->spaces)
+			MAP_EACH(kv, op->spaces) {
+				if (!strcmp(scalar(node(kv->key), "an operand name"), o->name)) {
+					v = node(kv->value);
+					named[kv - op->spaces->data.mapping.pairs.start] = true;
+				}
+			}
+		const char *sp = v ? scalar(v, "a space") : slot_index(op, "space") >= 0 ? "space" : "generic";
+		o->space_slot = slot_index(op, sp);
+		if (o->space_slot < 0 && !in_list(space_names, sp) && strcmp(sp, "shared::cta"))
+			fail(v, "'%s' is neither a slot of op '%s' nor a state space", sp, op->name);
+		if (o->space_slot < 0)
+			o->space = index_in(space_names, strcmp(sp, "shared::cta") ? sp : "shared");
+	}
+}
+
+static void resolve_spaces(op_row *op)
+{
+	bool named[64] = {0};
+	if (op->spaces) {
+		expect(op->spaces, YAML_MAPPING_NODE, "spaces");
+		if (op->spaces->data.mapping.pairs.top - op->spaces->data.mapping.pairs.start > 64)
+			fail(op->spaces, "more than 64 spaces");
+	}
+	resolve_list(op, &op->operands, named);
+	for (size_t j = 0; j < op->nvariants; j++)
+		resolve_list(op, &op->variants[j].operands, named);
+	if (op->spaces)
+		MAP_EACH(kv, op->spaces) {
+			if (!named[kv - op->spaces->data.mapping.pairs.start])
+				fail(node(kv->key), "'%s' is no address operand of op '%s'",
+				     scalar(node(kv->key), "an operand name"), op->name);
+		}
+}
+
 static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "iid", "isd", NULL};
+	                                   "arch", "iid", "isd", "spaces", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
@@ -1202,6 +1255,8 @@ static void read_op(const ynode *e)
 			for (size_t j = 0; j < op->nvariants; j++)
 				op->variants[j].require |= 1u << i;
 	check_infer(op);
+	op->spaces = map_get(e, "spaces");
+	resolve_spaces(op);
 }
 
 static void read_ops(void)
@@ -1306,8 +1361,8 @@ static const char *opnd_array(const opnd_list *l)
 		unsigned derive = !o->derive ? 0 : !strcmp(o->derive, "wide") ? 1 : 2;
 		sb_printf(&b, "%s{", i ? ", " : "");
 		sb_cstr(&b, o->name);
-		sb_printf(&b, ", %u, %d, %u, %u, %d, %u, %u}", index_in(opnd_kinds, o->kind), o->type_slot, o->type,
-		          derive, o->count_slot, o->count, o->flags);
+		sb_printf(&b, ", %u, %d, %u, %u, %d, %u, %u, %d, %u}", index_in(opnd_kinds, o->kind), o->type_slot,
+		          o->type, derive, o->count_slot, o->count, o->flags, o->space_slot, o->space);
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
 	free(b.p);
