@@ -60,7 +60,7 @@ px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
 	int mt = type;
 	if (px_types[type].kind == PX_KIND_FLOAT && px_types[type].width == 16)
 		mt = PX_T_b16; /* mov.f16 takes no immediate; mov.b16 does */
-	px_set_slot(mov, slot, "type", px_type_tok(mov, "type", mt));
+	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, mt));
 	return px_emit_unary(s, mov, slot, px_reg_mop(s, type, px_new_reg(s, type, 1)), src, loc);
 }
 
@@ -102,8 +102,8 @@ static px_mop generic_of(px_isel *s, unsigned space, px_mop sym, px_loc loc)
 {
 	const px_op_def *cvta = &px_ops[PX_OP_cvta];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(cvta, slot, "space", space_tok[space]);
-	px_set_slot(cvta, slot, "type", PX_TOK_u64);
+	px_set_slot(cvta, slot, PX_SN_space, space_tok[space]);
+	px_set_slot(cvta, slot, PX_SN_type, PX_TOK_u64);
 	return px_emit_unary(s, cvta, slot, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), sym, loc);
 }
 
@@ -117,7 +117,7 @@ static px_mop symbol_register(px_isel *s, const px_opnd *b, px_mop sym, unsigned
 	int t = have == PX_AS_GLOBAL ? PX_T_u64 : PX_T_u32;
 	const px_op_def *mov = &px_ops[PX_OP_mov];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(mov, slot, "type", px_type_tok(mov, "type", t));
+	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, t));
 	return px_emit_unary(s, mov, slot, px_reg_mop(s, t, px_new_reg(s, t, 1)), sym, loc);
 }
 

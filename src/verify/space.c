@@ -123,7 +123,7 @@ static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node 
 	switch (op) {
 	case PX_OP_mov:
 	case PX_OP_cvt:
-		if (op == PX_OP_cvt && px_slot_index(n->op, "rnd") >= 0 && n->slot[px_slot_index(n->op, "rnd")])
+		if (op == PX_OP_cvt && px_slot_find(n->op, PX_SN_rnd) >= 0 && n->slot[px_slot_find(n->op, PX_SN_rnd)])
 			return PX_SP_UNKNOWN; /* a rounding conversion: a float */
 		t = n->nops == 1 ? opnd_tag(v, f, &n->ops[0]) : 0;
 		if (!t || (width < 64 && !fits_32(t)))
@@ -142,8 +142,8 @@ static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node 
 		t = n->nops == 3 ? opnd_tag(v, f, &n->ops[0]) : 0;
 		return t && t == opnd_tag(v, f, &n->ops[1]) ? t : PX_SP_UNKNOWN;
 	case PX_OP_cvta: {
-		unsigned sp = px_space_of_tok(n->slot[px_slot_index(n->op, "space")]);
-		bool to = n->slot[px_slot_index(n->op, "to")] != 0;
+		unsigned sp = px_space_of_tok(n->slot[px_slot_find(n->op, PX_SN_space)]);
+		bool to = n->slot[px_slot_find(n->op, PX_SN_to)] != 0;
 		return PX_SP_IN(sp) | (to || sp == PX_AS_GLOBAL ? 0 : PX_SP_GEN);
 	}
 	default:
@@ -234,7 +234,7 @@ static bool suits(unsigned sp, uint8_t t, bool sym)
 /* An instruction whose space follows its address takes .shared for a shared one. */
 static void follow_space(const px_verifier *v, px_node *n, uint8_t t)
 {
-	int si = px_slot_index(n->op, "space");
+	int si = px_slot_find(n->op, PX_SN_space);
 	if (!(n->op->flags & PX_OPF_SPACE_FROM_ADDRESS) || si < 0 || n->slot[si] || !t || t == PX_SP_UNKNOWN ||
 	    PX_SP_SPACE(t) != PX_AS_SHARED)
 		return;
@@ -265,8 +265,8 @@ static void need_cvta_param(px_verifier *v, px_loc loc)
 {
 	const px_op_def *cvta = &px_ops[PX_OP_cvta];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	slot[px_slot_index(cvta, "space")] = PX_TOK_param;
-	slot[px_slot_index(cvta, "type")] = PX_TOK_u64;
+	slot[px_slot_find(cvta, PX_SN_space)] = PX_TOK_param;
+	slot[px_slot_find(cvta, PX_SN_type)] = PX_TOK_u64;
 	for (unsigned i = 0; i < cvta->nvariants; i++)
 		if (px_variant_admits(cvta, &cvta->variants[i], slot)) {
 			const px_variant *var = &cvta->variants[i];
