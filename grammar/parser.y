@@ -723,6 +723,7 @@ static px_olink *literal(px_parser *P, uint8_t kind, px_tok t)
 		break;
 	case PX_O_FLOAT:
 		l->o.fval = t.f;
+		l->o.fdir = t.fdir;
 		break;
 	case PX_O_FBITS:
 		l->o.bits = t.bits;

@@ -27,7 +27,7 @@ enum px_okind {
 	PX_O_NONE,
 	PX_O_VALUE,   /* %name: id = value index; elem >= 0 for %name[i] */
 	PX_O_INT,     /* integer literal: ival (a leading '-' folded in); is_hex */
-	PX_O_FLOAT,   /* decimal float literal: fval */
+	PX_O_FLOAT,   /* decimal float literal: fval, the nearest double; fdir */
 	PX_O_FBITS,   /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: bits, fwidth 32 or 64 */
 	PX_O_SREG,    /* %tid.x: id = index into px_sregs */
 	PX_O_SYM,     /* @name: sym = name (a global or a function) */
@@ -50,6 +50,7 @@ struct px_opnd {
 	double fval;
 	uint64_t bits;
 	uint8_t fwidth;
+	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
 	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	uint32_t decl_count; /* results only: N of ':T[N]', 0 if scalar */
 	px_str sym;     /* PX_O_SYM */
@@ -71,6 +72,7 @@ typedef struct px_value {
 	bool has_def;       /* some statement or parameter defines it */
 	uint8_t param;      /* enum px_param_kind when it is a parameter */
 	uint32_t param_index;
+	uint8_t aspace;     /* filled by the verifier: PX_SP_* (verify/verify.h), what address it holds */
 	/* filled by selection */
 	uint32_t reg;       /* first register number; arrays take count consecutive */
 	bool reg_done;
@@ -162,6 +164,7 @@ typedef struct px_func {
 	px_strmap label_ids;
 	px_node *first, *last;
 	uint32_t nnodes;
+	bool falls_off;     /* filled by the verifier: some path reaches the end of the body */
 	uint32_t nerrors;   /* syntax errors the parser reported inside it: its IR may miss
 	                     * statements, so checking it further can only add noise */
 } px_func;

@@ -262,5 +262,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 			px_arena_reset(&s->ia);
 		}
 	}
+	if (f->falls_off) /* a path runs off the end: it returns there, as MIR says (verify/flow.c) */
+		px_finish(s, px_emit_inst(s, &px_ops[PX_OP_ret], NULL, f->loc));
 	return &s->mf;
 }

@@ -279,4 +279,6 @@ void px_verify_func(px_verifier *v, px_func *f)
 		}
 	}
 	check_labels(v, f);
+	px_check_spaces(v, f);
+	px_check_flow(v, f);
 }

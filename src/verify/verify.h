@@ -74,6 +74,23 @@ const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, u
 
 
 
+/* ---- address spaces (space.c) ---- */
+/* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
+ * an address in that state space's own window (enum px_addr_space; generic:
+ * a generic address into no known space), with PX_SP_GEN: the generic address
+ * of a place in that space. */
+enum { PX_SP_NONE = 0, PX_SP_UNKNOWN = 1, PX_SP_GEN = 0x80 };
+#define PX_SP_IN(space) ((uint8_t)(2 + (space)))
+#define PX_SP_SPACE(tag) ((unsigned)(((tag) & 0x7f) - 2))
+unsigned px_space_of_tok(unsigned tok);    /* a space token (PX_TOK_shared ...) as PX_AS_*; else generic */
+unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot); /* an address operand's PX_AS_* */
+uint8_t px_sym_space(const px_module *m, px_str name); /* the tag of a variable's name */
+/* Tag every value of f and check every memory operand's address against its space. */
+void px_check_spaces(px_verifier *v, px_func *f);
+
+/* flow.c: may a path reach the end of f's body (f->falls_off)? An error for a func with results. */
+void px_check_flow(px_verifier *v, px_func *f);
+
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
@@ -81,7 +98,6 @@ unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /*
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
-bool px_matrix_shared_address(const px_verifier *v, const px_func *f, const px_node *n); /* matrix.c */
 const px_prop *px_node_prop(const px_node *n, const char *key); /* matrix.c */
 bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n); /* tilecopy.c */
 bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n);   /* tensor.c */

@@ -141,7 +141,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
 		opnd_row *o = PUSH(out->v, out->n, out->cap);
-		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1};
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1};
 		o->name = scalar(map_need(e, "name", "an operand"), "name");
 		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
 			fail(v, "unknown operand kind '%s'", o->kind);
@@ -327,7 +327,8 @@ static void read_rules(op_row *op, const ynode *list)
 
 static unsigned read_op_flags(const ynode *v)
 {
-	static const char *const names[] = {"terminator", "noguard", "internal", NULL};
+	static const char *const names[] = {"terminator", "noguard", "internal", "space_from_address",
+	                                    "register_address", NULL};
 	unsigned flags = 0;
 	expect(v, YAML_SEQUENCE_NODE, "flags");
 	SEQ_EACH(it, v) {
@@ -379,11 +380,65 @@ static void check_infer(const op_row *op)
 				     *src >= SRC_OPERAND ? *src - SRC_OPERAND : *src, op->name);
 }
 
+/* An address operand's state space: the `spaces:` entry naming it (a slot of
+ * the op, whose token gives the space, or a space), else the op's `space`
+ * slot, else generic. Every entry must name an address operand. */
+static const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
+                                          "param", "tmem", NULL}; /* enum px_addr_space's order */
+
+static void resolve_list(const op_row *op, opnd_list *l, bool *named)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		opnd_row *o = &l->v[i];
+		if (strcmp(o->kind, "addr"))
+			continue;
+		const ynode *v = NULL;
+		if (op->spaces)
+			MAP_EACH(kv, op->spaces) {
+				if (!strcmp(scalar(node(kv->key), "an operand name"), o->name)) {
+					v = node(kv->value);
+					named[kv - op->spaces->data.mapping.pairs.start] = true;
+				}
+			}
+		const char *sp = v ? scalar(v, "a space") : slot_index(op, "space") >= 0 ? "space" : "generic";
+		o->space_slot = slot_index(op, sp);
+		if (o->space_slot >= 0)
+			continue;
+		if (!strcmp(sp, "shared::cta"))
+			sp = "shared";
+		unsigned k = 0;
+		while (space_names[k] && strcmp(space_names[k], sp))
+			k++;
+		if (!space_names[k])
+			fail(v, "'%s' is neither a slot of op '%s' nor a state space", sp, op->name);
+		o->space = k;
+	}
+}
+
+static void resolve_spaces(op_row *op)
+{
+	bool named[64] = {0};
+	if (op->spaces) {
+		expect(op->spaces, YAML_MAPPING_NODE, "spaces");
+		if (op->spaces->data.mapping.pairs.top - op->spaces->data.mapping.pairs.start > 64)
+			fail(op->spaces, "more than 64 spaces");
+	}
+	resolve_list(op, &op->operands, named);
+	for (size_t j = 0; j < op->nvariants; j++)
+		resolve_list(op, &op->variants[j].operands, named);
+	if (op->spaces)
+		MAP_EACH(kv, op->spaces) {
+			if (!named[kv - op->spaces->data.mapping.pairs.start])
+				fail(node(kv->key), "'%s' is no address operand of op '%s'",
+				     scalar(node(kv->key), "an operand name"), op->name);
+		}
+}
+
 static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "iid", "isd", NULL};
+	                                   "arch", "iid", "isd", "spaces", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
@@ -439,6 +494,8 @@ static void read_op(const ynode *e)
 	check_infer(op);
 	if (op->family)
 		check_family(op, map_get(e, "family"));
+	op->spaces = map_get(e, "spaces");
+	resolve_spaces(op);
 }
 
 void read_ops(void)

@@ -138,6 +138,8 @@ typedef struct opnd_row {
 	int type_slot, count_slot;
 	unsigned type, count, flags;
 	const char *derive;
+	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
+	unsigned space;  /* addr with space_slot -1: enum px_addr_space's order (ops.c) */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128 };
@@ -190,6 +192,7 @@ typedef struct op_row {
 	prop_row *props;
 	size_t nprops, cap_props;
 	unsigned flags;
+	const ynode *spaces;    /* operand name -> slot or state space of its address */
 } op_row;
 
 
