@@ -114,6 +114,8 @@ static void read_slots(op_row *op, const ynode *list)
 			fail(e, "slot '%s' has no tokens", s->name);
 		if ((v = map_get(e, "windows")))
 			read_token_windows(s, v);
+		if (strs_find(&M.snames, s->name) < 0)
+			strs_push(&M.snames, s->name);
 		for (size_t i = 0; i < s->toks.n; i++)
 			add_token(s->toks.v[i]);
 	}
@@ -509,10 +511,8 @@ static void read_op(const ynode *e)
 	if ((v = map_get(e, "family"))) {
 		const char *fam = identifier(v, "family");
 		int at = strs_find(&M.families, fam);
-		if (at < 0) {
-			strs_push(&M.families, fam);
-			at = (int)M.families.n - 1;
-		}
+		if (at < 0)
+			fail(v, "unknown family '%s' (families.yaml declares each)", fam);
 		op->family = (size_t)at + 1;
 	}
 
@@ -535,6 +535,8 @@ static void read_op(const ynode *e)
 			for (size_t j = 0; j < op->nvariants; j++)
 				op->variants[j].require |= 1u << i;
 	check_infer(op);
+	if (op->family)
+		check_family(op, map_get(e, "family"));
 }
 
 void read_ops(void)
