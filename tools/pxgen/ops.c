@@ -45,9 +45,43 @@ static void read_infer(slot_row *s, const ynode *list)
 	s->infer_at = list;
 }
 
+static char read_arch(const ynode *v)
+{
+	const char *a = scalar(v, "arch");
+	if (strcmp(a, "a") && strcmp(a, "f"))
+		fail(v, "arch must be a or f, not '%s'", a);
+	return a[0];
+}
+
+/* windows: [{tokens: [...], sm: 80, ptx: 7.4, arch: a}, ...]: each token in one at most. */
+static void read_token_windows(slot_row *s, const ynode *list)
+{
+	static const char *const keys[] = {"tokens", "sm", "ptx", "arch", NULL};
+	expect(list, YAML_SEQUENCE_NODE, "windows");
+	SEQ_EACH(it, list) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a token window", keys);
+		tokwin_row *w = PUSH(s->wins, s->nwins, s->cap_wins);
+		*w = (tokwin_row){0};
+		v = map_need(e, "tokens", "a token window");
+		w->toks = scalar_list(v, "tokens");
+		for (size_t i = 0; i < w->toks.n; i++) {
+			if (strs_find(&s->toks, w->toks.v[i]) < 0)
+				fail(v, "token '%s' of a window is not in slot '%s'", w->toks.v[i], s->name);
+			for (size_t j = 0; j + 1 < s->nwins; j++)
+				if (strs_find(&s->wins[j].toks, w->toks.v[i]) >= 0)
+					fail(v, "token '%s' has two windows in slot '%s'", w->toks.v[i], s->name);
+		}
+		read_window(e, &w->sm, &w->ptx);
+		if ((v = map_get(e, "arch")))
+			w->arch = read_arch(v);
+	}
+}
+
 static void read_slots(op_row *op, const ynode *list)
 {
-	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer", NULL};
+	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer",
+	                                   "windows", NULL};
 	expect(list, YAML_SEQUENCE_NODE, "slots");
 	SEQ_EACH(it, list) {
 		ynode *e = node(*it), *v;
@@ -78,6 +112,8 @@ static void read_slots(op_row *op, const ynode *list)
 			read_infer(s, v);
 		if (!s->toks.n)
 			fail(e, "slot '%s' has no tokens", s->name);
+		if ((v = map_get(e, "windows")))
+			read_token_windows(s, v);
 		if (strs_find(&M.snames, s->name) < 0)
 			strs_push(&M.snames, s->name);
 		for (size_t i = 0; i < s->toks.n; i++)
@@ -187,12 +223,8 @@ static void read_variant_window(variant_row *var, const ynode *map)
 	}
 	if ((v = map_get(map, "sm_max")))
 		var->sm_max = to_uint(v, "sm_max", 1000);
-	if ((v = map_get(map, "arch"))) {
-		const char *a = scalar(v, "arch");
-		if (strcmp(a, "a") && strcmp(a, "f"))
-			fail(v, "arch must be a or f, not '%s'", a);
-		var->arch = a[0];
-	}
+	if ((v = map_get(map, "arch")))
+		var->arch = read_arch(v);
 	if ((v = map_get(map, "mc")))
 		var->mc = identifier(v, "mc");
 	if ((v = map_get(map, "iid")))
@@ -434,6 +466,70 @@ static void resolve_spaces(op_row *op)
 		}
 }
 
+/* The tokens of list that lie in window w (w NULL: in none of the slot's). */
+static strs *window_part(const slot_row *s, const strs *list, const tokwin_row *w)
+{
+	strs *part = xrealloc(NULL, sizeof *part);
+	*part = (strs){0};
+	for (size_t i = 0; i < list->n; i++) {
+		int in = -1;
+		for (size_t j = 0; j < s->nwins && in < 0; j++)
+			if (strs_find(&s->wins[j].toks, list->v[i]) >= 0)
+				in = (int)j;
+		if (w ? in == (int)(w - s->wins) : in < 0)
+			strs_push(part, list->v[i]);
+	}
+	return part;
+}
+
+/* Split every variant that admits tokens with windows of their own: one row for
+ * the slot empty or holding unwindowed tokens, with the variant's window, then
+ * one row per token window, the slot required there, with the later SM and PTX
+ * version of the two and the stricter arch. The rows admit disjoint token sets,
+ * so their order does not change which one a node selects. */
+static void split_token_windows(op_row *op, const ynode *at)
+{
+	for (size_t si = 0; si < op->nslots; si++) {
+		const slot_row *s = &op->slots[si];
+		if (!s->nwins)
+			continue;
+		variant_row *out = NULL;
+		size_t nout = 0, cap = 0;
+		for (size_t vi = 0; vi < op->nvariants; vi++) {
+			const variant_row *var = &op->variants[vi];
+			if (!var->allow[si]) {
+				*PUSH(out, nout, cap) = *var;
+				continue;
+			}
+			strs *plain = window_part(s, var->allow[si], NULL);
+			if (plain->n || !((var->require >> si) & 1)) {
+				variant_row *r = PUSH(out, nout, cap);
+				*r = *var;
+				r->allow[si] = plain->n ? plain : NULL;
+			}
+			for (size_t wi = 0; wi < s->nwins; wi++) {
+				const tokwin_row *w = &s->wins[wi];
+				strs *part = window_part(s, var->allow[si], w);
+				if (!part->n)
+					continue;
+				variant_row *r = PUSH(out, nout, cap);
+				*r = *var;
+				r->allow[si] = part;
+				r->require |= 1u << si;
+				r->sm = w->sm > r->sm ? w->sm : r->sm;
+				r->ptx = w->ptx > r->ptx ? w->ptx : r->ptx;
+				if (w->arch == 'a' || (w->arch == 'f' && !r->arch))
+					r->arch = w->arch;
+			}
+		}
+		if (nout > 65535)
+			fail(at, "op '%s' has more than 65535 variants after its token windows", op->name);
+		op->variants = out;
+		op->nvariants = nout;
+		op->cap_variants = cap;
+	}
+}
+
 static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
@@ -485,6 +581,7 @@ static void read_op(const ynode *e)
 		if (!op->nvariants)
 			fail(v, "op '%s' has an empty variants list", op->name);
 	}
+	split_token_windows(op, e);
 	/* A required slot is required in every variant; folding it into each
 	 * variant's mask gives the verifier one place to look. */
 	for (size_t i = 0; i < op->nslots; i++)

@@ -124,12 +124,22 @@ typedef struct diag_row {
 	const char *id, *text;
 } diag_row;
 
+/* Tokens with a window of their own (a slot's `windows:`): a variant that
+ * admits them is split by pxgen into rows whose windows include theirs. */
+typedef struct tokwin_row {
+	strs toks;
+	unsigned sm, ptx;
+	char arch;
+} tokwin_row;
+
 typedef struct slot_row {
 	const char *name, *fixed;
 	strs toks;
 	unsigned flags;
 	int infer[MAX_INFER + 1];
 	const ynode *infer_at;
+	tokwin_row *wins;
+	size_t nwins, cap_wins;
 } slot_row;
 enum { SLOT_FIXED = 1, SLOT_TYPE = 2, SLOT_REQUIRED = 4, SLOT_NOPRINT = 8 };
 
