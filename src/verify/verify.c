@@ -261,6 +261,7 @@ void px_verify_func(px_verifier *v, px_func *f)
 	memset(v->state, 0, f->nvalues + 1);
 	check_params(v, f);
 	check_directives(v, f);
+	px_verify_locals(v, f);
 	for (px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_INST:
