@@ -62,6 +62,7 @@ static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc);
 static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props);
 static void stmt_done(px_parser *P, px_guard g, px_node *n);
 static void label_def(px_parser *P, px_tok t);
+static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins);
 static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
                       const px_tok *align);
 static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name);
@@ -115,7 +116,7 @@ static void stmt_reset(px_parser *P);
 %token <tok> WORD "name" DWORD "dotted name" INT "integer"
 %token <tok> FLOAT "floating-point number" FBITS "floating-point bit pattern"
 %token <tok> NL "end of line" ARROW "'->'" DISCARD "'_'" STRING "string"
-%token <tok> K_ALIGN "'align'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
+%token <tok> K_ALIGN "'align'" K_ASM "'asm'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
 %token <tok> K_EXTERN "'extern'" K_FUNC "'func'" K_GLOBAL "'global'" K_INTERNAL "'internal'"
 %token <tok> K_KERNEL "'kernel'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
 %token <tok> K_SHARED "'shared'" K_TARGET "'target'" K_WEAK "'weak'"
@@ -341,6 +342,8 @@ instr
 			$$->ops = olist_array(&P->m->fn_arena, $4);
 			$$->nops = $4.n;
 		}
+	| K_ASM STRING '(' ')' '(' opnds_opt ')'         { $$ = asm_node(P, $1, $2, NULL, $6); }
+	| K_ASM STRING '(' results ')' '(' opnds_opt ')' { $$ = asm_node(P, $1, $2, &$4, $7); }
 	| K_RET { $$ = new_node(P, PX_N_RET, $1.loc); }
 	| K_RET operand
 		{
@@ -497,7 +500,7 @@ lstride
 	;
 
 keyword
-	: K_ALIGN | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
+	: K_ALIGN | K_ASM | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
 	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK
 	;
 
@@ -836,6 +839,22 @@ static void label_def(px_parser *P, px_tok t)
 	px_node *n = new_node(P, PX_N_LABEL, t.loc);
 	n->label = id;
 	px_func_append(P->f, n);
+}
+
+/* asm "template" (outputs) (inputs): the template's escapes decoded. */
+static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins)
+{
+	px_arena *a = &P->m->fn_arena;
+	px_node *n = new_node(P, PX_N_ASM, kw.loc);
+	n->text = unescape(a, text);
+	n->text_loc = text.loc;
+	if (outs) {
+		n->res = olist_array(a, *outs);
+		n->nres = outs->n;
+	}
+	n->ops = olist_array(a, ins);
+	n->nops = ins.n;
+	return n;
 }
 
 /* `local @name : T[N] align A`: a function-local array, declared before the

@@ -86,7 +86,7 @@ typedef struct px_label {
 } px_label;
 
 /* ---- nodes ---- */
-enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET };
+enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET, PX_N_ASM };
 
 typedef struct px_prop {
 	px_str key;
@@ -112,6 +112,8 @@ struct px_node {
 	px_prop *props;
 	uint32_t nprops;
 	uint32_t label;     /* PX_N_LABEL: label index */
+	px_str text;        /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
+	px_loc text_loc;
 	px_str callee;      /* PX_N_CALL: function name without '@' */
 	px_loc callee_loc;
 	/* filled by the verifier */

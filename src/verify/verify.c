@@ -274,6 +274,9 @@ void px_verify_func(px_verifier *v, px_func *f)
 		case PX_N_RET:
 			check_ret(v, f, n);
 			break;
+		case PX_N_ASM:
+			px_verify_asm(v, f, n);
+			break;
 		default:
 			break;
 		}
