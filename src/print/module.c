@@ -348,7 +348,16 @@ void px_print_func_open(px_buf *out, const px_mfunc *mf)
 	if (fn->is_kernel)
 		print_directives(out, fn);
 	px_buf_puts(out, "{\n");
-	if (print_reg_decls(out, mf))
+	bool decls = print_reg_decls(out, mf);
+	/* function-local arrays: bytes, aligned as written or to their element */
+	for (uint32_t i = 0; i < fn->nlocals; i++) {
+		const px_local *l = &fn->locals[i];
+		px_buf_printf(out, "\t.local .align %u .b8 ", l->align ? l->align : type_bytes(l->type));
+		put_str(out, l->name);
+		px_buf_printf(out, "[%llu];\n", (unsigned long long)(l->count * type_bytes(l->type)));
+		decls = true;
+	}
+	if (decls)
 		px_buf_putc(out, '\n');
 }
 
