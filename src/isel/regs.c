@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isel/isel.h"
+#include "verify/verify.h"
 
 uint8_t px_rc_of_type(int type)
 {
@@ -30,12 +31,31 @@ static uint8_t numbering_of(uint8_t rc)
  * px_reg_mop prints it as %rb whatever type the caller passes. */
 #define RB_TAG 0x40000000u
 
-static void mark_b8(px_isel *s, const px_opnd *o, unsigned n, const px_opnd_def *defs, unsigned ndefs)
+static void mark_b8_value(px_isel *s, const px_opnd *o)
 {
-	for (unsigned i = 0; i < n && i < ndefs; i++)
-		if ((defs[i].flags & PX_OPND_B8REG) && o[i].kind == PX_O_VALUE && o[i].id <= s->f->nvalues &&
-		    s->f->values[o[i].id].type == PX_T_b8)
-			s->b8mark[o[i].id] = 1;
+	if (o->kind == PX_O_VALUE && o->id <= s->f->nvalues && s->f->values[o->id].type == PX_T_b8)
+		s->b8mark[o->id] = 1;
+}
+
+/* Items map to definitions as the verifier maps them: a group definition takes
+ * a ( ) group or, among results, one scalar result per element. */
+static void mark_b8(px_isel *s, const px_node *n, const px_opnd *o, unsigned nitems, const px_opnd_def *defs,
+                    unsigned ndefs, bool results)
+{
+	unsigned it = 0;
+	for (unsigned d = 0; d < ndefs && it < nitems; d++) {
+		unsigned count = px_opnd_count(&defs[d], n->slot);
+		bool whole = o[it].kind == PX_O_GROUP || (o[it].kind == PX_O_VALUE && s->f->values[o[it].id].count);
+		unsigned take = results && count > 1 && !whole ? count : 1;
+		for (unsigned k = 0; k < take && it < nitems; k++, it++) {
+			if (!(defs[d].flags & PX_OPND_B8REG))
+				continue;
+			mark_b8_value(s, &o[it]);
+			if (o[it].kind == PX_O_GROUP)
+				for (unsigned e = 0; e < o[it].nelems; e++)
+					mark_b8_value(s, &o[it].elems[e]);
+		}
+	}
 }
 
 static bool needs_b8(px_isel *s, uint32_t value)
@@ -53,10 +73,10 @@ static bool needs_b8(px_isel *s, uint32_t value)
 			if (n->kind != PX_N_INST || !n->var)
 				continue;
 			const px_variant *v = n->var;
-			mark_b8(s, n->res, n->nres, v->results ? v->results : n->op->results,
-			        v->results ? v->nresults : n->op->nresults);
-			mark_b8(s, n->ops, n->nops, v->operands ? v->operands : n->op->operands,
-			        v->operands ? v->noperands : n->op->noperands);
+			mark_b8(s, n, n->res, n->nres, v->results ? v->results : n->op->results,
+			        v->results ? v->nresults : n->op->nresults, true);
+			mark_b8(s, n, n->ops, n->nops, v->operands ? v->operands : n->op->operands,
+			        v->operands ? v->noperands : n->op->noperands, false);
 		}
 		s->b8f = s->f;
 	}

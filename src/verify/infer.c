@@ -101,6 +101,21 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 		const px_slot_def *s = &op->slots[si];
 		if (!(s->flags & PX_SLOT_TYPE) || n->slot[si])
 			continue;
+		/* a mov with several results unpacks its operand, one with a ( ) group
+		 * packs into its result: PTX spells both with the wide side's .bN */
+		if (px_mov_is_split(n)) {
+			px_loc loc;
+			int t = source_type(f, n, n->nres > 1 ? PX_SRC_OPERAND : 0, si, &loc);
+			unsigned tok = t ? width_token(s, 'b', px_types[t].width) : 0;
+			if (tok) {
+				n->slot[si] = (uint16_t)tok;
+				n->inferred |= 1u << si;
+			} else {
+				px_error(v->d, n->oploc, PX_D_cannot_infer, s->name, op->name);
+				ok = false;
+			}
+			continue;
+		}
 		for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END && !n->slot[si]; k++) {
 			px_loc loc;
 			int t = source_type(f, n, s->infer[k], si, &loc);

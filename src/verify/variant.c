@@ -99,6 +99,25 @@ static bool map_items(const px_func *f, const px_opnd_def *defs, unsigned ndefs,
 	return it == nitems;
 }
 
+/* Does every operand match its definition's grouping exactly: a ( ) group or an
+ * array value of the definition's size where it takes a group, a plain value
+ * where it does not? Rows that differ only there (mov and its pack form) are
+ * told apart by it; a node no row matches exactly gets the looser match and
+ * the operand check's own words. */
+static bool groups_match(const px_func *f, const px_node *n, const px_variant *var)
+{
+	unsigned no;
+	const px_opnd_def *defs = px_var_operands(n->op, var, &no);
+	for (unsigned i = 0; i < n->nops && i < no; i++) {
+		const px_opnd *o = &n->ops[i];
+		unsigned size = o->kind == PX_O_GROUP ? o->nelems
+		              : o->kind == PX_O_VALUE && o->elem < 0 ? f->values[o->id].count : 0;
+		if (px_opnd_is_group(&defs[i], n->slot) ? size != px_opnd_count(&defs[i], n->slot) : size != 0)
+			return false;
+	}
+	return true;
+}
+
 static bool shape_fits(const px_func *f, const px_node *n, const px_variant *var)
 {
 	unsigned nr, no;
@@ -316,6 +335,26 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 	}
 
 	const px_op_def *op = n->op;
+	for (unsigned vi = start; vi < op->nvariants; vi++) {
+		const px_variant *var = &op->variants[vi];
+		if (px_variant_admits(op, var, n->slot) && shape_fits(f, n, var) && groups_match(f, n, var) &&
+		    px_window_ok(var, v->target, v->ptx_given)) {
+			n->var = var;
+			if (var->ptx > v->ptx_needed)
+				v->ptx_needed = var->ptx;
+			return true;
+		}
+	}
+	if (px_mov_is_split(n)) {
+		bool any = false;
+		for (unsigned vi = 0; vi < op->nvariants && !any; vi++)
+			any = px_variant_admits(op, &op->variants[vi], n->slot) && shape_fits(f, n, &op->variants[vi]) &&
+			      groups_match(f, n, &op->variants[vi]);
+		if (!any) {
+			px_mov_split_report(v, f, n);
+			return false;
+		}
+	}
 	const px_variant *shape_miss = NULL;
 	bool any_tokens = false, any_shape = false;
 	for (unsigned vi = start; vi < op->nvariants; vi++) {

@@ -1,0 +1,138 @@
+/* The shipped examples, run: each computes what its header comment says. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "gpu.h"
+
+static void fill_f32(float *v, size_t n, uint32_t seed)
+{
+	for (size_t i = 0; i < n; i++)
+		v[i] = (float)(gpu_rand(&seed) % 20001) / 1000.0f - 10.0f;
+}
+
+static gpu_verdict vadd(gpu *g, const gpu_case *c)
+{
+	enum { N = 1000 };
+	static float a[N], b[N], got[N], want[N];
+	fill_f32(a, N, 1);
+	fill_f32(b, N, 2);
+	for (size_t i = 0; i < N; i++)
+		want[i] = a[i] + b[i];
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dc = gpu_alloc(g, sizeof got);
+	uint32_t n = N;
+	void *args[] = {&da, &db, &dc, &n};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && !gpu_load(g, c, "vadd", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, b, sizeof b) &&
+	    !gpu_launch(g, &k, (gpu_dim){(N + 255) / 256, 1, 1}, (gpu_dim){256, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dc, sizeof got))
+		v = gpu_cmp_f32(g, "c", got, want, N, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc);
+	return v;
+}
+
+static gpu_verdict reduce(gpu *g, const gpu_case *c)
+{
+	enum { BLOCKS = 8, N = 256 * BLOCKS };
+	static float in[N], got[BLOCKS], want[BLOCKS];
+	fill_f32(in, N, 3);
+	for (size_t b = 0; b < BLOCKS; b++) {
+		double s = 0;
+		for (size_t i = 0; i < 256; i++)
+			s += in[256 * b + i];
+		want[b] = (float)s;
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got);
+	void *args[] = {&din, &dout};
+	gpu_verdict v = GPU_FAIL;
+	/* The tree adds in another order than the host: 256 terms of at most 10
+	 * in magnitude, so allow a few units in the last place of the largest. */
+	if (din && dout && !gpu_load(g, c, "reduce", &k) && !gpu_put(g, din, in, sizeof in) &&
+	    !gpu_launch(g, &k, (gpu_dim){BLOCKS, 1, 1}, (gpu_dim){256, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_f32(g, "out", got, want, BLOCKS, 1e-3, 1e-5) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, din), gpu_free(g, dout);
+	return v;
+}
+
+static gpu_verdict transpose(gpu *g, const gpu_case *c)
+{
+	enum { W = 64, H = 48 };
+	static float in[W * H], got[W * H], want[W * H];
+	fill_f32(in, W * H, 4);
+	for (size_t r = 0; r < H; r++)
+		for (size_t col = 0; col < W; col++)
+			want[col * H + r] = in[r * W + col];
+	gpu_kernel k = {0};
+	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got);
+	uint32_t w = W, h = H;
+	void *args[] = {&din, &dout, &w, &h};
+	gpu_verdict v = GPU_FAIL;
+	if (din && dout && !gpu_load(g, c, "transpose", &k) && !gpu_put(g, din, in, sizeof in) &&
+	    !gpu_launch(g, &k, (gpu_dim){W / 16, H / 16, 1}, (gpu_dim){16, 16, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_f32(g, "out", got, want, W * H, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, din), gpu_free(g, dout);
+	return v;
+}
+
+static gpu_verdict saxpy(gpu *g, const gpu_case *c)
+{
+	enum { N = 1000 };
+	static float x[N], y[N], got[N], want[N];
+	fill_f32(x, N, 5);
+	fill_f32(y, N, 6);
+	float a = 1.75f;
+	/* fma.rn rounds once, as C's fmaf does. */
+	for (size_t i = 0; i < N; i++)
+		want[i] = fmaf(a, x[i], y[i]);
+	gpu_kernel k = {0};
+	CUdeviceptr dx = gpu_alloc(g, sizeof x), dy = gpu_alloc(g, sizeof y);
+	uint32_t n = N;
+	void *args[] = {&dx, &dy, &a, &n};
+	gpu_verdict v = GPU_FAIL;
+	if (dx && dy && !gpu_load(g, c, "saxpy", &k) && !gpu_put(g, dx, x, sizeof x) &&
+	    !gpu_put(g, dy, y, sizeof y) &&
+	    !gpu_launch(g, &k, (gpu_dim){(N + 127) / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dy, sizeof got))
+		v = gpu_cmp_f32(g, "y", got, want, N, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, dx), gpu_free(g, dy);
+	return v;
+}
+
+static gpu_verdict cluster(gpu *g, const gpu_case *c)
+{
+	enum { BLOCKS = 8 };
+	uint32_t got[2 * BLOCKS], want[2 * BLOCKS];
+	for (uint32_t b = 0; b < BLOCKS; b++) {
+		want[2 * b] = b / 2;     /* the cluster's x index */
+		want[2 * b + 1] = b % 2; /* the block's rank in its two-block cluster */
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr dout = gpu_alloc(g, sizeof got);
+	void *args[] = {&dout};
+	gpu_verdict v = GPU_FAIL;
+	if (dout && !gpu_load(g, c, "where", &k) && !gpu_zero(g, dout, sizeof got) &&
+	    !gpu_launch(g, &k, (gpu_dim){BLOCKS, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_u32(g, "out", got, want, 2 * BLOCKS) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, dout);
+	return v;
+}
+
+const gpu_case gpu_cases_basic[] = {
+	{"example_vadd", "examples/vadd.mir", NULL, 80, 0, vadd},
+	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce},
+	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
+	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
+	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
+	{0},
+};

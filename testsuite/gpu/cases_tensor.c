@@ -1,0 +1,119 @@
+/* Tensor cores: mma.sync for f16, bf16 (fragments through ldmatrix), tf32
+ * and s8. The inputs are small multiples of 1/2 (or small integers), so every
+ * product and every partial sum is exact and the comparison is exact. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu.h"
+
+typedef enum { EL_F16, EL_BF16, EL_TF32, EL_S8 } element;
+
+typedef struct mma_shape {
+	const char *kernel;
+	element el;
+	unsigned k;      /* M = 16, N = 8 always */
+	unsigned bytes;  /* size of one A or B element in memory */
+} mma_shape;
+
+static void put_element(uint8_t *buf, size_t i, element el, int v2)
+{
+	/* v2 is twice the value: the value is v2 / 2 (s8 takes v2 itself) */
+	float f = (float)v2 / 2.0f;
+	uint32_t bits = gpu_f32_bits(f);
+	switch (el) {
+	case EL_F16: {
+		uint16_t h = gpu_f16_bits(f);
+		memcpy(buf + 2 * i, &h, 2);
+		break;
+	}
+	case EL_BF16: {
+		uint16_t h = (uint16_t)(bits >> 16); /* exact: these values need 8 bits at most */
+		memcpy(buf + 2 * i, &h, 2);
+		break;
+	}
+	case EL_TF32:
+		memcpy(buf + 4 * i, &bits, 4);
+		break;
+	case EL_S8:
+		buf[i] = (uint8_t)(int8_t)v2;
+		break;
+	}
+}
+
+static gpu_verdict run_mma(gpu *g, const gpu_case *c, const mma_shape *s)
+{
+	enum { M = 16, N = 8 };
+	unsigned K = s->k;
+	uint8_t a[16 * 32 * 4], bt[8 * 32 * 4];
+	int av[16][32], bv[32][8];
+	uint32_t cin[M * N], got[M * N], want[M * N];
+	uint32_t seed = 31 + s->el;
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned k = 0; k < K; k++) {
+			av[r][k] = (int)(gpu_rand(&seed) % (s->el == EL_S8 ? 255 : 9)) - (s->el == EL_S8 ? 127 : 4);
+			put_element(a, r * K + k, s->el, av[r][k]);
+		}
+	for (unsigned n = 0; n < N; n++)
+		for (unsigned k = 0; k < K; k++) {
+			bv[k][n] = (int)(gpu_rand(&seed) % (s->el == EL_S8 ? 255 : 9)) - (s->el == EL_S8 ? 127 : 4);
+			put_element(bt, n * K + k, s->el, bv[k][n]);
+		}
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned n = 0; n < N; n++) {
+			int ci = (int)(gpu_rand(&seed) % 201) - 100;
+			long sum = 0;
+			for (unsigned k = 0; k < K; k++)
+				sum += (long)av[r][k] * bv[k][n];
+			if (s->el == EL_S8) {
+				cin[r * N + n] = (uint32_t)ci;
+				want[r * N + n] = (uint32_t)(int32_t)(sum + ci);
+			} else {
+				/* values are v2 / 2: a product is sum / 4; C is ci / 4 */
+				cin[r * N + n] = gpu_f32_bits((float)ci / 4.0f);
+				want[r * N + n] = gpu_f32_bits((float)(sum + ci) / 4.0f);
+			}
+		}
+	gpu_kernel k = {0};
+	size_t abytes = (size_t)M * K * s->bytes, bbytes = (size_t)N * K * s->bytes;
+	CUdeviceptr da = gpu_alloc(g, abytes), db = gpu_alloc(g, bbytes), dc = gpu_alloc(g, sizeof cin),
+	            dd = gpu_alloc(g, sizeof got);
+	void *args[] = {&da, &db, &dc, &dd};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && dd && !gpu_load(g, c, s->kernel, &k) && !gpu_put(g, da, a, abytes) &&
+	    !gpu_put(g, db, bt, bbytes) && !gpu_put(g, dc, cin, sizeof cin) &&
+	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){32, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dd, sizeof got))
+		v = gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
+	return v;
+}
+
+static gpu_verdict mma_f16(gpu *g, const gpu_case *c)
+{
+	return run_mma(g, c, &(mma_shape){"mma_f16", EL_F16, 16, 2});
+}
+
+static gpu_verdict mma_bf16(gpu *g, const gpu_case *c)
+{
+	return run_mma(g, c, &(mma_shape){"mma_bf16", EL_BF16, 16, 2});
+}
+
+static gpu_verdict mma_tf32(gpu *g, const gpu_case *c)
+{
+	return run_mma(g, c, &(mma_shape){"mma_tf32", EL_TF32, 8, 4});
+}
+
+static gpu_verdict mma_s8(gpu *g, const gpu_case *c)
+{
+	return run_mma(g, c, &(mma_shape){"mma_s8", EL_S8, 32, 1});
+}
+
+const gpu_case gpu_cases_tensor[] = {
+	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16},
+	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16},
+	{"mma_tf32", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_tf32},
+	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8},
+	{0},
+};

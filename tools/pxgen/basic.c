@@ -1,0 +1,262 @@
+/* pxgen: the small tables: regclasses.yaml, types.yaml, targets.yaml,
+ * sregs.yaml, directives.yaml, flags.yaml and diag/. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pxgen.h"
+
+static uint32_t rc_mask(const ynode *list)
+{
+	uint32_t mask = 0;
+	expect(list, YAML_SEQUENCE_NODE, "a class list");
+	SEQ_EACH(it, list)
+		mask |= 1u << rc_by_name(node(*it));
+	return mask;
+}
+
+static const char *nullable(const ynode *map, const char *key, const char *what)
+{
+	const ynode *v = map_get(map, key);
+	return !v || is_null(v) ? NULL : scalar(v, what);
+}
+
+void read_regclasses(void)
+{
+	static const char *const keys[] = {"name", "id", "width", "decl", "prefix", "view_of", "view_decl",
+	                                   "subclasses", "superclasses", NULL};
+	ynode *root = root_list("regclasses.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it);
+		check_keys(e, "a register class", keys);
+		regclass_row *r = PUSH(M.rc, M.nrc, M.cap_rc);
+		*r = (regclass_row){.at = e, .view_of = 0xff};
+		r->name = scalar(map_need(e, "name", "a register class"), "name");
+		r->id = to_uint(map_need(e, "id", "a register class"), "id", 31);
+		r->width = to_uint(map_need(e, "width", "a register class"), "width", 1024);
+		r->decl = nullable(e, "decl", "decl");
+		r->prefix = nullable(e, "prefix", "prefix");
+		r->view_decl = nullable(e, "view_decl", "view_decl");
+		for (size_t j = 0; j + 1 < M.nrc; j++) {
+			if (!strcmp(M.rc[j].name, r->name))
+				fail(e, "duplicate register class '%s'", r->name);
+			if (M.rc[j].id == r->id)
+				fail(e, "duplicate register class id %u", r->id);
+		}
+	}
+	/* Class lists may name classes further down, so they resolve once all are known. */
+	for (size_t i = 0; i < M.nrc; i++) {
+		regclass_row *r = &M.rc[i];
+		const ynode *v;
+		if ((v = map_get(r->at, "view_of")))
+			r->view_of = rc_by_name(v);
+		if ((v = map_get(r->at, "subclasses")))
+			r->sub = rc_mask(v);
+		if ((v = map_get(r->at, "superclasses")))
+			r->super = rc_mask(v);
+	}
+	for (size_t i = 0; i < M.nrc; i++)
+		for (size_t j = 0; j < M.nrc; j++)
+			if (((M.rc[i].sub >> M.rc[j].id) & 1) != ((M.rc[j].super >> M.rc[i].id) & 1))
+				fail(M.rc[i].at, "'%s' and '%s' disagree on their subclass relation", M.rc[i].name,
+				     M.rc[j].name);
+}
+
+/* px_regclasses is indexed by class id, so the ids must be 0..n-1. */
+void check_rc_ids(void)
+{
+	for (unsigned id = 0; id < M.nrc; id++) {
+		bool found = false;
+		for (size_t i = 0; i < M.nrc; i++)
+			found |= M.rc[i].id == id;
+		if (!found) {
+			fprintf(stderr, "pxgen: error: register class ids must be 0..%zu; %u is missing\n", M.nrc - 1, id);
+			exit(1);
+		}
+	}
+}
+
+/* ---------------------------------------------------------------- types.yaml */
+
+void read_types(void)
+{
+	static const char *const keys[] = {"name", "width", "kind", "class", "float_view", NULL};
+	ynode *root = root_list("types.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a type", keys);
+		type_row *t = PUSH(M.types, M.ntypes, M.cap_types);
+		*t = (type_row){0};
+		t->name = identifier(map_need(e, "name", "a type"), "type name");
+		if (type_index(t->name) != M.ntypes)
+			fail(e, "duplicate type '%s'", t->name);
+		if (!strcmp(t->name, "none") || !strcmp(t->name, "any"))
+			fail(e, "'%s' is reserved", t->name);
+		t->width = to_uint(map_need(e, "width", "a type"), "width", 1024);
+		v = map_need(e, "kind", "a type");
+		t->kind = scalar(v, "kind");
+		if (!in_list(type_kinds + 1, t->kind))
+			fail(v, "unknown type kind '%s'", t->kind);
+		t->regclass = rc_by_name(map_need(e, "class", "a type"));
+		t->float_view = (v = map_get(e, "float_view")) && to_bool(v, "float_view");
+		if (strcmp(t->kind, "ptr"))
+			add_token(t->name);
+	}
+}
+
+/* ---------------------------------------------------------------- targets.yaml */
+
+void read_targets(void)
+{
+	static const char *const top_keys[] = {"ptx_versions", "targets", NULL};
+	static const char *const keys[] = {"name", "sm", "ptx", "suffix", NULL};
+	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
+	if (!root)
+		return;
+	check_keys(root, "targets.yaml", top_keys);
+	v = map_need(root, "ptx_versions", "targets.yaml");
+	expect(v, YAML_SEQUENCE_NODE, "ptx_versions");
+	SEQ_EACH(it, v) {
+		unsigned ptx = to_ptx(node(*it));
+		if (M.nptx && ptx <= M.ptx_versions[M.nptx - 1])
+			fail(node(*it), "ptx_versions must be ascending and unique");
+		*PUSH(M.ptx_versions, M.nptx, M.cap_ptx) = ptx;
+	}
+	v = map_need(root, "targets", "targets.yaml");
+	expect(v, YAML_SEQUENCE_NODE, "targets");
+	SEQ_EACH(it, v) {
+		ynode *e = node(*it), *s;
+		check_keys(e, "a target", keys);
+		target_row *t = PUSH(M.targets, M.ntargets, M.cap_targets);
+		*t = (target_row){.line = M.ntargets};
+		t->name = scalar(map_need(e, "name", "a target"), "name");
+		for (size_t j = 0; j + 1 < M.ntargets; j++)
+			if (!strcmp(M.targets[j].name, t->name))
+				fail(e, "duplicate target '%s'", t->name);
+		map_need(e, "sm", "a target");
+		map_need(e, "ptx", "a target");
+		read_window(e, &t->sm, &t->ptx);
+		if ((s = map_get(e, "suffix"))) {
+			const char *sfx = scalar(s, "suffix");
+			if (strcmp(sfx, "a") && strcmp(sfx, "f"))
+				fail(s, "suffix must be a or f, not '%s'", sfx);
+			t->suffix = sfx[0];
+		}
+	}
+}
+
+/* Targets ascend by SM; within one SM the file's order (plain, a, f) stays. */
+int cmp_target(const void *a, const void *b)
+{
+	const target_row *x = a, *y = b;
+	if (x->sm != y->sm)
+		return x->sm < y->sm ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* ---------------------------------------------------------------- sregs.yaml */
+
+void read_sregs(void)
+{
+	static const char *const keys[] = {"name", "type", "sm", "ptx", NULL};
+	ynode *root = root_list("sregs.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a special register", keys);
+		sreg_row *s = PUSH(M.sregs, M.nsregs, M.cap_sregs);
+		*s = (sreg_row){0};
+		s->name = scalar(map_need(e, "name", "a special register"), "name");
+		if (s->name[0] != '%')
+			fail(e, "special register '%s' must start with '%%'", s->name);
+		for (size_t j = 0; j + 1 < M.nsregs; j++)
+			if (!strcmp(M.sregs[j].name, s->name))
+				fail(e, "duplicate special register '%s'", s->name);
+		v = map_need(e, "type", "a special register");
+		const char *tn = scalar(v, "type");
+		if (strcmp(tn, "none") && !(s->type = type_index(tn)))
+			fail(v, "unknown type '%s'", tn);
+		read_window(e, &s->sm, &s->ptx);
+	}
+}
+
+int cmp_sreg(const void *a, const void *b)
+{
+	return strcmp(((const sreg_row *)a)->name, ((const sreg_row *)b)->name);
+}
+
+/* ---------------------------------------------------------------- directives.yaml */
+
+void read_directives(void)
+{
+	static const char *const keys[] = {"name", "print", "args", "sm", "ptx", "kernel_only", NULL};
+	ynode *root = root_list("directives.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a directive", keys);
+		dir_row *d = PUSH(M.dirs, M.ndirs, M.cap_dirs);
+		*d = (dir_row){.kernel_only = true};
+		d->name = identifier(map_need(e, "name", "a directive"), "directive name");
+		for (size_t j = 0; j + 1 < M.ndirs; j++)
+			if (!strcmp(M.dirs[j].name, d->name))
+				fail(e, "duplicate directive '%s'", d->name);
+		d->print = scalar(map_need(e, "print", "a directive"), "print");
+		v = map_need(e, "args", "a directive");
+		expect(v, YAML_SEQUENCE_NODE, "args");
+		if (v->data.sequence.items.top - v->data.sequence.items.start != 2)
+			fail(v, "args must be [min, max]");
+		d->min_args = to_uint(node(v->data.sequence.items.start[0]), "args", 255);
+		d->max_args = to_uint(node(v->data.sequence.items.start[1]), "args", 255);
+		if (d->min_args > d->max_args)
+			fail(v, "args [min, max] has min > max");
+		read_window(e, &d->sm, &d->ptx);
+		if ((v = map_get(e, "kernel_only")))
+			d->kernel_only = to_bool(v, "kernel_only");
+	}
+}
+
+/* ---------------------------------------------------------------- flags.yaml, diag/ */
+
+void read_flags(void)
+{
+	static const char *const keys[] = {"name", NULL};
+	ynode *root = root_list("flags.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it);
+		check_keys(e, "a flag", keys);
+		const char *name = identifier(map_need(e, "name", "a flag"), "flag name");
+		if (strs_find(&M.flags, name) >= 0)
+			fail(e, "duplicate flag '%s'", name);
+		if (M.flags.n == 32)
+			fail(e, "more than 32 node flags");
+		strs_push(&M.flags, name);
+	}
+}
+
+void read_diags(void)
+{
+	static const char *const keys[] = {"id", "text", "seed", NULL};
+	ynode *root = root_list("a diagnostics file");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it);
+		check_keys(e, "a diagnostic", keys);
+		diag_row *d = PUSH(M.diags, M.ndiags, M.cap_diags);
+		d->id = identifier(map_need(e, "id", "a diagnostic"), "diagnostic id");
+		d->text = scalar(map_need(e, "text", "a diagnostic"), "text");
+		for (size_t j = 0; j + 1 < M.ndiags; j++)
+			if (!strcmp(M.diags[j].id, d->id))
+				fail(e, "duplicate diagnostic id '%s'", d->id);
+	}
+}

@@ -1,0 +1,509 @@
+/* pxgen: the generated C, px_tables.h and px_tables.c. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pxgen.h"
+
+static const char **tok_sorted; /* [0] is "" */
+static size_t ntok_sorted;
+
+void sort_tokens(void)
+{
+	ntok_sorted = M.toks.n + 1;
+	tok_sorted = xrealloc(NULL, ntok_sorted * sizeof *tok_sorted);
+	tok_sorted[0] = "";
+	memcpy(tok_sorted + 1, M.toks.v, M.toks.n * sizeof *tok_sorted);
+	qsort(tok_sorted + 1, M.toks.n, sizeof *tok_sorted, cmp_str);
+	for (size_t i = 1; i < ntok_sorted; i++) {
+		if (!*tok_sorted[i]) {
+			fprintf(stderr, "pxgen: error: an empty token\n");
+			exit(1);
+		}
+		char *a = sanitize(tok_sorted[i]);
+		for (size_t j = 1; j < i; j++) {
+			char *b = sanitize(tok_sorted[j]);
+			if (!strcmp(a, b)) {
+				fprintf(stderr, "pxgen: error: tokens '%s' and '%s' both become PX_TOK_%s\n",
+				        tok_sorted[j], tok_sorted[i], a);
+				exit(1);
+			}
+			free(b);
+		}
+		free(a);
+	}
+}
+
+unsigned tok_id(const char *s)
+{
+	const char **hit = bsearch(&s, tok_sorted + 1, ntok_sorted - 1, sizeof *tok_sorted, cmp_str);
+	return hit ? (unsigned)(hit - tok_sorted) : 0;
+}
+
+/* ---------------------------------------------------------------- emitting C */
+
+/* Arrays with the same element type and body are written once and shared. */
+typedef struct pooled {
+	const char *ctype;
+	char *body, *name;
+} pooled;
+
+static struct {
+	pooled *v;
+	size_t n, cap;
+	sbuf defs;
+} pool;
+
+static const char *pool_array(const char *prefix, const char *ctype, const char *body)
+{
+	for (size_t i = 0; i < pool.n; i++)
+		if (!strcmp(pool.v[i].ctype, ctype) && !strcmp(pool.v[i].body, body))
+			return pool.v[i].name;
+	pooled *p = PUSH(pool.v, pool.n, pool.cap);
+	sbuf name = {0};
+	sb_printf(&name, "px_%s%zu", prefix, pool.n - 1);
+	*p = (pooled){.ctype = ctype, .body = xstrdup(body), .name = name.p};
+	sb_printf(&pool.defs, "static const %s %s[] = {%s};\n", ctype, p->name, body);
+	return p->name;
+}
+
+static const char *tok_list(const strs *toks)
+{
+	sbuf b = {0};
+	for (size_t i = 0; i < toks->n; i++)
+		sb_printf(&b, "%u, ", tok_id(toks->v[i]));
+	sb_printf(&b, "0");
+	const char *name = pool_array("tl", "uint16_t", b.p);
+	free(b.p);
+	return name;
+}
+
+static unsigned index_in(const char *const *list, const char *s)
+{
+	unsigned i = 0;
+	while (strcmp(list[i], s))
+		i++;
+	return i;
+}
+
+static const char *opnd_array(const opnd_list *l)
+{
+	if (!l->n)
+		return "NULL";
+	sbuf b = {0};
+	for (size_t i = 0; i < l->n; i++) {
+		const opnd_row *o = &l->v[i];
+		unsigned derive = !o->derive ? 0 : !strcmp(o->derive, "wide") ? 1 : 2;
+		sb_printf(&b, "%s{", i ? ", " : "");
+		sb_cstr(&b, o->name);
+		sb_printf(&b, ", %u, %d, %u, %u, %d, %u, %u}", index_in(opnd_kinds, o->kind), o->type_slot, o->type,
+		          derive, o->count_slot, o->count, o->flags);
+	}
+	const char *name = pool_array("od", "px_opnd_def", b.p);
+	free(b.p);
+	return name;
+}
+
+static const char *slot_array(const op_row *op)
+{
+	if (!op->nslots)
+		return "NULL";
+	sbuf b = {0};
+	for (size_t i = 0; i < op->nslots; i++) {
+		const slot_row *s = &op->slots[i];
+		sb_printf(&b, "%s{", i ? ", " : "");
+		sb_cstr(&b, s->name);
+		sb_printf(&b, ", %s, %u, %u, {", tok_list(&s->toks), s->flags, s->fixed ? tok_id(s->fixed) : 0);
+		for (const int *src = s->infer;; src++) {
+			sb_printf(&b, "%d", *src);
+			if (*src < 0)
+				break;
+			sb_printf(&b, ", ");
+		}
+		sb_printf(&b, "}}");
+	}
+	const char *name = pool_array("sl", "px_slot_def", b.p);
+	free(b.p);
+	return name;
+}
+
+/* A fixed slot is always allowed its token, whether or not the variant names it. */
+static void emit_variant(sbuf *b, const op_row *op, const variant_row *v)
+{
+	sb_printf(b, "{.allow = {");
+	bool first = true;
+	for (size_t i = 0; i < op->nslots; i++) {
+		strs fixed = {0};
+		const strs *allow = v->allow[i];
+		if (!allow && op->slots[i].fixed) {
+			strs_push(&fixed, op->slots[i].fixed);
+			allow = &fixed;
+		}
+		if (allow) {
+			sb_printf(b, "%s[%zu] = %s", first ? "" : ", ", i, tok_list(allow));
+			first = false;
+		}
+		free(fixed.v);
+	}
+	if (first)
+		sb_printf(b, "NULL");
+	sb_printf(b, "}, .sm = %u, .ptx = %u", v->sm, v->ptx);
+	if (v->require)
+		sb_printf(b, ", .require = 0x%x", v->require);
+	if (v->sm_max)
+		sb_printf(b, ", .sm_max = %u", v->sm_max);
+	if (v->arch)
+		sb_printf(b, ", .arch = '%c'", v->arch);
+	sb_printf(b, ", .mc = ");
+	sb_cstr(b, v->mc);
+	sb_printf(b, ", .iid = %d", (int)v->iid);
+	if (v->isd)
+		sb_printf(b, ", .isd = %d", (int)v->isd);
+	if (v->results.given)
+		sb_printf(b, ", .results = %s, .nresults = %zu", opnd_array(&v->results), v->results.n);
+	if (v->operands.given)
+		sb_printf(b, ", .operands = %s, .noperands = %zu", opnd_array(&v->operands), v->operands.n);
+	sb_printf(b, "}");
+}
+
+static const char *variant_array(const op_row *op)
+{
+	sbuf b = {0};
+	for (size_t i = 0; i < op->nvariants; i++) {
+		sb_printf(&b, "%s\n\t", i ? "," : "");
+		emit_variant(&b, op, &op->variants[i]);
+	}
+	sb_printf(&b, "\n");
+	const char *name = pool_array("va", "px_variant", b.p);
+	free(b.p);
+	return name;
+}
+
+static const char *prop_array(const op_row *op)
+{
+	sbuf b = {0};
+	for (size_t i = 0; i < op->nprops; i++) {
+		const prop_row *p = &op->props[i];
+		const char *from = "NULL";
+		if (p->from.n) {
+			sbuf f = {0};
+			for (size_t j = 0; j < p->from.n; j++) {
+				sb_cstr(&f, p->from.v[j]);
+				sb_printf(&f, ", ");
+			}
+			sb_printf(&f, "NULL");
+			from = pool_array("pv", "char *const", f.p);
+			free(f.p);
+		}
+		sb_printf(&b, "{");
+		sb_cstr(&b, p->key);
+		sb_printf(&b, ", %d, %s}, ", p->slot, from);
+	}
+	sb_printf(&b, "{NULL, -1, NULL}");
+	const char *name = pool_array("pr", "px_prop_def", b.p);
+	free(b.p);
+	return name;
+}
+
+static void emit_rule(sbuf *b, const op_row *op, const rule_row *r)
+{
+	sb_printf(b, "{.when = {");
+	bool first = true;
+	for (size_t k = 0; k < op->nslots; k++) {
+		if (!r->when[k])
+			continue;
+		sb_printf(b, "%s[%zu] = %s", first ? "" : ", ", k, r->when[k]->n ? tok_list(r->when[k]) : "px_rule_empty");
+		first = false;
+	}
+	if (first)
+		sb_printf(b, "NULL");
+	sb_printf(b, "}, .sm_below = %u, .ptx_below = %u, .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}",
+	          r->sm_below, r->ptx_below, r->not_arch, r->diag, r->args[0], r->args[1], r->args[2], r->args[3]);
+}
+
+static const char *otherwise_ref(const op_row *op)
+{
+	if (!op->otherwise)
+		return "NULL";
+	sbuf b = {0};
+	emit_rule(&b, op, op->otherwise);
+	const char *name = pool_array("ow", "px_rule", b.p);
+	free(b.p);
+	return name;
+}
+
+static const char *rule_array(const op_row *op)
+{
+	if (!op->nrules)
+		return "NULL";
+	sbuf b = {0};
+	for (size_t i = 0; i < op->nrules; i++) {
+		const rule_row *r = &op->rules[i];
+		sb_printf(&b, "%s\n\t", i ? "," : "");
+		emit_rule(&b, op, r);
+	}
+	sb_printf(&b, "\n");
+	const char *name = pool_array("ru", "px_rule", b.p);
+	free(b.p);
+	return name;
+}
+
+/* A sorted name table's index on the first byte where its names differ: the
+ * rows whose byte `at` is c lie in [first[c], first[c+1]), so a lookup
+ * compares a handful of names instead of a binary search's dozen. */
+static void emit_name_index(sbuf *c, const char *table, const char *const *names, size_t n)
+{
+	size_t at = n ? strlen(names[0]) : 0;
+	for (size_t i = 1; i < n; i++) {
+		size_t k = 0;
+		while (k < at && names[i][k] == names[0][k])
+			k++;
+		at = k;
+	}
+	unsigned first[257];
+	size_t row = 0;
+	for (unsigned b = 0; b < 257; b++) {
+		while (row < n && (unsigned char)names[row][at] < b)
+			row++;
+		first[b] = (unsigned)row;
+	}
+	sb_printf(c, "const px_name_index %s_index = {%zu, {", table, at);
+	for (unsigned b = 0; b < 257; b++)
+		sb_printf(c, "%s%u", b ? (b % 16 ? ", " : ",\n\t") : "", first[b]);
+	sb_printf(c, "}};\n");
+}
+
+/* A table of rows and its length; C has no empty arrays, so an empty table is
+ * one zeroed row behind a length of 0. */
+void emit_row_array(sbuf *c, const char *type, const char *name, const char *count, const sbuf *rows,
+                           size_t n)
+{
+	if (n)
+		sb_printf(c, "const %s %s[] = {\n%s};\n", type, name, rows->p);
+	else
+		sb_printf(c, "const %s %s[1];\n", type, name);
+	sb_printf(c, "const unsigned %s = %zu;\n", count, n);
+}
+
+int cmp_op(const void *a, const void *b)
+{
+	return strcmp(((const op_row *)a)->name, ((const op_row *)b)->name);
+}
+
+static void emit_ops(sbuf *c)
+{
+	sbuf rows = {0};
+	for (size_t i = 0; i < M.nops; i++) {
+		const op_row *op = &M.ops[i];
+		const char *slots = slot_array(op), *res = opnd_array(&op->results);
+		const char *opd = opnd_array(&op->operands), *vars = variant_array(op), *props = prop_array(op);
+		const char *rules = rule_array(op), *otherwise = otherwise_ref(op);
+		sb_printf(&rows, "\t{");
+		sb_cstr(&rows, op->name);
+		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, %u, %u, %s, 0x%x, %s, %zu, %s, %zu},\n", slots,
+		          op->nslots, res, op->results.n, opd, op->operands.n, vars, op->nvariants,
+		          index_in(shape_names, op->shape), index_in(layer_names, op->layer), props, op->flags, rules,
+		          op->nrules, otherwise, op->family);
+	}
+	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\nconst uint16_t px_rule_empty[] = {0};\n%s",
+	          pool.defs.p ? pool.defs.p : "");
+	emit_row_array(c, "px_op_def", "px_ops", "px_nops", &rows, M.nops);
+	free(rows.p);
+	const char **names = xrealloc(NULL, (M.nops + 1) * sizeof *names);
+	for (size_t i = 0; i < M.nops; i++)
+		names[i] = M.ops[i].name;
+	emit_name_index(c, "px_op", names, M.nops);
+	free(names);
+}
+
+static void emit_types(sbuf *c)
+{
+	sb_printf(c, "\n/* value types (data/types.yaml) */\nconst px_type_info px_types[] = {\n");
+	sb_printf(c, "\t{\"none\", 0, PX_KIND_NONE, 0xff, 0, 0},\n");
+	for (size_t i = 0; i < M.ntypes; i++) {
+		const type_row *t = &M.types[i];
+		sb_printf(c, "\t{\"%s\", %u, %u, %u, %d, %u},\n", t->name, t->width, index_in(type_kinds, t->kind),
+		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0);
+	}
+	sb_printf(c, "};\nconst unsigned px_ntypes = %zu;\n", M.ntypes + 1);
+	/* the inverse, so that reading a type slot is one load */
+	uint8_t *of = xrealloc(NULL, ntok_sorted + 1);
+	memset(of, 0, ntok_sorted + 1);
+	for (size_t i = 0; i < M.ntypes; i++)
+		if (strcmp(M.types[i].kind, "ptr"))
+			of[tok_id(M.types[i].name)] = (uint8_t)(i + 1);
+	sb_printf(c, "const uint8_t px_tok_types[] = {");
+	for (size_t i = 0; i < ntok_sorted; i++)
+		sb_printf(c, "%s%u", i ? (i % 32 ? ", " : ",\n\t") : "", of[i]);
+	sb_printf(c, "};\n");
+	free(of);
+}
+
+static void emit_regclasses(sbuf *c)
+{
+	sb_printf(c, "\n/* register classes (data/regclasses.yaml), indexed by id */\n");
+	sb_printf(c, "const px_regclass px_regclasses[] = {\n");
+	for (unsigned id = 0; id < M.nrc; id++)
+		for (size_t i = 0; i < M.nrc; i++) {
+			const regclass_row *r = &M.rc[i];
+			if (r->id != id)
+				continue;
+			sb_printf(c, "\t{");
+			sb_cstr(c, r->name);
+			sb_printf(c, ", %u, %u, ", r->id, r->width);
+			sb_cstr(c, r->decl);
+			sb_printf(c, ", ");
+			sb_cstr(c, r->prefix);
+			sb_printf(c, ", 0x%x, ", r->view_of);
+			sb_cstr(c, r->view_decl);
+			sb_printf(c, ", 0x%x, 0x%x},\n", r->sub, r->super);
+		}
+	sb_printf(c, "};\nconst unsigned px_nregclasses = %zu;\n", M.nrc);
+}
+
+static void emit_tokens(sbuf *c)
+{
+	sb_printf(c, "\n/* modifier tokens, sorted by spelling */\nconst char *const px_tok_names[] = {\n");
+	for (size_t i = 0; i < ntok_sorted; i++) {
+		sb_printf(c, "\t");
+		sb_cstr(c, tok_sorted[i]);
+		sb_printf(c, ",\n");
+	}
+	sb_printf(c, "};\nconst unsigned px_ntoks = %zu;\n", ntok_sorted);
+	emit_name_index(c, "px_tok", (const char *const *)tok_sorted, ntok_sorted);
+}
+
+static void emit_targets(sbuf *c)
+{
+	sb_printf(c, "\n/* targets and PTX versions (data/targets.yaml) */\nconst px_target px_targets[] = {\n");
+	for (size_t i = 0; i < M.ntargets; i++) {
+		const target_row *t = &M.targets[i];
+		sb_printf(c, "\t{\"%s\", %u, %u, ", t->name, t->sm, t->ptx);
+		sb_printf(c, t->suffix ? "'%c'},\n" : "0},\n", t->suffix);
+	}
+	if (!M.ntargets)
+		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
+	sb_printf(c, "};\nconst unsigned px_ntargets = %zu;\nconst uint16_t px_ptx_versions[] = {", M.ntargets);
+	for (size_t i = 0; i < M.nptx; i++)
+		sb_printf(c, "%s%u", i ? ", " : "", M.ptx_versions[i]);
+	sb_printf(c, "%s};\nconst unsigned px_nptx_versions = %zu;\n", M.nptx ? "" : "0", M.nptx);
+}
+
+static void emit_sregs(sbuf *c)
+{
+	sb_printf(c, "\n/* special registers (data/sregs.yaml), sorted by name */\nconst px_sreg px_sregs[] = {\n");
+	for (size_t i = 0; i < M.nsregs; i++)
+		sb_printf(c, "\t{\"%s\", %u, %u, %u},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
+		          M.sregs[i].ptx);
+	if (!M.nsregs)
+		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
+	sb_printf(c, "};\nconst unsigned px_nsregs = %zu;\n", M.nsregs);
+	const char **names = xrealloc(NULL, (M.nsregs + 1) * sizeof *names);
+	for (size_t i = 0; i < M.nsregs; i++)
+		names[i] = M.sregs[i].name;
+	emit_name_index(c, "px_sreg", names, M.nsregs);
+	free(names);
+}
+
+static void emit_directives(sbuf *c)
+{
+	sb_printf(c, "\n/* kernel directives (data/directives.yaml), in print order */\n");
+	sb_printf(c, "const px_directive px_directives[] = {\n");
+	for (size_t i = 0; i < M.ndirs; i++) {
+		const dir_row *d = &M.dirs[i];
+		sb_printf(c, "\t{\"%s\", ", d->name);
+		sb_cstr(c, d->print);
+		sb_printf(c, ", %u, %u, %u, %u, %d},\n", d->min_args, d->max_args, d->sm, d->ptx, d->kernel_only);
+	}
+	if (!M.ndirs)
+		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0},\n");
+	sb_printf(c, "};\nconst unsigned px_ndirectives = %zu;\n", M.ndirs);
+}
+
+static void emit_diags_and_flags(sbuf *c)
+{
+	sb_printf(c, "\n/* diagnostics (data/diag/) */\nconst px_diag_def px_diag_texts[] = {\n");
+	for (size_t i = 0; i < M.ndiags; i++) {
+		sb_printf(c, "\t{\"%s\", ", M.diags[i].id);
+		sb_cstr(c, M.diags[i].text);
+		sb_printf(c, "},\n");
+	}
+	if (!M.ndiags)
+		sb_printf(c, "\t{NULL, NULL},\n");
+	sb_printf(c, "};\nconst unsigned px_ndiags = %zu;\n", M.ndiags);
+	sb_printf(c, "\n/* node flags (data/flags.yaml) */\nconst px_flag_def px_node_flags[] = {\n");
+	for (size_t i = 0; i < M.flags.n; i++)
+		sb_printf(c, "\t{\"%s\", 0x%xu},\n", M.flags.v[i], 1u << i);
+	if (!M.flags.n)
+		sb_printf(c, "\t{NULL, 0},\n");
+	sb_printf(c, "};\nconst unsigned px_nnode_flags = %zu;\n", M.flags.n);
+}
+
+void emit_enum(sbuf *h, const char *comment, const char *prefix, const char *const *names, size_t n,
+                      const char *first, bool count)
+{
+	sb_printf(h, "\n/* %s */\nenum {\n", comment);
+	if (first)
+		sb_printf(h, "\t%s%s,\n", prefix, first);
+	for (size_t i = 0; i < n; i++) {
+		char *s = sanitize(names[i]);
+		sb_printf(h, "\t%s%s,\n", prefix, s);
+		free(s);
+	}
+	if (count)
+		sb_printf(h, "\t%s_COUNT\n", prefix);
+	sb_printf(h, "};\n");
+}
+
+void emit_header(sbuf *h)
+{
+	sb_printf(h, "/* Generated by tools/pxgen from the YAML files in data/; do not edit. */\n");
+	sb_printf(h, "#ifndef PX_TABLES_GENERATED_H\n#define PX_TABLES_GENERATED_H\n");
+	const char **names = xrealloc(NULL, (M.ntypes + M.ndiags + M.ndirs + M.nops + 1) * sizeof *names);
+	for (size_t i = 0; i < M.ntypes; i++)
+		names[i] = M.types[i].name;
+	emit_enum(h, "value types: px_types[]", "PX_T_", names, M.ntypes, "none", true);
+	emit_enum(h, "modifier tokens: px_tok_names[]; 0 is the empty token", "PX_TOK_", tok_sorted + 1,
+	          ntok_sorted - 1, "_NONE", true);
+	for (size_t i = 0; i < M.nops; i++)
+		names[i] = M.ops[i].name;
+	emit_enum(h, "operations: px_ops[]", "PX_OP_", names, M.nops, NULL, true);
+	for (size_t i = 0; i < M.ndiags; i++)
+		names[i] = M.diags[i].id;
+	emit_enum(h, "diagnostics: px_diag_texts[]", "PX_D_", names, M.ndiags, NULL, true);
+	for (size_t i = 0; i < M.ndirs; i++)
+		names[i] = M.dirs[i].name;
+	emit_enum(h, "kernel directives: px_directives[], in print order", "PX_DIR_", names, M.ndirs, NULL, true);
+	emit_enum(h, "op families with code of their own (px_op_def.family)", "PX_FAM_", (const char **)M.families.v,
+	          M.families.n, "none", true);
+	free(names);
+	emit_pattern_enum(h);
+	sb_printf(h, "\n/* register classes: the seed's class ids */\nenum {\n");
+	for (size_t i = 0; i < M.nrc; i++) {
+		char *s = sanitize(M.rc[i].name + (M.rc[i].name[0] == '%'));
+		sb_printf(h, "\tPX_RC_%s = %u,\n", s, M.rc[i].id);
+		free(s);
+	}
+	sb_printf(h, "};\n#define PX_NREGCLASS_IDS %zu\n", M.nrc);
+	sb_printf(h, "\n/* node flags: px_node_flags[] */\nenum {\n");
+	for (size_t i = 0; i < M.flags.n; i++)
+		sb_printf(h, "\tPX_NF_%s = 0x%xu,\n", M.flags.v[i], 1u << i);
+	sb_printf(h, "};\n\n#endif\n");
+}
+
+void emit_source(sbuf *c)
+{
+	sb_printf(c, "/* Generated by tools/pxgen from the YAML files in data/; do not edit. */\n");
+	sb_printf(c, "#include \"tables/tables.h\"\n");
+	emit_types(c);
+	emit_regclasses(c);
+	emit_tokens(c);
+	emit_targets(c);
+	emit_sregs(c);
+	emit_directives(c);
+	emit_diags_and_flags(c);
+	emit_ops(c);
+	emit_mma(c);
+	emit_patterns(c);
+}

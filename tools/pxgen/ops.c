@@ -1,0 +1,449 @@
+/* pxgen: the operations of ops/NAME.yaml. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "pxgen.h"
+
+int slot_index(const op_row *op, const char *name)
+{
+	for (size_t i = 0; i < op->nslots; i++)
+		if (!strcmp(op->slots[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+int need_slot(const op_row *op, const ynode *n)
+{
+	const char *s = scalar(n, "a slot name");
+	int i = slot_index(op, s);
+	if (i < 0)
+		fail(n, "unknown slot '%s' in op '%s'", s, op->name);
+	return i;
+}
+
+/* Keys a variant understands besides slot names; a slot may not take one of these names. */
+static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "mc",
+                                           "iid", "isd", "results", "operands", NULL};
+
+static void read_infer(slot_row *s, const ynode *list)
+{
+	expect(list, YAML_SEQUENCE_NODE, "infer");
+	size_t n = 0;
+	SEQ_EACH(it, list) {
+		ynode *v = node(*it);
+		const char *src = scalar(v, "an infer source");
+		int base = !strncmp(src, "result", 6) ? SRC_RESULT : !strncmp(src, "operand", 7) ? SRC_OPERAND : -1;
+		const char *num = src + (base == SRC_RESULT ? 6 : 7);
+		if (base < 0 || !*num || strspn(num, "0123456789") != strlen(num) || atoi(num) >= 32)
+			fail(v, "infer source '%s' must be resultN or operandN", src);
+		if (n == MAX_INFER)
+			fail(v, "at most %d infer sources", MAX_INFER);
+		s->infer[n++] = base + atoi(num);
+	}
+	s->infer[n] = -1;
+	s->infer_at = list;
+}
+
+static void read_slots(op_row *op, const ynode *list)
+{
+	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer", NULL};
+	expect(list, YAML_SEQUENCE_NODE, "slots");
+	SEQ_EACH(it, list) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a slot", keys);
+		if (op->nslots == MAX_SLOTS)
+			fail(e, "op '%s' has more than %d slots", op->name, MAX_SLOTS);
+		slot_row *s = PUSH(op->slots, op->nslots, op->cap_slots);
+		*s = (slot_row){.infer = {-1}};
+		v = map_need(e, "name", "a slot");
+		s->name = identifier(v, "slot name");
+		if (slot_index(op, s->name) != (int)op->nslots - 1 || in_list(variant_keys, s->name))
+			fail(v, "slot name '%s' is taken in op '%s'", s->name, op->name);
+		if ((v = map_get(e, "tokens")))
+			s->toks = scalar_list(v, "tokens");
+		if ((v = map_get(e, "fixed"))) {
+			s->fixed = scalar(v, "fixed");
+			s->flags |= SLOT_FIXED;
+			if (strs_find(&s->toks, s->fixed) < 0)
+				strs_push(&s->toks, s->fixed);
+		}
+		if ((v = map_get(e, "type")) && to_bool(v, "type"))
+			s->flags |= SLOT_TYPE;
+		if ((v = map_get(e, "required")) && to_bool(v, "required"))
+			s->flags |= SLOT_REQUIRED;
+		if ((v = map_get(e, "noprint")) && to_bool(v, "noprint"))
+			s->flags |= SLOT_NOPRINT;
+		if ((v = map_get(e, "infer")))
+			read_infer(s, v);
+		if (!s->toks.n)
+			fail(e, "slot '%s' has no tokens", s->name);
+		for (size_t i = 0; i < s->toks.n; i++)
+			add_token(s->toks.v[i]);
+	}
+}
+
+static void read_opnd_type(const op_row *op, opnd_row *o, const ynode *v)
+{
+	const char *t = scalar(v, "type");
+	o->type_slot = slot_index(op, t);
+	if (o->type_slot >= 0 || !strcmp(t, "any"))
+		return;
+	if (!(o->type = type_index(t)))
+		fail(v, "unknown type or slot '%s' in op '%s'", t, op->name);
+}
+
+static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
+{
+	const char *c = scalar(v, "count");
+	o->flags |= OPND_GROUP;
+	if (*c >= '0' && *c <= '9')
+		o->count = to_uint(v, "count", 255);
+	else
+		o->count_slot = need_slot(op, v);
+}
+
+/* sink: true (PTX takes _ for this result) or only (it takes nothing else);
+ * a result's property, so an operand list rejects it. The verifier points at a
+ * value written for a sink-only result as the list's only result. */
+static void read_opnd_sink(opnd_row *o, const ynode *v, const ynode *list, const char *what)
+{
+	if (strcmp(what, "results"))
+		fail(v, "sink is a property of results, not %s", what);
+	const char *s = scalar(v, "sink");
+	if (!strcmp(s, "only") && list->data.sequence.items.top - list->data.sequence.items.start != 1)
+		fail(v, "sink: only needs a list of one result");
+	if (!strcmp(s, "only"))
+		o->flags |= OPND_SINK | OPND_SINK_ONLY;
+	else if (!strcmp(s, "true"))
+		o->flags |= OPND_SINK;
+	else if (strcmp(s, "false"))
+		fail(v, "sink must be true, false or only, not '%s'", s);
+}
+
+static const struct {
+	const char *key;
+	unsigned bit;
+} opnd_flag_keys[] = {{"optional", OPND_OPTIONAL}, {"sreg", OPND_SREG}, {"pair", OPND_PAIR}, {"inout", OPND_INOUT}, {"b8reg", OPND_B8REG}};
+
+static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
+{
+	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
+	                                   "inout", "b8reg", "sink", NULL};
+	static const char *const derives[] = {"wide", "half", NULL};
+	expect(list, YAML_SEQUENCE_NODE, what);
+	out->given = true;
+	SEQ_EACH(it, list) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "an operand", keys);
+		if (out->n == MAX_OPNDS)
+			fail(e, "more than %d %s", MAX_OPNDS, what);
+		opnd_row *o = PUSH(out->v, out->n, out->cap);
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1};
+		o->name = scalar(map_need(e, "name", "an operand"), "name");
+		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
+			fail(v, "unknown operand kind '%s'", o->kind);
+		if ((v = map_get(e, "type")))
+			read_opnd_type(op, o, v);
+		else if (!strcmp(o->kind, "pred"))
+			o->type = type_index("pred");
+		if ((v = map_get(e, "derive"))) {
+			if (!in_list(derives, o->derive = scalar(v, "derive")))
+				fail(v, "derive must be wide or half, not '%s'", o->derive);
+			if (o->type_slot < 0)
+				fail(v, "derive needs a type taken from a slot");
+		}
+		if ((v = map_get(e, "count")))
+			read_opnd_count(op, o, v);
+		if ((v = map_get(e, "sink")))
+			read_opnd_sink(o, v, list, what);
+		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
+			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
+				o->flags |= opnd_flag_keys[f].bit;
+	}
+}
+
+strs *variant_tokens(const op_row *op, int slot, const ynode *v)
+{
+	strs *list = xrealloc(NULL, sizeof *list);
+	*list = scalar_list(v, "a variant's tokens");
+	const slot_row *s = &op->slots[slot];
+	for (size_t i = 0; i < list->n; i++)
+		if (strs_find(&s->toks, list->v[i]) < 0)
+			fail(v, "token '%s' is not in slot '%s' of op '%s'", list->v[i], s->name, op->name);
+	return list;
+}
+
+static void read_variant_window(variant_row *var, const ynode *map)
+{
+	const ynode *v;
+	if (map_get(map, "sm") || map_get(map, "ptx")) {
+		unsigned sm = var->sm, ptx = var->ptx;
+		read_window(map, &sm, &ptx);
+		var->sm = map_get(map, "sm") ? sm : var->sm;
+		var->ptx = map_get(map, "ptx") ? ptx : var->ptx;
+	}
+	if ((v = map_get(map, "sm_max")))
+		var->sm_max = to_uint(v, "sm_max", 1000);
+	if ((v = map_get(map, "arch"))) {
+		const char *a = scalar(v, "arch");
+		if (strcmp(a, "a") && strcmp(a, "f"))
+			fail(v, "arch must be a or f, not '%s'", a);
+		var->arch = a[0];
+	}
+	if ((v = map_get(map, "mc")))
+		var->mc = identifier(v, "mc");
+	if ((v = map_get(map, "iid")))
+		var->iid = to_int(v, "iid");
+	if ((v = map_get(map, "isd")))
+		var->isd = to_int(v, "isd");
+}
+
+/* A variant: slot names map to the tokens allowed; a slot not named stays empty. */
+static void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt)
+{
+	const ynode *v;
+	expect(e, YAML_MAPPING_NODE, "a variant");
+	*var = *dflt;
+	MAP_EACH(p, e) {
+		const char *k = key_of(p);
+		int slot = slot_index(op, k);
+		for (yaml_node_pair_t *q = e->data.mapping.pairs.start; q < p; q++)
+			if (!strcmp(key_of(q), k))
+				fail(node(p->key), "duplicate key '%s' in a variant", k);
+		if (slot >= 0)
+			var->allow[slot] = variant_tokens(op, slot, node(p->value));
+		else if (!in_list(variant_keys, k) && strcmp(k, "note"))
+			fail(node(p->key), "unknown slot '%s' in a variant of op '%s'", k, op->name);
+	}
+	read_variant_window(var, e);
+	if ((v = map_get(e, "require"))) {
+		expect(v, YAML_SEQUENCE_NODE, "require");
+		SEQ_EACH(it, v)
+			var->require |= 1u << need_slot(op, node(*it));
+	}
+	if ((v = map_get(e, "results")))
+		read_opnds(op, &var->results, v, "results");
+	if ((v = map_get(e, "operands")))
+		read_opnds(op, &var->operands, v, "operands");
+}
+
+/* Without a variants list an op has one variant admitting every token of every slot. */
+static void default_variant(op_row *op, const variant_row *dflt)
+{
+	variant_row *var = PUSH(op->variants, op->nvariants, op->cap_variants);
+	*var = *dflt;
+	for (size_t i = 0; i < op->nslots; i++)
+		var->allow[i] = &op->slots[i].toks;
+}
+
+static void read_props(op_row *op, const ynode *map)
+{
+	static const char *const keys[] = {"slot", "values", NULL};
+	expect(map, YAML_MAPPING_NODE, "props");
+	MAP_EACH(p, map) {
+		ynode *e = node(p->value), *v;
+		check_keys(e, "a property", keys);
+		const char *key = identifier(node(p->key), "property key");
+		for (size_t j = 0; j < op->nprops; j++)
+			if (!strcmp(op->props[j].key, key))
+				fail(node(p->key), "duplicate property '%s' in op '%s'", key, op->name);
+		prop_row *pr = PUSH(op->props, op->nprops, op->cap_props);
+		*pr = (prop_row){.key = key};
+		pr->slot = need_slot(op, map_need(e, "slot", "a property"));
+		if (!(v = map_get(e, "values")))
+			continue;
+		expect(v, YAML_MAPPING_NODE, "values");
+		MAP_EACH(q, v) {
+			const char *tok = scalar(node(q->value), "a property value's token");
+			strs_push(&pr->from, key_of(q));
+			strs_push(&pr->from, tok);
+			if (*tok) /* "": the value leaves the slot empty (a seed's 0 flag) */
+				add_token(tok);
+		}
+	}
+}
+
+static size_t diag_index(const ynode *n)
+{
+	const char *id = scalar(n, "diag");
+	for (size_t i = 0; i < M.ndiags; i++)
+		if (!strcmp(M.diags[i].id, id))
+			return i;
+	fail(n, "unknown diagnostic '%s'", id);
+}
+
+static void read_rule(op_row *op, rule_row *r, const ynode *e)
+{
+	static const char *const keys[] = {"when", "sm_below", "ptx_below", "not_arch", "diag", "args", NULL};
+	const ynode *v;
+	expect(e, YAML_MAPPING_NODE, "a rule");
+	check_keys(e, "a rule", keys);
+	{
+		*r = (rule_row){.args = {RARG_END, RARG_END, RARG_END, RARG_END}};
+		if ((v = map_get(e, "when"))) {
+			expect(v, YAML_MAPPING_NODE, "when");
+			MAP_EACH(p, v) {
+				int slot = slot_index(op, key_of(p));
+				if (slot < 0)
+					fail(node(p->key), "unknown slot '%s' in a rule of op '%s'", key_of(p), op->name);
+				r->when[slot] = variant_tokens(op, slot, node(p->value));
+			}
+		}
+		if ((v = map_get(e, "sm_below")))
+			r->sm_below = to_uint(v, "sm_below", 1000);
+		if ((v = map_get(e, "ptx_below")))
+			r->ptx_below = to_ptx(v);
+		if ((v = map_get(e, "not_arch"))) {
+			const char *a = scalar(v, "not_arch");
+			if (strcmp(a, "a") && strcmp(a, "f"))
+				fail(v, "not_arch must be a or f, not '%s'", a);
+			r->not_arch = a[0];
+		}
+		r->diag = diag_index(map_need(e, "diag", "a rule"));
+		if ((v = map_get(e, "args"))) {
+			expect(v, YAML_SEQUENCE_NODE, "args");
+			size_t k = 0;
+			SEQ_EACH(a, v) {
+				const char *name = scalar(node(*a), "a rule argument");
+				if (k == 4)
+					fail(node(*a), "a rule takes at most 4 arguments");
+				r->args[k] = !strcmp(name, "op") ? RARG_OP : !strcmp(name, "target") ? RARG_TARGET
+				                                                                        : need_slot(op, node(*a));
+				k++;
+			}
+		}
+	}
+}
+
+static void read_rules(op_row *op, const ynode *list)
+{
+	expect(list, YAML_SEQUENCE_NODE, "rules");
+	SEQ_EACH(it, list)
+		read_rule(op, PUSH(op->rules, op->nrules, op->cap_rules), node(*it));
+}
+
+static unsigned read_op_flags(const ynode *v)
+{
+	static const char *const names[] = {"terminator", "noguard", "internal", NULL};
+	unsigned flags = 0;
+	expect(v, YAML_SEQUENCE_NODE, "flags");
+	SEQ_EACH(it, v) {
+		const char *f = scalar(node(*it), "a flag");
+		unsigned bit = 0;
+		while (names[bit] && strcmp(names[bit], f))
+			bit++;
+		if (!names[bit])
+			fail(node(*it), "unknown op flag '%s'", f);
+		flags |= 1u << bit;
+	}
+	return flags;
+}
+
+static const char *one_of(const ynode *map, const char *key, const char *const *allowed, const char *dflt)
+{
+	const ynode *v = map_get(map, key);
+	if (!v)
+		return dflt;
+	const char *s = scalar(v, key);
+	if (!in_list(allowed, s))
+		fail(v, "unknown %s '%s'", key, s);
+	return s;
+}
+
+/* The default MC stem: the op's stem upper-cased with '.' as '_'. */
+static const char *default_mc(const char *stem)
+{
+	char *mc = sanitize(stem);
+	for (char *c = mc; *c; c++)
+		if (*c >= 'a' && *c <= 'z')
+			*c = (char)(*c - 'a' + 'A');
+	return mc;
+}
+
+/* Infer sources must name a result or operand that exists in some variant. */
+static void check_infer(const op_row *op)
+{
+	size_t nres = op->results.n, nopd = op->operands.n;
+	for (size_t i = 0; i < op->nvariants; i++) {
+		nres = op->variants[i].results.n > nres ? op->variants[i].results.n : nres;
+		nopd = op->variants[i].operands.n > nopd ? op->variants[i].operands.n : nopd;
+	}
+	for (size_t i = 0; i < op->nslots; i++)
+		for (const int *src = op->slots[i].infer; *src >= 0; src++)
+			if (*src >= SRC_OPERAND ? (size_t)(*src - SRC_OPERAND) >= nopd : (size_t)*src >= nres)
+				fail(op->slots[i].infer_at, "infer source %s%d does not exist in op '%s'",
+				     *src >= SRC_OPERAND ? "operand" : "result",
+				     *src >= SRC_OPERAND ? *src - SRC_OPERAND : *src, op->name);
+}
+
+static void read_op(const ynode *e)
+{
+	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
+	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
+	                                   "arch", "iid", "isd", NULL};
+	const ynode *v;
+	check_keys(e, "an op", keys);
+	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
+	*op = (op_row){0};
+	v = map_need(e, "op", "an op");
+	op->name = scalar(v, "op");
+	for (size_t j = 0; j + 1 < M.nops; j++)
+		if (!strcmp(M.ops[j].name, op->name))
+			fail(v, "duplicate op '%s'", op->name);
+	op->layer = one_of(e, "layer", layer_names, "match");
+	op->shape = one_of(e, "shape", shape_names, "plain");
+	op->flags = (v = map_get(e, "flags")) ? read_op_flags(v) : 0;
+	op->mc = (v = map_get(e, "mc")) ? identifier(v, "mc") : default_mc(op->name);
+	if ((v = map_get(e, "slots")))
+		read_slots(op, v);
+	if ((v = map_get(e, "results")))
+		read_opnds(op, &op->results, v, "results");
+	if ((v = map_get(e, "operands")))
+		read_opnds(op, &op->operands, v, "operands");
+	if ((v = map_get(e, "props")))
+		read_props(op, v);
+	if ((v = map_get(e, "rules")))
+		read_rules(op, v);
+	if ((v = map_get(e, "otherwise"))) {
+		op->otherwise = xrealloc(NULL, sizeof *op->otherwise);
+		read_rule(op, op->otherwise, v);
+	}
+	if ((v = map_get(e, "family"))) {
+		const char *fam = identifier(v, "family");
+		int at = strs_find(&M.families, fam);
+		if (at < 0) {
+			strs_push(&M.families, fam);
+			at = (int)M.families.n - 1;
+		}
+		op->family = (size_t)at + 1;
+	}
+
+	variant_row dflt = {.sm = DEFAULT_SM, .ptx = default_ptx(), .mc = op->mc, .iid = -1};
+	read_variant_window(&dflt, e);
+	if (!(v = map_get(e, "variants"))) {
+		default_variant(op, &dflt);
+	} else {
+		expect(v, YAML_SEQUENCE_NODE, "variants");
+		SEQ_EACH(it, v)
+			read_variant(op, PUSH(op->variants, op->nvariants, op->cap_variants), node(*it), &dflt);
+		if (!op->nvariants)
+			fail(v, "op '%s' has an empty variants list", op->name);
+	}
+	/* A required slot is required in every variant; folding it into each
+	 * variant's mask gives the verifier one place to look. */
+	for (size_t i = 0; i < op->nslots; i++)
+		if (op->slots[i].flags & SLOT_REQUIRED)
+			for (size_t j = 0; j < op->nvariants; j++)
+				op->variants[j].require |= 1u << i;
+	check_infer(op);
+}
+
+void read_ops(void)
+{
+	ynode *root = root_list("an operations file");
+	if (!root)
+		return;
+	SEQ_EACH(it, root)
+		read_op(node(*it));
+}

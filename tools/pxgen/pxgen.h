@@ -1,0 +1,267 @@
+/* pxgen's shared declarations: the YAML access layer, the model the readers
+ * fill and the emitters write out, and each file's entry points.
+ *
+ *   util.c      memory, growable arrays, string buffers
+ *   yaml.c      YAML access and `file:line:col: error:` reporting
+ *   model.c     the model (M) and the lookups every reader shares
+ *   basic.c     regclasses, types, targets, sregs, directives, flags, diag/
+ *   ops.c       ops/NAME.yaml, the operations
+ *   mma.c       mma_desc.yaml
+ *   patterns.c  patterns.yaml
+ *   emit.c      px_tables.h and px_tables.c
+ *   main.c      the command line, file kinds, reading order, output files */
+#ifndef PXGEN_H
+#define PXGEN_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+/* Mirrors of limits in src/tables/tables.h, which pxgen cannot include: that
+ * header includes the px_tables.h this program writes. */
+enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
+
+/* ---------------------------------------------------------------- memory and strings (util.c) */
+
+typedef struct strs {
+	const char **v;
+	size_t n, cap;
+} strs;
+
+typedef struct sbuf {
+	char *p;
+	size_t n, cap;
+} sbuf;
+
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+/* Room for one more element in a growable array of elsize-byte elements. */
+void *grow(void *v, size_t *cap, size_t n, size_t elsize);
+#define PUSH(arr, n, cap) ((arr) = grow((arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
+void strs_push(strs *s, const char *str);
+int strs_find(const strs *s, const char *str);
+void sb_printf(sbuf *b, const char *fmt, ...);
+void sb_cstr(sbuf *b, const char *s);
+char *sanitize(const char *s);
+int cmp_str(const void *a, const void *b);
+
+/* ---------------------------------------------------------------- YAML access and errors (yaml.c) */
+
+enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS, K_NKINDS };
+
+typedef struct yfile {
+	const char *path;
+	enum file_kind kind;
+	yaml_document_t doc;
+} yfile;
+
+extern const yfile *cur; /* the file being read: names the file in errors, resolves node ids */
+
+typedef yaml_node_t ynode;
+
+#define SEQ_EACH(it, seq) \
+	for (yaml_node_item_t *it = (seq)->data.sequence.items.start; it < (seq)->data.sequence.items.top; it++)
+#define MAP_EACH(pr, map) \
+	for (yaml_node_pair_t *pr = (map)->data.mapping.pairs.start; pr < (map)->data.mapping.pairs.top; pr++)
+
+_Noreturn void fail(const ynode *n, const char *fmt, ...);
+ynode *node(int id);
+const char *scalar(const ynode *n, const char *what);
+bool is_null(const ynode *n);
+unsigned to_uint(const ynode *n, const char *what, unsigned max);
+int32_t to_int(const ynode *n, const char *what);
+bool to_bool(const ynode *n, const char *what);
+unsigned to_ptx(const ynode *n);
+void expect(const ynode *n, yaml_node_type_t type, const char *what);
+const char *key_of(const yaml_node_pair_t *p);
+ynode *map_get(const ynode *map, const char *key);
+ynode *map_need(const ynode *map, const char *key, const char *what);
+bool in_list(const char *const *list, const char *s);
+void check_keys(const ynode *map, const char *what, const char *const *allowed);
+ynode *root_list(const char *what);
+strs scalar_list(const ynode *n, const char *what);
+const char *identifier(const ynode *n, const char *what);
+
+/* ---------------------------------------------------------------- the model read from YAML (model.c) */
+
+/* Spellings of the tables.h enums, in enum order: the YAML names a value by
+ * its spelling and the generated C writes its index. */
+extern const char *const type_kinds[], *const opnd_kinds[], *const layer_names[], *const shape_names[];
+
+typedef struct regclass_row {
+	const char *name, *decl, *prefix, *view_decl;
+	unsigned id, width, view_of; /* view_of: class id or 0xff */
+	uint32_t sub, super;
+	const ynode *at;
+} regclass_row;
+
+typedef struct type_row {
+	const char *name, *kind;
+	unsigned width, regclass;
+	bool float_view;
+} type_row;
+
+typedef struct target_row {
+	const char *name;
+	unsigned sm, ptx;
+	char suffix;
+	size_t line; /* file order, so sorting by SM keeps plain, a, f in the order written */
+} target_row;
+
+typedef struct sreg_row {
+	const char *name;
+	unsigned type, sm, ptx;
+} sreg_row;
+
+typedef struct dir_row {
+	const char *name, *print;
+	unsigned min_args, max_args, sm, ptx;
+	bool kernel_only;
+} dir_row;
+
+typedef struct diag_row {
+	const char *id, *text;
+} diag_row;
+
+typedef struct slot_row {
+	const char *name, *fixed;
+	strs toks;
+	unsigned flags;
+	int infer[MAX_INFER + 1];
+	const ynode *infer_at;
+} slot_row;
+enum { SLOT_FIXED = 1, SLOT_TYPE = 2, SLOT_REQUIRED = 4, SLOT_NOPRINT = 8 };
+
+typedef struct opnd_row {
+	const char *name, *kind;
+	int type_slot, count_slot;
+	unsigned type, count, flags;
+	const char *derive;
+} opnd_row;
+enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
+       OPND_SINK = 64, OPND_SINK_ONLY = 128 };
+
+typedef struct opnd_list {
+	opnd_row *v;
+	size_t n, cap;
+	bool given; /* a variant's list overrides the op's only when written */
+} opnd_list;
+
+typedef struct variant_row {
+	strs *allow[MAX_SLOTS]; /* NULL: not named in the variant */
+	uint32_t require;
+	unsigned sm, ptx, sm_max;
+	char arch;
+	const char *mc;
+	int32_t iid;
+	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
+	opnd_list results, operands;
+} variant_row;
+
+typedef struct prop_row {
+	const char *key;
+	int slot;
+	strs from; /* value, token, value, token, ... */
+} prop_row;
+
+/* A legality rule: when the slots hold these tokens (and the target is below
+ * the window), the node is rejected with the named diagnostic. */
+typedef struct rule_row {
+	strs *when[MAX_SLOTS];  /* NULL: any token; an empty list: the slot must be empty */
+	unsigned sm_below, ptx_below;
+	char not_arch;
+	size_t diag;
+	int args[4];            /* slot index, RARG_OP, RARG_TARGET; RARG_END ends */
+} rule_row;
+enum { RARG_END = -1, RARG_OP = -2, RARG_TARGET = -3 };
+
+typedef struct op_row {
+	const char *name, *mc, *shape, *layer;
+	rule_row *rules;
+	size_t nrules, cap_rules;
+	rule_row *otherwise;    /* the message when no variant admits the tokens */
+	size_t family;          /* index into M.families + 1; 0: none */
+	slot_row *slots;
+	size_t nslots, cap_slots;
+	opnd_list results, operands;
+	variant_row *variants;
+	size_t nvariants, cap_variants;
+	prop_row *props;
+	size_t nprops, cap_props;
+	unsigned flags;
+} op_row;
+
+
+struct model {
+	regclass_row *rc;
+	size_t nrc, cap_rc;
+	type_row *types;
+	size_t ntypes, cap_types;
+	unsigned *ptx_versions;
+	size_t nptx, cap_ptx;
+	target_row *targets;
+	size_t ntargets, cap_targets;
+	sreg_row *sregs;
+	size_t nsregs, cap_sregs;
+	dir_row *dirs;
+	size_t ndirs, cap_dirs;
+	diag_row *diags;
+	size_t ndiags, cap_diags;
+	strs flags;
+	op_row *ops;
+	size_t nops, cap_ops;
+	strs toks; /* every token spelling, unsorted until emit time */
+	strs families; /* op families with selector/verifier code of their own */
+};
+extern struct model M;
+
+/* Defaults for an entry that names no window: available everywhere ptxemit prints. */
+enum { DEFAULT_SM = 70 };
+unsigned default_ptx(void);
+/* PX_T_* of a type name (index + 1), or 0. */
+unsigned type_index(const char *name);
+unsigned rc_by_name(const ynode *n);
+void add_token(const char *t);
+/* The window keys shared by sregs, directives and variants. */
+void read_window(const ynode *map, unsigned *sm, unsigned *ptx);
+
+/* ---------------------------------------------------------------- readers */
+
+/* basic.c */
+void read_regclasses(void);
+void check_rc_ids(void);
+void read_types(void);
+void read_targets(void);
+int cmp_target(const void *a, const void *b);
+void read_sregs(void);
+int cmp_sreg(const void *a, const void *b);
+void read_directives(void);
+void read_flags(void);
+void read_diags(void);
+
+/* ops.c */
+int slot_index(const op_row *op, const char *name);
+int need_slot(const op_row *op, const ynode *n);
+strs *variant_tokens(const op_row *op, int slot, const ynode *v);
+void read_ops(void);
+
+/* mma.c, patterns.c */
+void read_mma(void);
+void emit_mma(sbuf *c);
+void read_patterns(void);
+void emit_patterns(sbuf *c);
+void emit_pattern_enum(sbuf *h);
+
+/* ---------------------------------------------------------------- emitting C (emit.c) */
+
+void sort_tokens(void);
+unsigned tok_id(const char *s);
+void emit_enum(sbuf *h, const char *comment, const char *prefix, const char *const *names, size_t n,
+               const char *first, bool count);
+void emit_row_array(sbuf *c, const char *type, const char *name, const char *count, const sbuf *rows,
+                    size_t n);
+int cmp_op(const void *a, const void *b);
+void emit_header(sbuf *h);
+void emit_source(sbuf *c);
+
+#endif
