@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isel/isel.h"
+#include "family.h"
 #include "isel/match.h"
 #include "verify/verify.h"
 
@@ -26,17 +27,17 @@ void px_isel_free(px_isel *s)
 
 px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(s->a, (n ? n : 1) * sizeof(px_mop)); }
 
-void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok)
+void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned tok)
 {
-	int i = px_slot_index(op, name);
+	int i = px_slot_find(op, sname);
 	if (i >= 0)
 		slot[i] = (uint16_t)tok;
 }
 
 /* The token naming type in op's slot (the exact type, else its bit type). */
-unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type)
+unsigned px_type_tok(const px_op_def *op, unsigned sname, int type)
 {
-	int i = px_slot_index(op, slot_name);
+	int i = px_slot_find(op, sname);
 	if (i < 0)
 		return 0;
 	const px_slot_def *sd = &op->slots[i];
@@ -106,9 +107,9 @@ px_mop px_emit_cvta_to(px_isel *s, unsigned space, px_mop dst, px_mop src, px_lo
 {
 	const px_op_def *cvta = &px_ops[PX_OP_cvta];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(cvta, slot, "to", PX_TOK_to);
-	px_set_slot(cvta, slot, "space", space);
-	px_set_slot(cvta, slot, "type", PX_TOK_u64);
+	px_set_slot(cvta, slot, PX_SN_to, PX_TOK_to);
+	px_set_slot(cvta, slot, PX_SN_space, space);
+	px_set_slot(cvta, slot, PX_SN_type, PX_TOK_u64);
 	return px_emit_unary(s, cvta, slot, dst, src, loc);
 }
 
@@ -198,7 +199,7 @@ void px_lower_node(px_isel *s, const px_node *n)
 /* Layer 1: operations that carry memory or control-flow chains as intrinsics. */
 static bool select_chain(px_isel *s, const px_node *n)
 {
-	px_family_select own = px_chain_selectors[n->op->family];
+	bool (*own)(px_isel *, const px_node *) = px_families[n->op->family].select;
 	if (own && own(s, n))
 		return true;
 	if (n->op->layer != PX_LAYER_CHAIN)

@@ -39,9 +39,7 @@ void px_isel_free(px_isel *s);
 /* Select f (verified, no errors); the result lives in the function arena. */
 const px_mfunc *px_select_func(px_isel *s, px_func *f);
 
-/* chain.c: per-family selectors of the first layer; true when it took the node */
-typedef bool (*px_family_select)(px_isel *s, const px_node *n);
-extern const px_family_select px_chain_selectors[];
+/* a family's selector (src/family.c) runs first, in layer 1; true when it took the node */
 bool px_select_tile_copy(px_isel *s, const px_node *n);   /* tilecopy.c */
 bool px_select_collective(px_isel *s, const px_node *n);  /* collective.c: the full-mask form */
 bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 */
@@ -50,7 +48,8 @@ bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 *
 bool px_select_mma(px_isel *s, const px_node *n);
 bool px_select_wgmma(px_isel *s, const px_node *n);
 bool px_select_tmem_fragment(px_isel *s, const px_node *n);
-bool px_select_tcgen05(px_isel *s, const px_node *n);
+bool px_select_tcgen05_commit(px_isel *s, const px_node *n);
+bool px_select_tcgen05_mma(px_isel *s, const px_node *n);
 bool px_select_wmma(px_isel *s, const px_node *n);
 
 /* ---- shared between the selector's files ---- */
@@ -64,8 +63,8 @@ bool px_value_true_b8(px_isel *s, uint32_t value);
 /* building instructions (isel.c) */
 px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc);
 px_mop *px_mops(px_isel *s, uint32_t n);
-void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok);
-unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type);
+void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned tok); /* sname: PX_SN_* */
+unsigned px_type_tok(const px_op_def *op, unsigned sname, int type);
 void px_finish(px_isel *s, px_minst *mi);        /* MC name */
 /* dst = op src (one result, one operand); returns dst */
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc);

@@ -59,7 +59,7 @@ px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
 	int mt = type;
 	if (px_types[type].kind == PX_KIND_FLOAT && px_types[type].width == 16)
 		mt = PX_T_b16; /* mov.f16 takes no immediate; mov.b16 does */
-	px_set_slot(mov, slot, "type", px_type_tok(mov, "type", mt));
+	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, mt));
 	return px_emit_unary(s, mov, slot, px_reg_mop(s, type, px_new_reg(s, type, 1)), src, loc);
 }
 
@@ -114,7 +114,7 @@ static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, px_lo
 		return m;
 	}
 	px_mop base = px_lower_value_as(s, b, v->type, loc);
-	int si = px_slot_index(n->op, "space");
+	int si = px_slot_find(n->op, PX_SN_space);
 	const px_param *p = v->param == PX_PARAM_PTR ? &s->f->params[v->param_index] : NULL;
 	if (!p || !p->space || si < 0 || !n->slot[si] || (s->f->is_kernel && p->space == PX_TOK_global))
 		return base;

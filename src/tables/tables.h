@@ -117,6 +117,7 @@ enum { PX_SRC_END = -1, PX_SRC_RESULT = 0, PX_SRC_OPERAND = 32 }; /* infer sourc
 
 typedef struct px_slot_def {
 	const char *name;       /* "rnd", "type", "space" */
+	uint8_t sname;          /* PX_SN_*: the name as a constant */
 	const uint16_t *toks;   /* every token the slot can hold, 0-terminated */
 	uint8_t flags;          /* enum px_slot_flags */
 	uint16_t fixed_tok;     /* for PX_SLOT_FIXED */
@@ -280,7 +281,10 @@ const px_op_def *px_op_lookup(const char *s, size_t n);
 const px_target *px_target_lookup(const char *s, size_t n);
 const px_sreg *px_sreg_lookup(const char *s, size_t n);
 int px_type_lookup(const char *s, size_t n); /* PX_T_* or 0 */
-int px_slot_index(const px_op_def *op, const char *name); /* or -1 */
+int px_slot_index(const px_op_def *op, const char *name); /* by spelling, or -1 (the unit tests) */
+/* The index of op's slot named sname (PX_SN_*), or -1. A family's code may
+ * take a slot families.yaml lists for it as present: pxgen checks. */
+int px_slot_find(const px_op_def *op, unsigned sname);
 int px_slot_has(const px_slot_def *slot, unsigned tok);
 int px_toks_have(const uint16_t *toks, unsigned tok); /* 0-terminated list */
 

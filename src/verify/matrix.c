@@ -11,7 +11,7 @@
 
 #include "verify/verify.h"
 
-static int slot(const px_node *n, const char *name) { return px_slot_index(n->op, name); }
+static int slot(const px_node *n, unsigned sname) { return px_slot_find(n->op, sname); }
 
 /* The property named key in n's dictionary, or NULL. */
 const px_prop *px_node_prop(const px_node *n, const char *key)
@@ -54,8 +54,8 @@ static bool m16n16_num(px_verifier *v, px_node *n, int num)
 
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	int shape = slot(n, "shape"), num = slot(n, "num"), trans = slot(n, "trans");
-	int sz = slot(n, "sz"), space = slot(n, "space"), layout = slot(n, "layout");
+	int shape = slot(n, PX_SN_shape), num = slot(n, PX_SN_num), trans = slot(n, PX_SN_trans);
+	int sz = slot(n, PX_SN_sz), space = slot(n, PX_SN_space), layout = slot(n, PX_SN_layout);
 	unsigned sh = n->slot[shape];
 	if (layout >= 0) {
 		if (n->slot[layout] == PX_TOK_col)

@@ -107,7 +107,7 @@ static void check_symbol(px_verifier *v, const px_opnd *o)
  * allows no cvta.const on entry parameters. */
 static void check_const_param(px_verifier *v, px_func *f, const px_node *n, const px_value *val)
 {
-	int si = px_slot_index(n->op, "space");
+	int si = px_slot_find(n->op, PX_SN_space);
 	if (!f->is_kernel || val->param != PX_PARAM_PTR || si < 0 || n->slot[si] != PX_TOK_const)
 		return;
 	if (f->params[val->param_index].space == PX_TOK_const)
@@ -183,7 +183,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	switch (def->kind) {
 	case PX_OK_ADDR: {
 		check_address(v, f, n, o);
-		int si = px_slot_index(n->op, "space"); /* ptxas: immediate addresses only for .local */
+		int si = px_slot_find(n->op, PX_SN_space); /* ptxas: immediate addresses only for .local */
 		if (o->base->kind == PX_O_INT && si >= 0 && n->slot[si] != PX_TOK_local)
 			px_error(v->d, o->base->loc, PX_D_imm_addr_space);
 		return;

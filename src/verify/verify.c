@@ -6,6 +6,7 @@
 
 #include "verify/state.h"
 #include "verify/verify.h"
+#include "family.h"
 
 void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
                       const char *opt_ptx)
@@ -99,7 +100,7 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 
 static bool prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	px_family_prepare own = px_family_prepares[n->op->family];
+	bool (*own)(px_verifier *, px_func *, px_node *) = px_families[n->op->family].prepare;
 	return !own || own(v, f, n);
 }
 
@@ -109,8 +110,8 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 	    px_select_variant(v, f, n)) {
 		check_guard(v, f, n);
 		px_check_operands(v, f, n);
-		if (px_family_checks[n->op->family])
-			px_family_checks[n->op->family](v, f, n);
+		if (px_families[n->op->family].check)
+			px_families[n->op->family].check(v, f, n);
 		return;
 	}
 	check_guard(v, f, n);

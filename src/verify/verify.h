@@ -80,20 +80,14 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty t
 unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /* infer.c */
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
-/* family.c: an op family's own checks, after the variant and operands (may be NULL) */
-typedef void (*px_family_check)(px_verifier *v, px_func *f, px_node *n);
-extern const px_family_check px_family_checks[];
-/* family.c: an op family's own reading of its tokens and properties, after they
- * fill the slots and before the rules (may be NULL); false: reported, stop */
-typedef bool (*px_family_prepare)(px_verifier *v, px_func *f, px_node *n);
-extern const px_family_prepare px_family_prepares[];
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
 bool px_matrix_shared_address(const px_verifier *v, const px_func *f, const px_node *n); /* matrix.c */
 const px_prop *px_node_prop(const px_node *n, const char *key); /* matrix.c */
 bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n); /* tilecopy.c */
 bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n);   /* tensor.c */
 void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */
-bool px_tcgen05_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
+bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
+bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tensor.c */
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */

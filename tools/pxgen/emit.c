@@ -79,13 +79,34 @@ static const char *tok_list(const strs *toks)
 	return name;
 }
 
-static unsigned index_in(const char *const *list, const char *s)
+/* The generated C names tables.h's enums (PX_OK_REG, PX_SLOT_FIXED | PX_SLOT_TYPE)
+ * instead of their values, so it compiles against them and cannot drift. */
+static const char *enum_name(const char *prefix, const char *spelling)
 {
-	unsigned i = 0;
-	while (strcmp(list[i], s))
-		i++;
-	return i;
+	static sbuf b;
+	b.n = 0;
+	sb_printf(&b, "%s", prefix);
+	for (const char *c = spelling; *c; c++)
+		sb_printf(&b, "%c", *c >= 'a' && *c <= 'z' ? *c - 'a' + 'A' : *c);
+	return b.p;
 }
+
+/* Bit i of bits is prefix + names[i] (pxgen's own bit order). */
+static void sb_bits(sbuf *b, unsigned bits, const char *prefix, const char *const *names)
+{
+	const char *sep = "";
+	for (unsigned i = 0; names[i]; i++)
+		if (bits & (1u << i)) {
+			sb_printf(b, "%s%s%s", sep, prefix, names[i]);
+			sep = " | ";
+		}
+	if (!*sep)
+		sb_printf(b, "0");
+}
+
+static const char *const slot_flag_names[] = {"FIXED", "TYPE", "REQUIRED", "NOPRINT", NULL};
+static const char *const opnd_flag_names[] = {"OPTIONAL", "SREG", "PAIR", "GROUP", "INOUT", "B8REG", "SINK", "SINK_ONLY", NULL};
+static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", NULL};
 
 static const char *opnd_array(const opnd_list *l)
 {
@@ -94,11 +115,13 @@ static const char *opnd_array(const opnd_list *l)
 	sbuf b = {0};
 	for (size_t i = 0; i < l->n; i++) {
 		const opnd_row *o = &l->v[i];
-		unsigned derive = !o->derive ? 0 : !strcmp(o->derive, "wide") ? 1 : 2;
 		sb_printf(&b, "%s{", i ? ", " : "");
 		sb_cstr(&b, o->name);
-		sb_printf(&b, ", %u, %d, %u, %u, %d, %u, %u}", index_in(opnd_kinds, o->kind), o->type_slot, o->type,
-		          derive, o->count_slot, o->count, o->flags);
+		sb_printf(&b, ", %s, %d, %u, ", enum_name("PX_OK_", o->kind), o->type_slot, o->type);
+		sb_printf(&b, "%s, %d, %u, ", enum_name("PX_DERIVE_", o->derive ? o->derive : "none"), o->count_slot,
+		          o->count);
+		sb_bits(&b, o->flags, "PX_OPND_", opnd_flag_names);
+		sb_printf(&b, "}");
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
 	free(b.p);
@@ -114,7 +137,9 @@ static const char *slot_array(const op_row *op)
 		const slot_row *s = &op->slots[i];
 		sb_printf(&b, "%s{", i ? ", " : "");
 		sb_cstr(&b, s->name);
-		sb_printf(&b, ", %s, %u, %u, {", tok_list(&s->toks), s->flags, s->fixed ? tok_id(s->fixed) : 0);
+		sb_printf(&b, ", PX_SN_%s, %s, ", s->name, tok_list(&s->toks));
+		sb_bits(&b, s->flags, "PX_SLOT_", slot_flag_names);
+		sb_printf(&b, ", %u, {", s->fixed ? tok_id(s->fixed) : 0);
 		for (const int *src = s->infer;; src++) {
 			sb_printf(&b, "%d", *src);
 			if (*src < 0)
@@ -301,10 +326,13 @@ static void emit_ops(sbuf *c)
 		const char *rules = rule_array(op), *otherwise = otherwise_ref(op);
 		sb_printf(&rows, "\t{");
 		sb_cstr(&rows, op->name);
-		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, %u, %u, %s, 0x%x, %s, %zu, %s, %zu},\n", slots,
-		          op->nslots, res, op->results.n, opd, op->operands.n, vars, op->nvariants,
-		          index_in(shape_names, op->shape), index_in(layer_names, op->layer), props, op->flags, rules,
-		          op->nrules, otherwise, op->family);
+		sb_printf(&rows, ", %s, %zu, %s, %zu, %s, %zu, %s, %zu, ", slots, op->nslots, res, op->results.n, opd,
+		          op->operands.n, vars, op->nvariants);
+		sb_printf(&rows, "%s, ", enum_name("PX_SHAPE_", op->shape));
+		sb_printf(&rows, "%s, %s, ", enum_name("PX_LAYER_", op->layer), props);
+		sb_bits(&rows, op->flags, "PX_OPF_", op_flag_names);
+		sb_printf(&rows, ", %s, %zu, %s, PX_FAM_%s},\n", rules, op->nrules, otherwise,
+		          op->family ? M.families.v[op->family - 1] : "none");
 	}
 	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\nconst uint16_t px_rule_empty[] = {0};\n%s",
 	          pool.defs.p ? pool.defs.p : "");
@@ -323,7 +351,7 @@ static void emit_types(sbuf *c)
 	sb_printf(c, "\t{\"none\", 0, PX_KIND_NONE, 0xff, 0, 0},\n");
 	for (size_t i = 0; i < M.ntypes; i++) {
 		const type_row *t = &M.types[i];
-		sb_printf(c, "\t{\"%s\", %u, %u, %u, %d, %u},\n", t->name, t->width, index_in(type_kinds, t->kind),
+		sb_printf(c, "\t{\"%s\", %u, %s, %u, %d, %u},\n", t->name, t->width, enum_name("PX_KIND_", t->kind),
 		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0);
 	}
 	sb_printf(c, "};\nconst unsigned px_ntypes = %zu;\n", M.ntypes + 1);
@@ -475,8 +503,10 @@ void emit_header(sbuf *h)
 	for (size_t i = 0; i < M.ndirs; i++)
 		names[i] = M.dirs[i].name;
 	emit_enum(h, "kernel directives: px_directives[], in print order", "PX_DIR_", names, M.ndirs, NULL, true);
-	emit_enum(h, "op families with code of their own (px_op_def.family)", "PX_FAM_", (const char **)M.families.v,
-	          M.families.n, "none", true);
+	emit_enum(h, "op families with code of their own (px_op_def.family; data/families.yaml)", "PX_FAM_",
+	          (const char **)M.families.v, M.families.n, "none", true);
+	emit_enum(h, "slot names of every op (px_slot_def.sname; px_slot_find)", "PX_SN_", (const char **)M.snames.v,
+	          M.snames.n, "_NONE", true);
 	free(names);
 	emit_pattern_enum(h);
 	sb_printf(h, "\n/* register classes: the seed's class ids */\nenum {\n");

@@ -78,6 +78,8 @@ static void read_slots(op_row *op, const ynode *list)
 			read_infer(s, v);
 		if (!s->toks.n)
 			fail(e, "slot '%s' has no tokens", s->name);
+		if (strs_find(&M.snames, s->name) < 0)
+			strs_push(&M.snames, s->name);
 		for (size_t i = 0; i < s->toks.n; i++)
 			add_token(s->toks.v[i]);
 	}
@@ -412,10 +414,8 @@ static void read_op(const ynode *e)
 	if ((v = map_get(e, "family"))) {
 		const char *fam = identifier(v, "family");
 		int at = strs_find(&M.families, fam);
-		if (at < 0) {
-			strs_push(&M.families, fam);
-			at = (int)M.families.n - 1;
-		}
+		if (at < 0)
+			fail(v, "unknown family '%s' (families.yaml declares each)", fam);
 		op->family = (size_t)at + 1;
 	}
 
@@ -437,6 +437,8 @@ static void read_op(const ynode *e)
 			for (size_t j = 0; j < op->nvariants; j++)
 				op->variants[j].require |= 1u << i;
 	check_infer(op);
+	if (op->family)
+		check_family(op, map_get(e, "family"));
 }
 
 void read_ops(void)

@@ -6,6 +6,7 @@
  *   model.c     the model (M) and the lookups every reader shares
  *   basic.c     regclasses, types, targets, sregs, directives, flags, diag/
  *   ops.c       ops/NAME.yaml, the operations
+ *   families.c  families.yaml
  *   mma.c       mma_desc.yaml
  *   patterns.c  patterns.yaml
  *   emit.c      px_tables.h and px_tables.c
@@ -47,7 +48,8 @@ int cmp_str(const void *a, const void *b);
 
 /* ---------------------------------------------------------------- YAML access and errors (yaml.c) */
 
-enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS, K_NKINDS };
+enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS,
+                 K_FAMILIES, K_NKINDS };
 
 typedef struct yfile {
 	const char *path;
@@ -84,8 +86,8 @@ const char *identifier(const ynode *n, const char *what);
 
 /* ---------------------------------------------------------------- the model read from YAML (model.c) */
 
-/* Spellings of the tables.h enums, in enum order: the YAML names a value by
- * its spelling and the generated C writes its index. */
+/* The spellings the YAML may write for tables.h's enums; the generated C
+ * names the constant (opnd kind "reg": PX_OK_REG), so their order is free. */
 extern const char *const type_kinds[], *const opnd_kinds[], *const layer_names[], *const shape_names[];
 
 typedef struct regclass_row {
@@ -211,7 +213,10 @@ struct model {
 	op_row *ops;
 	size_t nops, cap_ops;
 	strs toks; /* every token spelling, unsorted until emit time */
-	strs families; /* op families with selector/verifier code of their own */
+	strs families; /* op families with selector/verifier code of their own (families.yaml) */
+	strs *fam_slots; /* per family: the slots every op of it has */
+	size_t nfam_slots, cap_fam_slots;
+	strs snames; /* every slot name of every op: PX_SN_* */
 };
 extern struct model M;
 
@@ -244,6 +249,10 @@ int slot_index(const op_row *op, const char *name);
 int need_slot(const op_row *op, const ynode *n);
 strs *variant_tokens(const op_row *op, int slot, const ynode *v);
 void read_ops(void);
+
+/* families.c */
+void read_families(void);
+void check_family(const op_row *op, const ynode *at);
 
 /* mma.c, patterns.c */
 void read_mma(void);
