@@ -5,7 +5,7 @@
 #define PX_DIAG_H
 #include <stdbool.h>
 
-#include "front/ir.h"
+#include "util/loc.h"
 #include "ptxemit.h"
 
 typedef struct px_diags {

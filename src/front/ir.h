@@ -12,13 +12,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "px_tables.h" /* PX_MAX_SLOTS */
 #include "util/arena.h"
+#include "util/loc.h"
 #include "util/strmap.h"
-
-typedef struct px_loc {
-	uint32_t line, col; /* 1-based; col counts bytes */
-	uint32_t off;       /* byte offset of the first character in the source */
-} px_loc;
 
 typedef struct px_str {
 	const char *s; /* points into the source text or an arena; not NUL-terminated */
@@ -117,7 +114,7 @@ struct px_node {
 	/* filled by the verifier */
 	const struct px_op_def *op;
 	const struct px_variant *var;
-	uint16_t slot[24];  /* token per slot (PX_TOK_*), 0 = empty; PX_MAX_SLOTS */
+	uint16_t slot[PX_MAX_SLOTS]; /* token per slot (PX_TOK_*), 0 = empty */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary */
 	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written */
 	px_node *next;

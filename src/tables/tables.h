@@ -10,9 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "px_tables.h" /* generated: PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
+#include "px_tables.h" /* generated: PX_MAX_SLOTS, PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
 
-enum { PX_MAX_SLOTS = 24, PX_MAX_OPNDS = 16 };
 
 /* ---- value types (data/types.yaml) ---- */
 enum px_type_kind { PX_KIND_NONE, PX_KIND_PRED, PX_KIND_BIT, PX_KIND_UINT, PX_KIND_SINT, PX_KIND_FLOAT, PX_KIND_PTR };

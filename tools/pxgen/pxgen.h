@@ -18,8 +18,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
-/* Mirrors of limits in src/tables/tables.h, which pxgen cannot include: that
- * header includes the px_tables.h this program writes. */
+/* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
 enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
 
 /* ---------------------------------------------------------------- memory and strings (util.c) */
