@@ -18,10 +18,8 @@
 %define api.pure full
 %define api.prefix {pxyy}
 %define api.token.prefix {PXT_}
-%define api.location.type {px_loc}
 %define parse.error custom
 %define parse.lac none
-%locations
 %param {void *scanner}
 %parse-param {px_parser *P}
 
@@ -37,19 +35,15 @@
 #include "tables/tables.h"
 
 #define YYSTYPE PXYYSTYPE
-#define YYLTYPE PXYYLTYPE
 #include "lexer.h"
 
 #ifndef PX_PARSER_LAC
 /* The parser without lookahead correction reads through next_token. */
-static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P);
-#define pxyylex(lval, lloc, scanner) next_token(lval, lloc, scanner, P)
+static int next_token(YYSTYPE *lval, void *scanner, px_parser *P);
+#define pxyylex(lval, scanner) next_token(lval, scanner, P)
 #endif
 
-/* Only start positions are tracked: a rule starts where its first symbol does. */
-#define YYLLOC_DEFAULT(Cur, Rhs, N) ((Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0))
-
-static void pxyyerror(YYLTYPE *loc, void *scanner, px_parser *P, const char *msg);
+static void pxyyerror(void *scanner, px_parser *P, const char *msg);
 
 static px_str sans_sigil(px_tok t);
 static px_olink *new_opnd(px_parser *P, uint8_t kind, px_loc loc);
@@ -137,8 +131,7 @@ static void stmt_reset(px_parser *P);
 %token <tok> '(' ')' '[' ']' '{' '}' ',' ':' '|' '=' '+' '-' '!' '@'
 
 %type <u8> linkage gspace
-%type <u16> pspace
-%type <tok> opname dkey dval keyword pname layout
+%type <tok> opname dkey dval keyword pname layout pspace
 %type <pk> ditem
 %type <ln> operand abase literal result
 %type <ol> opnds opnds_opt results dargs literals rtypes
@@ -246,9 +239,9 @@ params
 
 param
 	: pname ':' WORD pspace align
-		{ param_add(P, $1, $3, NULL, $4, $5.present ? &$5.n : NULL, @4); }
+		{ param_add(P, $1, $3, NULL, (uint16_t)$4.i, $5.present ? &$5.n : NULL, $4.loc); }
 	| pname ':' WORD '[' INT ']' align
-		{ param_add(P, $1, $3, &$5, 0, $7.present ? &$7.n : NULL, @3); }
+		{ param_add(P, $1, $3, &$5, 0, $7.present ? &$7.n : NULL, $3.loc); }
 	;
 
 pname
@@ -257,11 +250,11 @@ pname
 	;
 
 pspace
-	: %empty   { $$ = 0; }
-	| K_GLOBAL { $$ = PX_TOK_global; }
-	| K_SHARED { $$ = PX_TOK_shared; }
-	| K_CONST  { $$ = PX_TOK_const; }
-	| K_LOCAL  { $$ = PX_TOK_local; }
+	: %empty   { $$ = (px_tok){0}; }
+	| K_GLOBAL { $$ = $1; $$.i = PX_TOK_global; }
+	| K_SHARED { $$ = $1; $$.i = PX_TOK_shared; }
+	| K_CONST  { $$ = $1; $$.i = PX_TOK_const; }
+	| K_LOCAL  { $$ = $1; $$.i = PX_TOK_local; }
 	;
 
 frets
@@ -557,7 +550,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_pars
 	P->restart = true;
 	return 0;
 #else
-	px_loc loc = *yypcontext_location(ctx);
+	px_loc loc = P->last_loc; /* the lookahead is the last token read */
 	if (P->quiet_line && loc.line == P->quiet_line)
 		return 0;
 	yysymbol_kind_t tok = yypcontext_token(ctx);
@@ -590,10 +583,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_pars
 }
 
 /* Bison's only own message in custom mode: its stack ran out. */
-static void pxyyerror(YYLTYPE *loc, void *scanner, px_parser *P, const char *msg)
+static void pxyyerror(void *scanner, px_parser *P, const char *msg)
 {
 	(void)scanner;
-	PX_PERR(P, *loc, PX_D_internal, msg);
+	PX_PERR(P, P->last_loc, PX_D_internal, msg);
 }
 
 /* ---------------------------------------------------------------- operands */
@@ -1249,12 +1242,13 @@ int pxyyparse_lac(void *scanner, px_parser *P);
  * a parse that begins here goes on exactly as this one would. */
 static void mark(px_parser *P)
 {
-	P->mark = (px_parse_mark){P->line, P->col, P->off, P->last_tok, P->last_text, P->quiet_line,
-	                          P->nerrors, P->m->target_written, px_diags_mark(P->m->diags)};
+	P->mark = (px_parse_mark){P->line, P->col, P->off, P->last_tok, P->last_text, P->last_loc,
+	                          P->quiet_line, P->nerrors, P->m->target_written,
+	                          px_diags_mark(P->m->diags)};
 	P->reg_undo.what = PX_REG_NONE;
 }
 
-static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P)
+static int next_token(YYSTYPE *lval, void *scanner, px_parser *P)
 {
 	/* after the first syntax error: end the input, so the parse stops */
 	if (P->restart)
@@ -1264,7 +1258,7 @@ static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P)
 	 * header line ended with NL is still open (P->f) */
 	if (!P->f && (P->last_tok == PXT_NL || P->last_tok == 0))
 		mark(P);
-	return (pxyylex)(lval, lloc, scanner);
+	return (pxyylex)(lval, scanner);
 }
 
 /* Take back all the top-level item at the mark did (its messages, its function,
@@ -1292,6 +1286,7 @@ static void parse_again(px_parser *P, yyscan_t *sc)
 	P->in_off = k->off;
 	P->last_tok = k->last_tok;
 	P->last_text = k->last_text;
+	P->last_loc = k->last_loc;
 	P->depth = 0;
 	P->restart = false;
 	pxyylex_destroy(*sc);

@@ -65,6 +65,7 @@ typedef struct px_parse_mark {
 	uint32_t line, col, off;
 	int last_tok;
 	px_str last_text;
+	px_loc last_loc;
 	uint32_t quiet_line;
 	unsigned nerrors;
 	bool target_written;
@@ -96,6 +97,7 @@ typedef struct px_parser {
 	px_loc tok_loc;          /* the token being scanned */
 	int last_tok;            /* last token returned (0 at the start) */
 	px_str last_text;        /* its text, for syntax errors */
+	px_loc last_loc;         /* and where it starts: a syntax error's place */
 	unsigned depth;          /* open brackets on this statement */
 	uint32_t quiet_line;     /* a line already reported whole; no syntax error there */
 	/* the parse without lookahead correction */
