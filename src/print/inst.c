@@ -2,7 +2,6 @@
  * order in the tables (PTX's grammar order), whatever order the MIR used; the
  * operand spellings follow seed 004's register printer: class prefix plus the
  * register number, the same number under a float view (%f, %fd). */
-#include "isel/mma_desc.h"
 #include "print/print.h"
 
 static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
@@ -103,12 +102,6 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 		const px_slot_def *sd = &op->slots[i];
 		if (sd->flags & PX_SLOT_NOPRINT)
 			continue;
-		const char *desc = px_mma_slot_text(mi, i); /* an MMA reads its descriptor */
-		if (desc) {
-			if (*desc)
-				px_buf_printf(out, ".%s", desc);
-			continue;
-		}
 		unsigned tok = mi->slot[i];
 		if (!tok && (sd->flags & PX_SLOT_FIXED))
 			tok = sd->fixed_tok;
