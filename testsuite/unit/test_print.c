@@ -5,6 +5,7 @@
  * whatever operations the tables hold; tokens come from the real token list. */
 #include <string.h>
 
+#include "isel/abi.h"
 #include "print/print.h"
 #include "ptxemit.h"
 #include "suites.h"
@@ -275,7 +276,7 @@ START_TEST(test_multiple_returns)
 {
 	uint16_t rets[3] = { PX_T_u8, PX_T_f64, PX_T_b32 };
 	uint32_t offs[3], size, align;
-	px_print_ret_layout(rets, 3, offs, &size, &align);
+	px_ret_layout(rets, 3, offs, &size, &align);
 	ck_assert_uint_eq(offs[0], 0);
 	ck_assert_uint_eq(offs[1], 8);
 	ck_assert_uint_eq(offs[2], 16);
