@@ -122,7 +122,23 @@ static const char *opnd_array(const opnd_list *l)
 		sb_printf(&b, "%s, %d, %u, ", enum_name("PX_DERIVE_", o->derive ? o->derive : "none"), o->count_slot,
 		          o->count);
 		sb_bits(&b, o->flags, "PX_OPND_", opnd_flag_names);
-		sb_printf(&b, ", %d, %u}", o->space_slot, o->space);
+		sb_printf(&b, ", %d, %u", o->space_slot, o->space);
+		if (o->nallowed) {
+			sbuf a = {0};
+			sb_printf(&a, "%d", o->allowed_slot);
+			for (size_t k = 0, at = 0; k < o->nallowed; k++) {
+				const char *tok = o->allowed.v[at++];
+				sb_printf(&a, ", %u, %zu", *tok ? tok_id(tok) : 0, o->allowed_n[k]);
+				for (size_t j = 0; j < o->allowed_n[k]; j++)
+					sb_printf(&a, ", %s", o->allowed.v[at++]);
+			}
+			sb_printf(&a, ", -1");
+			sb_printf(&b, ", %s", pool_array("iv", "int32_t", a.p));
+			free(a.p);
+		} else {
+			sb_printf(&b, ", NULL");
+		}
+		sb_printf(&b, "}");
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
 	free(b.p);
@@ -147,7 +163,10 @@ static const char *slot_array(const op_row *op)
 				break;
 			sb_printf(&b, ", ");
 		}
-		sb_printf(&b, "}}");
+		if (s->dflt.n)
+			sb_printf(&b, "}, %d, %s}", s->dflt_from, tok_list(&s->dflt));
+		else
+			sb_printf(&b, "}, -1, NULL}");
 	}
 	const char *name = pool_array("sl", "px_slot_def", b.p);
 	free(b.p);
@@ -244,8 +263,11 @@ static void emit_rule(sbuf *b, const op_row *op, const rule_row *r)
 	}
 	if (first)
 		sb_printf(b, "NULL");
-	sb_printf(b, "}, .sm_below = %u, .ptx_below = %u, .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}",
-	          r->sm_below, r->ptx_below, r->not_arch, r->diag, r->args[0], r->args[1], r->args[2], r->args[3]);
+	sb_printf(b, "}, .sm_below = %u, .ptx_below = %u", r->sm_below, r->ptx_below);
+	if (r->sm_from)
+		sb_printf(b, ", .sm_from = %u", r->sm_from);
+	sb_printf(b, ", .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}", r->not_arch, r->diag, r->args[0],
+	          r->args[1], r->args[2], r->args[3]);
 }
 
 static const char *otherwise_ref(const op_row *op)
