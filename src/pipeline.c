@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "diag/diag.h"
+#include "front/sniff.h"
 #include "isel/isel.h"
 #include "print/print.h"
 #include "ptxemit.h"
@@ -69,6 +70,8 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 static void print_front(px_pipeline *p, px_module *m, px_buf *out)
 {
 	px_print_header(out, p->v.target, px_verify_ptx_version(&p->v), p->opt->debug);
+	if (p->opt->lineinfo || p->opt->debug)
+		px_print_files(out, m);
 	px_print_globals(out, m);
 	bool any = false;
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
@@ -98,6 +101,14 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	memset(&p, 0, sizeof p);
 	p.opt = opt;
 	px_diags_init(&p.diags, filename, src, len, diag, diag_ctx, opt->max_errors);
+	if (px_sniff(&p.diags, &src, &len)) {
+		int errors = (int)p.diags.nerrors;
+		px_diags_flush(&p.diags);
+		return errors;
+	}
+	/* the byte-order mark skipped, columns count from the text */
+	p.diags.src = src;
+	p.diags.len = len;
 	px_module m;
 	px_module_init(&m, filename, src, len, &p.diags);
 	m.on_function = on_function;
@@ -106,6 +117,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_isel_init(&p.s, &m, &p.diags);
 	p.s.remarks = opt->remarks;
 	p.s.mc_names = opt->emit == PX_EMIT_ISEL;
+	p.s.lineinfo = opt->lineinfo || opt->debug;
 	px_buf_init(&p.body);
 
 	px_parse(&m);

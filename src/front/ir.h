@@ -20,6 +20,12 @@ typedef struct px_loc {
 	uint32_t off;       /* byte offset of the first character in the source */
 } px_loc;
 
+/* A place in a generator's own source, from a loc statement: file is an
+ * index (from 1) into the module's locfiles; 0 means none. */
+typedef struct px_dloc {
+	uint32_t file, line, col;
+} px_dloc;
+
 typedef struct px_str {
 	const char *s; /* points into the source text or an arena; not NUL-terminated */
 	uint32_t n;
@@ -98,6 +104,7 @@ typedef struct px_node px_node;
 struct px_node {
 	uint8_t kind;       /* enum px_nkind */
 	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
+	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
 	/* guard: @%p or @!%p */
 	bool has_guard, guard_neg;
 	uint32_t guard;     /* value index */
@@ -223,6 +230,8 @@ struct px_module {
 	px_func_hook on_function;
 	void *hook_ctx;
 	struct px_diags *diags;
+	px_str *locfiles;       /* the files loc statements name, in order of first use */
+	uint32_t nlocfiles, cap_locfiles;
 };
 
 /* Parse src into m, calling m->on_function for each function as it closes.

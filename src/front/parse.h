@@ -77,6 +77,7 @@ typedef struct px_parser {
 	px_str last_text;        /* its text, for syntax errors */
 	unsigned depth;          /* open brackets on this statement */
 	uint32_t quiet_line;     /* a line already reported whole; no syntax error there */
+	px_dloc dloc;            /* the last loc statement's place; file 0: none (loc off) */
 } px_parser;
 
 /* Report an error at loc (a PX_D_* id and its arguments) and count it for

@@ -60,6 +60,10 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 	mi->var = var;
 	mi->iid = var ? var->iid : -1;
 	mi->loc = loc;
+	if (s->cur && s->cur->dloc.file)
+		mi->dloc = (px_dloc){s->cur->dloc.file + 1, s->cur->dloc.line, s->cur->dloc.col};
+	else if (s->cur)
+		mi->dloc = (px_dloc){1, s->cur->loc.line, s->cur->loc.col};
 	if (s->mf.last)
 		s->mf.last->next = mi;
 	else
@@ -221,6 +225,8 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	memset(&s->mf, 0, sizeof s->mf);
 	memset(s->next, 0, sizeof s->next);
 	s->mf.fn = f;
+	s->mf.lineinfo = s->lineinfo;
+	s->cur = NULL;
 	if (s->vcap < f->nvalues + 1) {
 		free(s->vreg);
 		s->vcap = f->nvalues + 64;
@@ -234,6 +240,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	px_match_plan(s, f);
 	s->vskip = 0;
 	for (const px_node *n = f->first; n; n = n->next) {
+		s->cur = n;
 		switch (n->kind) {
 		case PX_N_LABEL:
 			select_label(s, n);
@@ -249,5 +256,6 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 				px_select_match(s, n); /* layer 3 */
 		}
 	}
+	s->cur = NULL;
 	return &s->mf;
 }

@@ -30,6 +30,8 @@ void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw
 /* A whole function: signature, kernel directives, register declarations and
  * body, then a blank line. A function without a body (is_decl) prints as its
  * prototype. */
+/* ".file N \"path\"" for the MIR file (1) and each file loc statements name. */
+void px_print_files(px_buf *out, const px_module *m);
 void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf);
 
 /* The keyword of a linkage (enum px_linkage): ".visible", ".extern", ".weak" or "". */
