@@ -6,13 +6,21 @@
  *
  * Every statement ends with NL (the scanner decides where lines may wrap).
  * After a syntax error the parser skips to the end of the line and goes on,
- * so every line with an error is reported once. */
+ * so every line with an error is reported once.
+ *
+ * Two parsers are built from this file. This one, without lookahead
+ * correction, parses until the first syntax error; the build runs bison on
+ * it again with parse.lac=full (src/front/parse_lac.c: pxyyparse_lac), and
+ * px_parse parses the top-level item with the error, and the rest of the
+ * file, again with that one: its messages list exactly the tokens that could
+ * follow, but checking every reduction for them costs a tenth of the parse,
+ * so an input without errors does not pay it. */
 %define api.pure full
 %define api.prefix {pxyy}
 %define api.token.prefix {PXT_}
 %define api.location.type {px_loc}
 %define parse.error custom
-%define parse.lac full
+%define parse.lac none
 %locations
 %param {void *scanner}
 %parse-param {px_parser *P}
@@ -22,6 +30,7 @@
 }
 
 %code {
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,6 +39,12 @@
 #define YYSTYPE PXYYSTYPE
 #define YYLTYPE PXYYLTYPE
 #include "lexer.h"
+
+#ifndef PX_PARSER_LAC
+/* The parser without lookahead correction reads through next_token. */
+static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P);
+#define pxyylex(lval, lloc, scanner) next_token(lval, lloc, scanner, P)
+#endif
 
 /* Only start positions are tracked: a rule starts where its first symbol does. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N) ((Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0))
@@ -63,7 +78,11 @@ static void loc_off(px_parser *P, px_tok word);
 static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props);
 static void stmt_done(px_parser *P, px_guard g, px_node *n);
 static void label_def(px_parser *P, px_tok t);
+static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins);
+static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
+                      const px_tok *align);
 static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name);
+static px_loc sym_loc(const px_module *m, uint32_t sym);
 static void param_add(px_parser *P, px_tok name, px_tok type, const px_tok *count, uint16_t space,
                       const px_tok *align, px_loc space_loc);
 static void directive(px_parser *P, px_tok name, const px_olist *args);
@@ -73,7 +92,9 @@ static void func_end(px_parser *P);
 static void func_drop(px_parser *P);
 static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name, px_tok type,
                        const px_tok *count, bool unsized, const px_tok *align, px_olist init,
-                       bool init_list);
+                       bool init_list, bool init_string);
+static px_str unescape(px_arena *a, px_tok t);
+static px_olist string_bytes(px_parser *P, px_tok t);
 static void target_line(px_parser *P, px_tok name, const px_tok *ptx);
 static void stmt_reset(px_parser *P);
 }
@@ -98,7 +119,7 @@ static void stmt_reset(px_parser *P);
 	} opt;
 	struct {
 		px_olist l;
-		bool list;
+		bool list, string;
 	} init;
 	struct {
 		px_olist l;
@@ -110,8 +131,8 @@ static void stmt_reset(px_parser *P);
 %token <tok> VALUE "value" SREG "special register" SYM "symbol" LABEL "label"
 %token <tok> WORD "name" DWORD "dotted name" INT "integer"
 %token <tok> FLOAT "floating-point number" FBITS "floating-point bit pattern"
-%token <tok> NL "end of line" ARROW "'->'" DISCARD "'_'" STRING "quoted file name"
-%token <tok> K_ALIGN "'align'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
+%token <tok> NL "end of line" ARROW "'->'" DISCARD "'_'" STRING "string"
+%token <tok> K_ALIGN "'align'" K_ASM "'asm'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
 %token <tok> K_EXTERN "'extern'" K_FUNC "'func'" K_GLOBAL "'global'" K_INTERNAL "'internal'"
 %token <tok> K_KERNEL "'kernel'" K_LOC "'loc'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
 %token <tok> K_SHARED "'shared'" K_TARGET "'target'" K_WEAK "'weak'"
@@ -144,7 +165,7 @@ item
 	| K_TARGET error NL                 { P->m->target_written = true; /* reported; no "no target" too */ }
 	| linkage gspace SYM ':' WORD garray align ginit NL
 		{ global_def(P, $1, $2, $3, $5, $6.present && !$6.unsized ? &$6.count : NULL, $6.unsized,
-		             $7.present ? &$7.n : NULL, $8.l, $8.list); stmt_reset(P); }
+		             $7.present ? &$7.n : NULL, $8.l, $8.list, $8.string); stmt_reset(P); }
 	| func_head NL                      { func_register(P, false); func_end(P); }
 	| func_head body_open stmts '}' NL  { func_end(P); }
 	| func_head NL body_open stmts '}' NL { func_end(P); }
@@ -179,14 +200,16 @@ align
 	;
 
 ginit
-	: %empty               { $$.l = (px_olist){0}; $$.list = false; }
-	| '=' literal          { $$.l = olist_one($2); $$.list = false; }
+	: %empty               { $$.l = (px_olist){0}; $$.list = false; $$.string = false; }
+	| '=' literal          { $$.l = olist_one($2); $$.list = false; $$.string = false; }
 	| '=' '[' literals ']' { $$.l = $3; $$.list = true; }
+	| '=' STRING           { $$.l = string_bytes(P, $2); $$.list = true; $$.string = true; }
 	| '=' '{' literals '}'
 		{
 			PX_PERR(P, $2.loc, PX_D_brace_init);
 			$$.l = $3;
 			$$.list = true;
+			$$.string = false;
 		}
 	;
 
@@ -304,6 +327,8 @@ stmts
 stmt
 	: LABEL ':'   { label_def(P, $1); }
 	| guard instr { stmt_done(P, $1, $2); }
+	| K_LOCAL SYM ':' WORD garray align
+		{ local_def(P, $2, $4, $5.present && !$5.unsized ? &$5.count : NULL, $5.unsized, $6.present ? &$6.n : NULL); }
 	| K_LOC STRING INT            { loc_set(P, $2, $3, NULL); }
 	| K_LOC STRING INT ':' INT    { loc_set(P, $2, $3, &$5); }
 	| K_LOC WORD                  { loc_off(P, $2); }
@@ -336,6 +361,8 @@ instr
 			$$->ops = olist_array(&P->m->fn_arena, $4);
 			$$->nops = $4.n;
 		}
+	| K_ASM STRING '(' ')' '(' opnds_opt ')'         { $$ = asm_node(P, $1, $2, NULL, $6); }
+	| K_ASM STRING '(' results ')' '(' opnds_opt ')' { $$ = asm_node(P, $1, $2, &$4, $7); }
 	| K_RET { $$ = new_node(P, PX_N_RET, $1.loc); }
 	| K_RET operand
 		{
@@ -492,7 +519,7 @@ lstride
 	;
 
 keyword
-	: K_ALIGN | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
+	: K_ALIGN | K_ASM | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
 	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK
 	;
 
@@ -528,6 +555,13 @@ static void describe(char *buf, size_t size, yysymbol_kind_t k, px_str text)
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_parser *P)
 {
 	(void)scanner;
+#ifndef PX_PARSER_LAC
+	/* Nothing is reported here: px_parse parses this item again with
+	 * lookahead correction, which reports it. */
+	(void)ctx;
+	P->restart = true;
+	return 0;
+#else
 	px_loc loc = *yypcontext_location(ctx);
 	if (P->quiet_line && loc.line == P->quiet_line)
 		return 0;
@@ -557,6 +591,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_pars
 	}
 	PX_PERR(P, loc, PX_D_syntax_expected, what, list);
 	return 0;
+#endif
 }
 
 /* Bison's only own message in custom mode: its stack ran out. */
@@ -706,6 +741,7 @@ static px_olink *literal(px_parser *P, uint8_t kind, px_tok t)
 		break;
 	case PX_O_FLOAT:
 		l->o.fval = t.f;
+		l->o.fdir = t.fdir;
 		break;
 	case PX_O_FBITS:
 		l->o.bits = t.bits;
@@ -810,7 +846,7 @@ static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist
 static void loc_set(px_parser *P, px_tok file, px_tok line, const px_tok *col)
 {
 	px_module *m = P->m;
-	px_str name = {file.s.s + 1, file.s.n - 2};
+	px_str name = unescape(&P->tmp, file); /* the printer escapes it again for PTX */
 	if (line.neg || line.i < 1 || line.i > UINT32_MAX) {
 		PX_PERR(P, line.loc, PX_D_loc_line, (int)line.s.n, line.s.s);
 		return;
@@ -878,6 +914,58 @@ static void label_def(px_parser *P, px_tok t)
 	px_node *n = new_node(P, PX_N_LABEL, t.loc);
 	n->label = id;
 	px_func_append(P->f, n);
+}
+
+/* asm "template" (outputs) (inputs): the template's escapes decoded. */
+static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins)
+{
+	px_arena *a = &P->m->fn_arena;
+	px_node *n = new_node(P, PX_N_ASM, kw.loc);
+	n->text = unescape(a, text);
+	n->text_loc = text.loc;
+	if (outs) {
+		n->res = olist_array(a, *outs);
+		n->nres = outs->n;
+	}
+	n->ops = olist_array(a, ins);
+	n->nops = ins.n;
+	return n;
+}
+
+/* `local @name : T[N] align A`: a function-local array, declared before the
+ * body's first statement. Its name may not repeat a local or a module symbol
+ * defined so far. These mistakes lose no statement, so they are reported
+ * without counting as syntax errors: the body is still checked. */
+static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
+                      const px_tok *align)
+{
+	px_module *m = P->m;
+	px_func *f = P->f;
+	px_local l = {.name = sans_sigil(name), .loc = name.loc, .type = type_of(P, type), .count = 1};
+	if (f->first)
+		px_error(m->diags, name.loc, PX_D_local_not_first, (int)l.name.n, l.name.s);
+	if (unsized)
+		px_error(m->diags, name.loc, PX_D_local_unsized, (int)l.name.n, l.name.s);
+	if (count) {
+		l.is_array = true;
+		l.count = small_uint(P, *count, 1, UINT32_MAX);
+	}
+	if (align)
+		l.align = (uint32_t)small_uint(P, *align, 1, UINT32_MAX);
+	const px_local *old = px_func_local(f, l.name);
+	uint32_t sym = px_strmap_get(&m->syms, l.name.s, l.name.n);
+	if (old || sym != PX_STRMAP_NONE) {
+		px_error(m->diags, name.loc, PX_D_redefinition, (int)l.name.n, l.name.s);
+		px_report(m->diags, PX_SEV_NOTE, old ? old->loc : sym_loc(m, sym), PX_D_previous, (int)l.name.n,
+		          l.name.s);
+		return;
+	}
+	if (f->nlocals == f->cap_locals) {
+		uint32_t cap = f->cap_locals ? f->cap_locals * 2 : 4;
+		f->locals = px_arena_grow(&m->fn_arena, f->locals, f->nlocals, cap, sizeof *f->locals);
+		f->cap_locals = cap;
+	}
+	f->locals[f->nlocals++] = l;
 }
 
 /* Lists of the statement just finished are dead: their arena starts over. */
@@ -1050,6 +1138,7 @@ static void func_register(px_parser *P, bool defined)
 			PX_PERR(P, f->loc, PX_D_declaration_mismatch, (int)f->name.n, f->name.s);
 			px_report(m->diags, PX_SEV_NOTE, old->loc, PX_D_previous, (int)f->name.n, f->name.s);
 		} else if (defined) {
+			P->reg_undo = (px_reg_undo){PX_REG_REPLACED, prev >> 1, *old};
 			*old = sig;
 		}
 		return;
@@ -1061,6 +1150,7 @@ static void func_register(px_parser *P, bool defined)
 	}
 	m->funcs[m->nfuncs] = sig;
 	px_strmap_put(&m->syms, f->name.s, f->name.n, m->nfuncs << 1 | 1);
+	P->reg_undo = (px_reg_undo){.what = PX_REG_ADDED, .index = m->nfuncs};
 	m->nfuncs++;
 }
 
@@ -1090,9 +1180,60 @@ static void func_drop(px_parser *P)
 
 /* ---------------------------------------------------------------- module lines */
 
+/* A string's bytes with its escapes decoded (the scanner reported bad ones;
+ * they stand for themselves here). The quotes are not part of it. */
+static px_str unescape(px_arena *a, px_tok t)
+{
+	const char *s = t.s.s + 1;
+	size_t n = t.s.n >= 2 && t.s.s[t.s.n - 1] == '"' ? t.s.n - 2 : t.s.n - 1;
+	char *out = px_arena_alloc(a, n + 1);
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\\' || i + 1 == n) {
+			out[len++] = s[i];
+			continue;
+		}
+		char c = s[++i];
+		const char *from = "ntrabfv", *to = "\n\t\r\a\b\f\v";
+		const char *k = strchr(from, c);
+		unsigned v = 0, d = 0;
+		if (c && k) {
+			out[len++] = to[k - from];
+		} else if (c == 'x') {
+			while (d < 2 && i + 1 < n && isxdigit((unsigned char)s[i + 1])) {
+				c = s[++i];
+				v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+				d++;
+			}
+			out[len++] = d ? (char)v : 'x';
+		} else if (c >= '0' && c <= '7') {
+			while (d < 3 && i < n && s[i] >= '0' && s[i] <= '7')
+				v = v * 8 + (unsigned)(s[i++] - '0'), d++;
+			i--;
+			out[len++] = (char)(v & 0xff);
+		} else {
+			out[len++] = c;
+		}
+	}
+	return (px_str){out, (uint32_t)len};
+}
+
+/* "x=%d\n" as the initializer of a byte array: one integer per byte and the NUL. */
+static px_olist string_bytes(px_parser *P, px_tok t)
+{
+	px_str b = unescape(&P->tmp, t);
+	px_olist l = {0};
+	for (uint32_t i = 0; i <= b.n; i++) {
+		px_olink *x = new_opnd(P, PX_O_INT, t.loc);
+		x->o.ival = i < b.n ? (unsigned char)b.s[i] : 0;
+		l = olist_add(l, x);
+	}
+	return l;
+}
+
 static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name, px_tok type,
                        const px_tok *count, bool unsized, const px_tok *align, px_olist init,
-                       bool init_list)
+                       bool init_list, bool init_string)
 {
 	px_module *m = P->m;
 	px_global g = {.name = sans_sigil(name), .loc = name.loc, .space = space, .linkage = linkage};
@@ -1106,6 +1247,11 @@ static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name
 	g.init = olist_array(&m->arena, init);
 	g.ninit = init.n;
 	g.init_is_list = init_list;
+	g.init_is_string = init_string;
+	if (init_string && unsized) { /* the size is the string's, NUL included */
+		g.unsized = false;
+		g.count = init.n;
+	}
 	uint32_t prev = px_strmap_get(&m->syms, g.name.s, g.name.n);
 	if (prev != PX_STRMAP_NONE) {
 		PX_PERR(P, g.loc, PX_D_redefinition, (int)g.name.n, g.name.s);
@@ -1148,6 +1294,68 @@ static void target_line(px_parser *P, px_tok name, const px_tok *ptx)
 
 /* ---------------------------------------------------------------- entry */
 
+#ifndef PX_PARSER_LAC
+int pxyyparse_lac(void *scanner, px_parser *P);
+
+/* Between two top-level items: the parser's stack holds only the module, so
+ * a parse that begins here goes on exactly as this one would. */
+static void mark(px_parser *P)
+{
+	P->mark = (px_parse_mark){P->line, P->col, P->off, P->last_tok, P->last_text, P->quiet_line,
+	                          P->nerrors, P->m->target_written, px_diags_mark(P->m->diags)};
+	P->reg_undo.what = PX_REG_NONE;
+}
+
+static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P)
+{
+	/* after the first syntax error: end the input, so the parse stops */
+	if (P->restart)
+		return PXT_YYEOF;
+	/* the parser asks for the token after an item's NL once the item is
+	 * reduced (that state has a default reduction); a function whose
+	 * header line ended with NL is still open (P->f) */
+	if (!P->f && (P->last_tok == PXT_NL || P->last_tok == 0))
+		mark(P);
+	return (pxyylex)(lval, lloc, scanner);
+}
+
+/* Take back all the top-level item at the mark did (its messages, its function,
+ * its registration) and parse from there with lookahead correction. */
+static void parse_again(px_parser *P, yyscan_t *sc)
+{
+	px_module *m = P->m;
+	const px_parse_mark *k = &P->mark;
+	if (P->reg_undo.what == PX_REG_ADDED) {
+		const px_funcsig *s = &m->funcs[P->reg_undo.index];
+		px_strmap_remove(&m->syms, s->name.s, s->name.n);
+		m->nfuncs = P->reg_undo.index; /* it was the last one added */
+	} else if (P->reg_undo.what == PX_REG_REPLACED) {
+		m->funcs[P->reg_undo.index] = P->reg_undo.old;
+	}
+	P->reg_undo.what = PX_REG_NONE;
+	func_drop(P);
+	px_diags_rewind(m->diags, k->diags);
+	m->target_written = k->target_written;
+	P->nerrors = k->nerrors;
+	P->quiet_line = k->quiet_line;
+	P->line = k->line;
+	P->col = k->col;
+	P->off = k->off;
+	P->in_off = k->off;
+	P->last_tok = k->last_tok;
+	P->last_text = k->last_text;
+	P->depth = 0;
+	P->restart = false;
+	pxyylex_destroy(*sc);
+	if (pxyylex_init_extra(P, sc)) {
+		*sc = NULL;
+		px_error_noloc(m->diags, PX_D_internal, "cannot start the scanner");
+		P->nerrors++;
+		return;
+	}
+	pxyyparse_lac(*sc, P);
+}
+
 int px_parse(px_module *m)
 {
 	px_parser P = {.m = m, .line = 1, .col = 1};
@@ -1162,9 +1370,14 @@ int px_parse(px_module *m)
 		px_error_noloc(m->diags, PX_D_internal, "cannot start the scanner");
 		return 1;
 	}
+	mark(&P);
 	pxyyparse(sc, &P);
+	if (P.restart)
+		parse_again(&P, &sc);
 	func_drop(&P); /* a body left open at the end of the file */
-	pxyylex_destroy(sc);
+	if (sc)
+		pxyylex_destroy(sc);
 	px_arena_free(&P.tmp);
 	return (int)P.nerrors;
 }
+#endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isel/isel.h"
+#include "family.h"
 #include "isel/match.h"
 #include "verify/verify.h"
 
@@ -14,6 +15,7 @@ void px_isel_init(px_isel *s, px_module *m, px_diags *d)
 	s->m = m;
 	s->d = d;
 	s->a = &m->fn_arena;
+	px_arena_init(&s->ia);
 	px_strmap_init(&s->early_calls);
 }
 
@@ -21,22 +23,23 @@ void px_isel_free(px_isel *s)
 {
 	free(s->vreg);
 	free(s->b8mark);
+	px_arena_free(&s->ia);
 	px_strmap_free(&s->early_calls);
 }
 
-px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(s->a, (n ? n : 1) * sizeof(px_mop)); }
+px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(&s->ia, (n ? n : 1) * sizeof(px_mop)); }
 
-void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok)
+void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned tok)
 {
-	int i = px_slot_index(op, name);
+	int i = px_slot_find(op, sname);
 	if (i >= 0)
 		slot[i] = (uint16_t)tok;
 }
 
 /* The token naming type in op's slot (the exact type, else its bit type). */
-unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type)
+unsigned px_type_tok(const px_op_def *op, unsigned sname, int type)
 {
-	int i = px_slot_index(op, slot_name);
+	int i = px_slot_find(op, sname);
 	if (i < 0)
 		return 0;
 	const px_slot_def *sd = &op->slots[i];
@@ -53,7 +56,7 @@ unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type)
 static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_variant *var,
                              px_loc loc)
 {
-	px_minst *mi = px_arena_alloc(s->a, sizeof *mi);
+	px_minst *mi = px_arena_alloc(&s->ia, sizeof *mi);
 	mi->op = op;
 	if (slot)
 		memcpy(mi->slot, slot, sizeof mi->slot);
@@ -68,6 +71,7 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 		s->mf.last->next = mi;
 	else
 		s->mf.first = mi;
+	s->mf.before_last = s->mf.last;
 	s->mf.last = mi;
 	return mi;
 }
@@ -90,7 +94,7 @@ px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px
 void px_finish(px_isel *s, px_minst *mi)
 {
 	if (s->mc_names)
-		mi->mc = px_mc_name(s->a, mi);
+		mi->mc = px_mc_name(&s->ia, mi);
 }
 
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc)
@@ -110,9 +114,9 @@ px_mop px_emit_cvta_to(px_isel *s, unsigned space, px_mop dst, px_mop src, px_lo
 {
 	const px_op_def *cvta = &px_ops[PX_OP_cvta];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(cvta, slot, "to", PX_TOK_to);
-	px_set_slot(cvta, slot, "space", space);
-	px_set_slot(cvta, slot, "type", PX_TOK_u64);
+	px_set_slot(cvta, slot, PX_SN_to, PX_TOK_to);
+	px_set_slot(cvta, slot, PX_SN_space, space);
+	px_set_slot(cvta, slot, PX_SN_type, PX_TOK_u64);
 	return px_emit_unary(s, cvta, slot, dst, src, loc);
 }
 
@@ -202,7 +206,7 @@ void px_lower_node(px_isel *s, const px_node *n)
 /* Layer 1: operations that carry memory or control-flow chains as intrinsics. */
 static bool select_chain(px_isel *s, const px_node *n)
 {
-	px_family_select own = px_chain_selectors[n->op->family];
+	bool (*own)(px_isel *, const px_node *) = px_families[n->op->family].select;
 	if (own && own(s, n))
 		return true;
 	if (n->op->layer != PX_LAYER_CHAIN)
@@ -219,9 +223,13 @@ static void select_label(px_isel *s, const px_node *n)
 	px_finish(s, mi);
 }
 
+/* Instructions held before they are handed to s->flush. */
+enum { FLUSH_BYTES = 256 * 1024 };
+
 const px_mfunc *px_select_func(px_isel *s, px_func *f)
 {
 	s->f = f;
+	px_arena_reset(&s->ia);
 	memset(&s->mf, 0, sizeof s->mf);
 	memset(s->next, 0, sizeof s->next);
 	s->mf.fn = f;
@@ -251,11 +259,21 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 		case PX_N_RET:
 			px_select_ret(s, n);
 			break;
+		case PX_N_ASM:
+			px_select_asm(s, n);
+			break;
 		default:
 			if (!select_chain(s, n) && !px_select_vector(s, n))
 				px_select_match(s, n); /* layer 3 */
 		}
+		if (s->flush && s->ia.used_total >= FLUSH_BYTES) {
+			s->flush(s->flush_ctx, &s->mf);
+			s->mf.first = s->mf.last = s->mf.before_last = NULL;
+			px_arena_reset(&s->ia);
+		}
 	}
-	s->cur = NULL;
+	s->cur = NULL; /* the closing ret below has no statement: no .loc */
+	if (f->falls_off) /* a path runs off the end: it returns there, as MIR says (verify/flow.c) */
+		px_finish(s, px_emit_inst(s, &px_ops[PX_OP_ret], NULL, f->loc));
 	return &s->mf;
 }

@@ -18,6 +18,12 @@ typedef struct px_isel {
 	const px_target *target;
 	uint16_t ptx;          /* PTX version to check windows against (0: any) */
 	px_arena *a;           /* the function arena */
+	px_arena ia;           /* instructions and their operands until they are flushed */
+	/* Handed the instructions selected so far every few hundred KiB of them
+	 * (NULL: never), so that a big function's instructions are printed and
+	 * their memory reused as selection goes; mf.first then starts again. */
+	void (*flush)(void *ctx, const px_mfunc *mf);
+	void *flush_ctx;
 	px_func *f;
 	px_mfunc mf;
 	uint32_t next[16];     /* next number per numbering (a view shares its base's) */
@@ -38,12 +44,11 @@ typedef struct px_isel {
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d);
 void px_isel_free(px_isel *s);
-/* Select f (verified, no errors); the result lives in the function arena. */
+/* Select f (verified, no errors); the instructions not yet flushed are in the
+ * result, which lives until the next call. */
 const px_mfunc *px_select_func(px_isel *s, px_func *f);
 
-/* chain.c: per-family selectors of the first layer; true when it took the node */
-typedef bool (*px_family_select)(px_isel *s, const px_node *n);
-extern const px_family_select px_chain_selectors[];
+/* a family's selector (src/family.c) runs first, in layer 1; true when it took the node */
 bool px_select_tile_copy(px_isel *s, const px_node *n);   /* tilecopy.c */
 bool px_select_collective(px_isel *s, const px_node *n);  /* collective.c: the full-mask form */
 bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 */
@@ -52,7 +57,8 @@ bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 *
 bool px_select_mma(px_isel *s, const px_node *n);
 bool px_select_wgmma(px_isel *s, const px_node *n);
 bool px_select_tmem_fragment(px_isel *s, const px_node *n);
-bool px_select_tcgen05(px_isel *s, const px_node *n);
+bool px_select_tcgen05_commit(px_isel *s, const px_node *n);
+bool px_select_tcgen05_mma(px_isel *s, const px_node *n);
 bool px_select_wmma(px_isel *s, const px_node *n);
 
 /* ---- shared between the selector's files ---- */
@@ -66,8 +72,8 @@ bool px_value_true_b8(px_isel *s, uint32_t value);
 /* building instructions (isel.c) */
 px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc);
 px_mop *px_mops(px_isel *s, uint32_t n);
-void px_set_slot(const px_op_def *op, uint16_t *slot, const char *name, unsigned tok);
-unsigned px_type_tok(const px_op_def *op, const char *slot_name, int type);
+void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned tok); /* sname: PX_SN_* */
+unsigned px_type_tok(const px_op_def *op, unsigned sname, int type);
 void px_finish(px_isel *s, px_minst *mi);        /* MC name */
 /* dst = op src (one result, one operand); returns dst */
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc);
@@ -84,6 +90,8 @@ px_str px_param_sym(px_isel *s, uint32_t index);
 void px_select_entry(px_isel *s);
 void px_select_call(px_isel *s, const px_node *n);
 void px_select_ret(px_isel *s, const px_node *n);
+/* inline PTX (asm.c) */
+void px_select_asm(px_isel *s, const px_node *n);
 /* MC names (mcname.c) */
 const char *px_mc_name(px_arena *a, const px_minst *mi);
 

@@ -327,9 +327,9 @@ static unsigned fma_ftz_tok(const px_isel *s, const px_node *n, int type, bool w
  * .ftz takes the probe's answer when the target has that form. */
 static void select_node(px_isel *s, const px_node *n)
 {
-	int ftz_slot = px_slot_index(n->op, "ftz");
+	int ftz_slot = px_slot_find(n->op, PX_SN_ftz);
 	if (n->op == &px_ops[PX_OP_fma] && ftz_slot >= 0) {
-		int type = px_tok_type(n->slot[px_slot_index(n->op, "type")]);
+		int type = px_tok_type(n->slot[px_slot_find(n->op, PX_SN_type)]);
 		unsigned ftz = fma_ftz_tok(s, n, type, n->slot[ftz_slot] != 0);
 		if (ftz) {
 			px_node probed = *n;

@@ -48,6 +48,7 @@ enum px_pseudo {
 	PX_PSEUDO_CALLSEQ_END,   /* "} // callseq N" */
 	PX_PSEUDO_DECLARE_PARAM, /* ".param .align A .b8 name[size];" or ".param .bW name;" */
 	PX_PSEUDO_CALL,          /* "call.uni (rets), callee, (args);" res = ret params, ops = args */
+	PX_PSEUDO_ASM,           /* inline PTX: name = template, ops = outputs then inputs */
 };
 
 typedef struct px_minst px_minst;
@@ -81,6 +82,7 @@ typedef struct px_mfunc {
 	const px_func *fn;
 	bool lineinfo;           /* print .loc before each statement's first instruction */
 	px_minst *first, *last;
+	px_minst *before_last;   /* last's predecessor when last was appended to it */
 	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */
 } px_mfunc;
 

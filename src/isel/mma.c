@@ -8,9 +8,9 @@
 #include "verify/verify.h"
 
 /* A slot's token, or the fixed token a left-out fixed slot prints. */
-static unsigned slot_tok(const px_node *n, const char *name)
+static unsigned slot_tok(const px_node *n, unsigned sname)
 {
-	int i = px_slot_index(n->op, name);
+	int i = px_slot_find(n->op, sname);
 	if (i < 0)
 		return 0;
 	const px_slot_def *sd = &n->op->slots[i];
@@ -31,23 +31,23 @@ static void as_group(px_isel *s, px_mop *m)
  * node leaves out (wmma.mma's f16). */
 static px_mma_props inst_props(const px_node *n, unsigned implied)
 {
-	unsigned aty = slot_tok(n, "atype"), bty = slot_tok(n, "btype");
+	unsigned aty = slot_tok(n, PX_SN_atype), bty = slot_tok(n, PX_SN_btype);
 	return (px_mma_props){
-		.shape = slot_tok(n, "shape"),
+		.shape = slot_tok(n, PX_SN_shape),
 		.aty = aty ? aty : implied,
 		.bty = bty ? bty : implied,
-		.acol = slot_tok(n, "alayout") == PX_TOK_col,
-		.bcol = slot_tok(n, "blayout") == PX_TOK_col,
-		.satf = slot_tok(n, "satf"),
-		.rnd = slot_tok(n, "rnd"),
-		.opc = slot_tok(n, "opc"),
+		.acol = slot_tok(n, PX_SN_alayout) == PX_TOK_col,
+		.bcol = slot_tok(n, PX_SN_blayout) == PX_TOK_col,
+		.satf = slot_tok(n, PX_SN_satf),
+		.rnd = slot_tok(n, PX_SN_rnd),
+		.opc = slot_tok(n, PX_SN_opc),
 	};
 }
 
 static void encode_failed(px_isel *s, const px_node *n, unsigned err)
 {
 	if (err)
-		px_error(s->d, n->oploc, (int)err, px_tok_names[slot_tok(n, "shape")]);
+		px_error(s->d, n->oploc, (int)err, px_tok_names[slot_tok(n, PX_SN_shape)]);
 }
 
 bool px_select_mma(px_isel *s, const px_node *n)
@@ -79,13 +79,17 @@ static bool same_regs(const px_mop *a, const px_mop *b)
 static px_minst *detach_last(px_isel *s)
 {
 	px_minst *mi = s->mf.last, *prev = NULL;
-	for (px_minst *it = s->mf.first; it != mi; it = it->next)
-		prev = it;
+	if (s->mf.before_last && s->mf.before_last->next == mi)
+		prev = s->mf.before_last;
+	else
+		for (px_minst *it = s->mf.first; it != mi; it = it->next)
+			prev = it;
 	s->mf.last = prev;
 	if (prev)
 		prev->next = NULL;
 	else
 		s->mf.first = NULL;
+	s->mf.before_last = NULL;
 	return mi;
 }
 
@@ -95,6 +99,7 @@ static void reattach(px_isel *s, px_minst *mi)
 		s->mf.last->next = mi;
 	else
 		s->mf.first = mi;
+	s->mf.before_last = s->mf.last;
 	s->mf.last = mi;
 }
 
@@ -115,7 +120,7 @@ bool px_select_wgmma(px_isel *s, const px_node *n)
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	unsigned nd;
 	const px_opnd_def *defs = px_var_results(n->op, n->var, &nd);
-	px_set_slot(mov, slot, "type", px_type_tok(mov, "type", px_opnd_type(&defs[0], n->slot)));
+	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, px_opnd_type(&defs[0], n->slot)));
 	for (uint32_t k = 0; k < d.nelems && k < c.nelems; k++)
 		px_emit_unary(s, mov, slot, d.elems[k], c.elems[k], n->loc);
 	reattach(s, mi);
@@ -136,22 +141,29 @@ bool px_select_tmem_fragment(px_isel *s, const px_node *n)
 
 /* tcgen05.commit: seed 002's selector takes a 32-bit multicast mask (ISD 4774,
  * 4777), but ptxas reads only a 16-bit one, so the mask is narrowed first. */
-bool px_select_tcgen05(px_isel *s, const px_node *n)
+bool px_select_tcgen05_commit(px_isel *s, const px_node *n)
 {
 	px_lower_node(s, n);
 	px_minst *mi = s->mf.last;
-	int mask = px_slot_index(n->op, "mask");
-	if (mask < 0 || n->slot[mask] != PX_TOK_mask32 || mi->nops < 2 || mi->ops[1].kind != PX_M_REG)
+	int mask = px_slot_find(n->op, PX_SN_mask);
+	if (n->slot[mask] != PX_TOK_mask32 || mi->nops < 2 || mi->ops[1].kind != PX_M_REG)
 		return true;
 	detach_last(s);
 	const px_op_def *cvt = &px_ops[PX_OP_cvt];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(cvt, slot, "dtype", PX_TOK_u16);
-	px_set_slot(cvt, slot, "stype", PX_TOK_u32);
+	px_set_slot(cvt, slot, PX_SN_dtype, PX_TOK_u16);
+	px_set_slot(cvt, slot, PX_SN_stype, PX_TOK_u32);
 	px_mop narrow = px_reg_mop(s, PX_T_u16, px_new_reg(s, PX_T_u16, 1));
 	mi->ops[1] = px_emit_unary(s, cvt, slot, narrow, mi->ops[1], n->loc);
 	reattach(s, mi);
 	px_finish(s, mi);
+	return true;
+}
+
+/* tcgen05.mma: lowered from its tables (its prepare hook chose the variant). */
+bool px_select_tcgen05_mma(px_isel *s, const px_node *n)
+{
+	px_lower_node(s, n);
 	return true;
 }
 
@@ -168,12 +180,12 @@ bool px_select_wmma(px_isel *s, const px_node *n)
 	for (uint32_t i = 0; i < mi->nops && i < no; i++)
 		if (strlen(defs[i].name) == 1) /* the fragments a, b, c, d; not p or stride */
 			as_group(s, &mi->ops[i]);
-	if (px_slot_index(n->op, "mid") >= 0) {
+	if (px_slot_find(n->op, PX_SN_mid) >= 0) {
 		static const char mids[] = "abcd";
-		const char *mid = strchr(mids, px_tok_names[slot_tok(n, "mid")][0]);
+		const char *mid = strchr(mids, px_tok_names[slot_tok(n, PX_SN_mid)][0]);
 		encode_failed(s, n,
-		              px_mma_encode_frag(slot_tok(n, "shape"), mid ? (unsigned)(mid - mids) : 0,
-		                                 slot_tok(n, "rowcol") == PX_TOK_col, slot_tok(n, "ety"), &mi->mma_desc));
+		              px_mma_encode_frag(slot_tok(n, PX_SN_shape), mid ? (unsigned)(mid - mids) : 0,
+		                                 slot_tok(n, PX_SN_rowcol) == PX_TOK_col, slot_tok(n, PX_SN_ety), &mi->mma_desc));
 	} else {
 		px_mma_props p = inst_props(n, PX_TOK_f16);
 		encode_failed(s, n, px_mma_encode(&p, &mi->mma_desc));

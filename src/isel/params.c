@@ -52,8 +52,8 @@ static void load_param(px_isel *s, int type, px_mop dst, px_str name, uint32_t o
 {
 	const px_op_def *ld = &px_ops[PX_OP_ld];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(ld, slot, "space", PX_TOK_param);
-	px_set_slot(ld, slot, "type", px_type_tok(ld, "type", type));
+	px_set_slot(ld, slot, PX_SN_space, PX_TOK_param);
+	px_set_slot(ld, slot, PX_SN_type, px_type_tok(ld, PX_SN_type, type));
 	px_emit_unary(s, ld, slot, dst, param_addr(s, name, off), loc);
 }
 
@@ -62,8 +62,8 @@ static void store_param(px_isel *s, int type, px_str name, uint32_t off, px_mop 
 {
 	const px_op_def *st = &px_ops[PX_OP_st];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	px_set_slot(st, slot, "space", PX_TOK_param);
-	px_set_slot(st, slot, "type", px_type_tok(st, "type", type));
+	px_set_slot(st, slot, PX_SN_space, PX_TOK_param);
+	px_set_slot(st, slot, PX_SN_type, px_type_tok(st, PX_SN_type, type));
 	px_minst *mi = px_emit_inst(s, st, slot, loc);
 	mi->ops = px_mops(s, 2);
 	mi->ops[0] = param_addr(s, name, off);
@@ -195,7 +195,7 @@ void px_select_call(px_isel *s, const px_node *n)
 		const px_op_def *mov = &px_ops[PX_OP_mov];
 		uint16_t slot[PX_MAX_SLOTS] = {0};
 		unsigned w = px_types[t].width;
-		px_set_slot(mov, slot, "type", px_type_tok(mov, "type", w <= 16 ? PX_T_b16 : w == 32 ? PX_T_b32 : PX_T_b64));
+		px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, w <= 16 ? PX_T_b16 : w == 32 ? PX_T_b32 : PX_T_b64));
 		px_emit_unary(s, mov, slot, dst, tmp, n->loc);
 		px_minst *mv = s->mf.last; /* the guard does not change the MC name */
 		mv->has_guard = true;

@@ -223,6 +223,7 @@ static px_mop base_reg(px_isel *s, const px_node *n, int64_t *off)
 	def.kind = PX_OK_ADDR;
 	def.type_slot = -1;
 	def.count_slot = -1;
+	def.space_slot = (int8_t)px_slot_find(n->op, PX_SN_space);
 	px_mop a = px_lower_operand(s, n, &n->ops[0], &def, 0, n->loc);
 	*off = a.off;
 	px_mop b = *a.base;
@@ -262,9 +263,9 @@ static px_mop tile_reg(px_isel *s, const px_node *n, unsigned j)
 	return px_lower_value_as(s, o, PX_T_b32, n->loc);
 }
 
-static bool slot_is(const px_node *n, const char *name, unsigned tok)
+static bool slot_is(const px_node *n, unsigned sname, unsigned tok)
 {
-	return n->slot[px_slot_index(n->op, name)] == tok;
+	return n->slot[px_slot_find(n->op, sname)] == tok;
 }
 
 static px_mop warp_index(px_isel *s, px_loc loc)
@@ -277,7 +278,7 @@ static px_mop warp_index(px_isel *s, px_loc loc)
 
 static void emit_matrix(px_isel *s, const px_node *n, const fit *f, const px_op_def *op, const uint16_t *slot)
 {
-	bool ld = slot_is(n, "dir", PX_TOK_ld);
+	bool ld = slot_is(n, PX_SN_dir, PX_TOK_ld);
 	int64_t off0;
 	px_mop base = base_reg(s, n, &off0);
 	px_mop lane = sreg_u32(s, "%laneid", n->loc);
@@ -325,7 +326,7 @@ static px_mop half_pair(px_mop *half, int64_t j)
 
 static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, const px_layout *sl)
 {
-	bool ld = slot_is(n, "dir", PX_TOK_ld), shared = slot_is(n, "space", PX_TOK_shared);
+	bool ld = slot_is(n, PX_SN_dir, PX_TOK_ld), shared = slot_is(n, PX_SN_space, PX_TOK_shared);
 	int64_t off0;
 	px_mop base = base_reg(s, n, &off0);
 	px_mop off = {0}, lane = {0}, warp = {0};
@@ -400,7 +401,7 @@ bool px_select_tile_copy(px_isel *s, const px_node *n)
 	const char *why;
 	px_layout_parse(px_node_prop(n, "reg")->val, &r, &why); /* the verifier read both */
 	px_layout_parse(px_node_prop(n, "smem")->val, &sl, &why);
-	bool ld = slot_is(n, "dir", PX_TOK_ld);
+	bool ld = slot_is(n, PX_SN_dir, PX_TOK_ld);
 	fit f;
 	bool fits = false;
 	for (int num = 4; num >= 1 && !fits; num /= 2)
@@ -415,13 +416,13 @@ bool px_select_tile_copy(px_isel *s, const px_node *n)
 	const px_op_def *op = px_op_lookup(name, strlen(name));
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	static const uint16_t xs[] = {0, PX_TOK_x1, PX_TOK_x2, 0, PX_TOK_x4};
-	px_set_slot(op, slot, "shape", PX_TOK_m8n8);
-	px_set_slot(op, slot, "num", xs[f.num]);
-	px_set_slot(op, slot, "sz", PX_TOK_b16);
+	px_set_slot(op, slot, PX_SN_shape, PX_TOK_m8n8);
+	px_set_slot(op, slot, PX_SN_num, xs[f.num]);
+	px_set_slot(op, slot, PX_SN_sz, PX_TOK_b16);
 	if (f.trans)
-		px_set_slot(op, slot, "trans", PX_TOK_trans);
-	if (slot_is(n, "space", PX_TOK_shared))
-		px_set_slot(op, slot, "space", PX_TOK_shared);
+		px_set_slot(op, slot, PX_SN_trans, PX_TOK_trans);
+	if (slot_is(n, PX_SN_space, PX_TOK_shared))
+		px_set_slot(op, slot, PX_SN_space, PX_TOK_shared);
 	if (!px_variant_find(op, slot, s->target, s->ptx)) {
 		if (s->remarks)
 			decline_target(s, n, op, slot);

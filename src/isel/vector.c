@@ -16,7 +16,7 @@
  * 16-bit registers, so narrower elements never merge to .v8. */
 static const unsigned widths[] = {8, 4, 2};
 
-static int slot_of(const px_node *n, const char *name) { return px_slot_index(n->op, name); }
+static int slot_of(const px_node *n, unsigned sname) { return px_slot_find(n->op, sname); }
 
 static const px_global *global_named(const px_module *m, px_str name)
 {
@@ -67,7 +67,7 @@ static bool same_base(const px_opnd *a, const px_opnd *b)
 /* A scalar load or store the merge may take. */
 static bool scalar_access(const px_node *n, const px_op_def *op)
 {
-	if (!n || n->kind != PX_N_INST || n->op != op || n->has_guard || n->slot[slot_of(n, "vec")])
+	if (!n || n->kind != PX_N_INST || n->op != op || n->has_guard || n->slot[slot_of(n, PX_SN_vec)])
 		return false;
 	if (op == &px_ops[PX_OP_ld])
 		return n->nres == 1 && n->res[0].kind == PX_O_VALUE && n->res[0].elem < 0 && n->nops == 1 &&
@@ -108,7 +108,7 @@ static px_node *merged(px_isel *s, const px_node *n, unsigned count, unsigned to
 {
 	px_node *v = px_arena_alloc(s->a, sizeof *v);
 	*v = *n;
-	v->slot[slot_of(n, "vec")] = (uint16_t)tok;
+	v->slot[slot_of(n, PX_SN_vec)] = (uint16_t)tok;
 	const px_node *x = n;
 	if (n->op == &px_ops[PX_OP_ld]) {
 		v->res = px_arena_alloc(s->a, count * sizeof *v->res);
@@ -138,7 +138,7 @@ bool px_select_vector(px_isel *s, const px_node *n)
 	}
 	if (n->op->layer != PX_LAYER_VECTOR)
 		return false;
-	int vi = slot_of(n, "vec");
+	int vi = slot_of(n, PX_SN_vec);
 	if (vi < 0)
 		return false;
 	if (n->slot[vi]) { /* written as a vector */
@@ -147,7 +147,7 @@ bool px_select_vector(px_isel *s, const px_node *n)
 	}
 	if (!scalar_access(n, n->op))
 		return false;
-	int ti = slot_of(n, "type");
+	int ti = slot_of(n, PX_SN_type);
 	int type = ti < 0 ? 0 : px_tok_type(n->slot[ti]);
 	if (!type || px_types[type].width < 8)
 		return false;

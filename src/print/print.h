@@ -27,12 +27,20 @@ void px_print_globals(px_buf *out, const px_module *m);
  * linkage_kw is ".visible", ".extern", ".weak", or "" / NULL for internal. */
 void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw);
 
+/* ".file N \"path\"" for the MIR file (1) and each file loc statements name. */
+void px_print_files(px_buf *out, const px_module *m);
 /* A whole function: signature, kernel directives, register declarations and
  * body, then a blank line. A function without a body (is_decl) prints as its
  * prototype. */
-/* ".file N \"path\"" for the MIR file (1) and each file loc statements name. */
-void px_print_files(px_buf *out, const px_module *m);
 void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf);
+/* The same in pieces, for a function whose instructions are printed as they
+ * are selected: the signature, directives and register declarations (once
+ * mf->nregs is final), the instructions from first on, the closing brace. */
+void px_print_func_open(px_buf *out, const px_mfunc *mf);
+/* mf->lineinfo: a .loc before each statement's first instruction (again
+ * after a flush: harmless). */
+void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first);
+void px_print_func_close(px_buf *out);
 
 /* The keyword of a linkage (enum px_linkage): ".visible", ".extern", ".weak" or "". */
 const char *px_print_linkage(uint8_t linkage);
@@ -53,10 +61,21 @@ void px_print_inst(px_buf *out, const px_minst *mi);
 /* One operand as PTX spells it (%r3, 0f3F800000, [%rd1+8], {%r1, %r2}, $L1). */
 void px_print_mop(px_buf *out, const px_mop *op);
 
+/* ---- asm.c ---- */
+
+/* Inline PTX in its own scope: "// begin inline asm", "{", the template's lines
+ * with each $N replaced by operand N and $$ by '$', "}", "// end inline asm". */
+void px_print_asm(px_buf *out, const px_minst *mi);
+
 /* ---- isel_dump.c ---- */
 
 /* --emit=isel: "kernel @name" or "func @name", one "L:C MCNAME[ iid=N]" line
  * per selected instruction ("L:C label ^name" for labels), a blank line. */
 void px_print_isel(px_buf *out, const px_mfunc *mf);
+/* The same in pieces: the function line, the lines of the instructions from
+ * first on, the blank line. */
+void px_print_isel_open(px_buf *out, const px_func *fn);
+void px_print_isel_insts(px_buf *out, const px_minst *first);
+void px_print_isel_close(px_buf *out);
 
 #endif

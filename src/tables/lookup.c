@@ -93,6 +93,14 @@ int px_slot_index(const px_op_def *op, const char *name)
 	return -1;
 }
 
+int px_slot_find(const px_op_def *op, unsigned sname)
+{
+	for (unsigned i = 0; i < op->nslots; i++)
+		if (op->slots[i].sname == sname)
+			return (int)i;
+	return -1;
+}
+
 int px_toks_have(const uint16_t *toks, unsigned tok)
 {
 	if (!toks || !tok)

@@ -10,9 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "px_tables.h" /* generated: PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
+#include "px_tables.h" /* generated: PX_MAX_SLOTS, PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
 
-enum { PX_MAX_SLOTS = 24, PX_MAX_OPNDS = 16 };
 
 /* ---- value types (data/types.yaml) ---- */
 enum px_type_kind { PX_KIND_NONE, PX_KIND_PRED, PX_KIND_BIT, PX_KIND_UINT, PX_KIND_SINT, PX_KIND_FLOAT, PX_KIND_PTR };
@@ -117,6 +116,7 @@ enum { PX_SRC_END = -1, PX_SRC_RESULT = 0, PX_SRC_OPERAND = 32 }; /* infer sourc
 
 typedef struct px_slot_def {
 	const char *name;       /* "rnd", "type", "space" */
+	uint8_t sname;          /* PX_SN_*: the name as a constant */
 	const uint16_t *toks;   /* every token the slot can hold, 0-terminated */
 	uint8_t flags;          /* enum px_slot_flags */
 	uint16_t fixed_tok;     /* for PX_SLOT_FIXED */
@@ -152,7 +152,16 @@ typedef struct px_opnd_def {
 	int8_t count_slot;  /* slot whose token (v2, v4, x4) gives a group's size, or -1 */
 	uint8_t count;      /* fixed group size when count_slot is -1 */
 	uint8_t flags;      /* enum px_opnd_flags */
+	int8_t space_slot;  /* PX_OK_ADDR: the slot whose token names the state space (empty:
+	                     * generic), or -1 for the fixed space below */
+	uint8_t space;      /* PX_OK_ADDR with space_slot -1: enum px_addr_space */
 } px_opnd_def;
+
+/* The state space an address operand works in (data/ops: an op's `spaces:`). */
+enum px_addr_space {
+	PX_AS_GENERIC, PX_AS_GLOBAL, PX_AS_SHARED /* shared::cta */, PX_AS_CLUSTER /* shared::cluster */,
+	PX_AS_CONST, PX_AS_LOCAL, PX_AS_PARAM, PX_AS_TMEM /* tensor memory (tcgen05) */
+};
 
 typedef struct px_variant {
 	/* allow[i]: the tokens slot i may hold in this variant (0-terminated), or NULL
@@ -216,7 +225,13 @@ typedef struct px_op_def {
 	const px_rule *otherwise; /* the message when no variant admits the tokens (its when is empty) */
 	uint8_t family;         /* PX_FAM_*: verifier and selector code of its own (0: the tables say all) */
 } px_op_def;
-enum { PX_OPF_TERMINATOR = 1, PX_OPF_NOGUARD = 2, PX_OPF_INTERNAL = 4 /* selection-made only; not MIR */ };
+enum {
+	PX_OPF_TERMINATOR = 1,
+	PX_OPF_NOGUARD = 2,
+	PX_OPF_INTERNAL = 4,           /* selection-made only; not MIR */
+	PX_OPF_SPACE_FROM_ADDRESS = 8, /* an empty space slot is filled from the address's known space */
+	PX_OPF_REGISTER_ADDRESS = 16,  /* PTX takes no variable name in the address: a register base */
+};
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
 extern const unsigned px_nops;
@@ -280,7 +295,10 @@ const px_op_def *px_op_lookup(const char *s, size_t n);
 const px_target *px_target_lookup(const char *s, size_t n);
 const px_sreg *px_sreg_lookup(const char *s, size_t n);
 int px_type_lookup(const char *s, size_t n); /* PX_T_* or 0 */
-int px_slot_index(const px_op_def *op, const char *name); /* or -1 */
+int px_slot_index(const px_op_def *op, const char *name); /* by spelling, or -1 (the unit tests) */
+/* The index of op's slot named sname (PX_SN_*), or -1. A family's code may
+ * take a slot families.yaml lists for it as present: pxgen checks. */
+int px_slot_find(const px_op_def *op, unsigned sname);
 int px_slot_has(const px_slot_def *slot, unsigned tok);
 int px_toks_have(const uint16_t *toks, unsigned tok); /* 0-terminated list */
 

@@ -8,7 +8,7 @@ void px_cp_async_check(px_verifier *v, px_func *f, px_node *n)
 	(void)f;
 	if (n->nops < 3 || n->ops[2].kind != PX_O_INT)
 		return; /* the operand check has reported it */
-	int ci = px_slot_index(n->op, "cop");
+	int ci = px_slot_find(n->op, PX_SN_cop);
 	bool cg = ci >= 0 && n->slot[ci] == PX_TOK_cg;
 	long long size = (long long)n->ops[2].ival;
 	if (cg ? size == 16 : (size == 4 || size == 8 || size == 16))

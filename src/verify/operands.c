@@ -97,9 +97,9 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 	}
 }
 
-static void check_symbol(px_verifier *v, const px_opnd *o)
+static void check_symbol(px_verifier *v, const px_func *f, const px_opnd *o)
 {
-	if (px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
+	if (!px_func_local(f, o->sym) && px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
 }
 
@@ -107,7 +107,7 @@ static void check_symbol(px_verifier *v, const px_opnd *o)
  * allows no cvta.const on entry parameters. */
 static void check_const_param(px_verifier *v, px_func *f, const px_node *n, const px_value *val)
 {
-	int si = px_slot_index(n->op, "space");
+	int si = px_slot_find(n->op, PX_SN_space);
 	if (!f->is_kernel || val->param != PX_PARAM_PTR || si < 0 || n->slot[si] != PX_TOK_const)
 		return;
 	if (f->params[val->param_index].space == PX_TOK_const)
@@ -118,7 +118,7 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 {
 	const px_opnd *b = o->base;
 	if (b->kind == PX_O_SYM) {
-		check_symbol(v, b);
+		check_symbol(v, f, b);
 	} else if (b->kind == PX_O_VALUE) {
 		check_value_use(v, f, b);
 		const px_value *val = &f->values[b->id];
@@ -183,7 +183,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	switch (def->kind) {
 	case PX_OK_ADDR: {
 		check_address(v, f, n, o);
-		int si = px_slot_index(n->op, "space"); /* ptxas: immediate addresses only for .local */
+		int si = px_slot_find(n->op, PX_SN_space); /* ptxas: immediate addresses only for .local */
 		if (o->base->kind == PX_O_INT && si >= 0 && n->slot[si] != PX_TOK_local)
 			px_error(v->d, o->base->loc, PX_D_imm_addr_space);
 		return;
@@ -191,7 +191,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	case PX_OK_LABEL:
 		return; /* labels are checked when the function ends */
 	case PX_OK_SYM:
-		check_symbol(v, o);
+		check_symbol(v, f, o);
 		return;
 	default:
 		break;

@@ -41,7 +41,7 @@ static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
 	if (arg == PX_RARG_TARGET)
 		return v->target ? v->target->name : "";
 	/* an empty state space is the generic one, seed 003's address space 0 */
-	if (!n->slot[arg] && !strcmp(n->op->slots[arg].name, "space"))
+	if (!n->slot[arg] && n->op->slots[arg].sname == PX_SN_space)
 		return "generic";
 	return px_tok_names[n->slot[arg]];
 }

@@ -15,7 +15,7 @@ static bool is_fragment(const px_func *f, const px_opnd *o)
 bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	(void)v;
-	int asrc = px_slot_index(n->op, "asrc");
+	int asrc = px_slot_find(n->op, PX_SN_asrc);
 	if (asrc < 0 || n->nops < 2 || n->slot[asrc])
 		return true;
 	const px_opnd *a = &n->ops[1];
@@ -51,9 +51,9 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n)
 
 /* tcgen05.commit's multicast mask: seed 002's selector takes 16- and 32-bit
  * masks only. The width picks the variant (the noprint slot mask). */
-static bool commit_mask(px_verifier *v, const px_func *f, px_node *n)
+bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	int mask = px_slot_index(n->op, "mask");
+	int mask = px_slot_find(n->op, PX_SN_mask);
 	if (n->nops < 2)
 		return true;
 	const px_opnd *o = &n->ops[1];
@@ -78,7 +78,7 @@ static bool mma_target(px_verifier *v, px_node *n)
 		px_error(v->d, n->oploc, PX_D_tc05_arch);
 		return false;
 	}
-	int sia = px_slot_index(n->op, "sia");
+	int sia = px_slot_find(n->op, PX_SN_sia);
 	if (n->slot[sia] && t->sm >= 110) {
 		px_error(v->d, n->oploc, PX_D_tc05_sia_arch);
 		return false;
@@ -90,16 +90,14 @@ static bool mma_target(px_verifier *v, px_node *n)
  * slot dol picks seed 002's Large class). */
 static void output_lanes(const px_func *f, px_node *n)
 {
-	int dol = px_slot_index(n->op, "dol"), sp = px_slot_index(n->op, "sp");
+	int dol = px_slot_find(n->op, PX_SN_dol), sp = px_slot_find(n->op, PX_SN_sp);
 	unsigned at = n->slot[sp] ? 5 : 4;
 	if (n->nops > at && is_fragment(f, &n->ops[at]))
 		n->slot[dol] = PX_TOK_disable_output_lane;
 }
 
-bool px_tcgen05_prepare(px_verifier *v, px_func *f, px_node *n)
+bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	if (px_slot_index(n->op, "mask") >= 0)
-		return commit_mask(v, f, n);
 	if (!mma_target(v, n))
 		return false;
 	output_lanes(f, n);

@@ -102,11 +102,11 @@ static void need_version(px_verifier *v, const px_node *n, unsigned dir)
 	const char *name = dir == PX_TOK_ld ? "ldmatrix" : "stmatrix";
 	const px_op_def *op = px_op_lookup(name, strlen(name));
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	slot[px_slot_index(op, "shape")] = PX_TOK_m8n8;
-	slot[px_slot_index(op, "num")] = PX_TOK_x1;
-	slot[px_slot_index(op, "sz")] = PX_TOK_b16;
-	if (n->slot[px_slot_index(n->op, "space")])
-		slot[px_slot_index(op, "space")] = PX_TOK_shared;
+	slot[px_slot_find(op, PX_SN_shape)] = PX_TOK_m8n8;
+	slot[px_slot_find(op, PX_SN_num)] = PX_TOK_x1;
+	slot[px_slot_find(op, PX_SN_sz)] = PX_TOK_b16;
+	if (n->slot[px_slot_find(n->op, PX_SN_space)])
+		slot[px_slot_find(op, PX_SN_space)] = PX_TOK_shared;
 	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(op, slot, v->target, 0) : NULL;
 	if (var && var->ptx > v->ptx_needed)
 		v->ptx_needed = var->ptx;
@@ -119,9 +119,7 @@ bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, n->oploc, PX_D_matrix_copy_family);
 		return false;
 	}
-	n->slot[px_slot_index(n->op, "dir")] = (uint16_t)dir;
-	if (px_matrix_shared_address(v, f, n))
-		n->slot[px_slot_index(n->op, "space")] = PX_TOK_shared;
+	n->slot[px_slot_find(n->op, PX_SN_dir)] = (uint16_t)dir;
 	px_layout r, s;
 	bool ok = read_layout(v, n, "reg", &r) & read_layout(v, n, "smem", &s);
 	if (!ok)
@@ -147,7 +145,7 @@ bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, px_node_prop(n, "reg")->val_loc, PX_D_tile_regs, (long long)elems);
 		return false;
 	}
-	n->slot[px_slot_index(n->op, "regs")] = (uint16_t)tok;
+	n->slot[px_slot_find(n->op, PX_SN_regs)] = (uint16_t)tok;
 	need_version(v, n, dir);
 	return true;
 }

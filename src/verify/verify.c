@@ -7,6 +7,7 @@
 #include "diag/suggest.h"
 #include "verify/state.h"
 #include "verify/verify.h"
+#include "family.h"
 
 void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
                       const char *opt_ptx)
@@ -117,7 +118,7 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 
 static bool prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	px_family_prepare own = px_family_prepares[n->op->family];
+	bool (*own)(px_verifier *, px_func *, px_node *) = px_families[n->op->family].prepare;
 	return !own || own(v, f, n);
 }
 
@@ -127,8 +128,8 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 	    px_select_variant(v, f, n)) {
 		check_guard(v, f, n);
 		px_check_operands(v, f, n);
-		if (px_family_checks[n->op->family])
-			px_family_checks[n->op->family](v, f, n);
+		if (px_families[n->op->family].check)
+			px_families[n->op->family].check(v, f, n);
 		return;
 	}
 	check_guard(v, f, n);
@@ -291,6 +292,7 @@ void px_verify_func(px_verifier *v, px_func *f)
 	memset(v->state, 0, f->nvalues + 1);
 	check_params(v, f);
 	check_directives(v, f);
+	px_verify_locals(v, f);
 	for (px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_INST:
@@ -303,9 +305,14 @@ void px_verify_func(px_verifier *v, px_func *f)
 		case PX_N_RET:
 			check_ret(v, f, n);
 			break;
+		case PX_N_ASM:
+			px_verify_asm(v, f, n);
+			break;
 		default:
 			break;
 		}
 	}
 	check_labels(v, f);
+	px_check_spaces(v, f);
+	px_check_flow(v, f);
 }

@@ -128,11 +128,82 @@ static gpu_verdict cluster(gpu *g, const gpu_case *c)
 	return v;
 }
 
+static gpu_verdict gemm(gpu *g, const gpu_case *c)
+{
+	enum { M = 64, N = 96, K = 64 };
+	static uint16_t a[M * K], bt[N * K];
+	static long prod[M * N];
+	static float got[M * N], want[M * N];
+	gpu_exact_product(81, M, N, K, a, bt, prod);
+	for (size_t i = 0; i < M * N; i++)
+		want[i] = (float)prod[i] / 4.0f;
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof got);
+	uint32_t m = M, n = N, kk = K;
+	void *args[] = {&da, &db, &dc, &m, &n, &kk};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && !gpu_load(g, c, "gemm", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, bt, sizeof bt) &&
+	    !gpu_launch(g, &k, (gpu_dim){N / 32, M / 32, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dc, sizeof got))
+		v = gpu_cmp_f32(g, "C", got, want, M * N, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc);
+	return v;
+}
+
+/* A K-major f16 operand (rows x K, row-major) seen by TMA as 8 halves x
+ * rows x K / 8 chunks, boxes of 8 x box_rows x 2, as hopper_gemm.mir says. */
+static int operand_map(gpu *g, CUtensorMap *map, CUdeviceptr p, uint64_t rows, uint64_t k,
+                       uint32_t box_rows)
+{
+	uint64_t dims[3] = {8, rows, k / 8}, strides[2] = {k * 2, 16};
+	uint32_t box[3] = {8, box_rows, 2}, es[3] = {1, 1, 1};
+	CUresult r = g->cu.TensorMapEncodeTiled(map, CU_TMAP_FLOAT16, 3, (void *)(uintptr_t)p, dims,
+	                                        strides, box, es, 0, 0, 0, 0);
+	if (r)
+		fprintf(stderr, "  %s: cuTensorMapEncodeTiled failed: error %d\n", g->case_name, r);
+	return r != 0;
+}
+
+static gpu_verdict hopper_gemm(gpu *g, const gpu_case *c)
+{
+	enum { M = 128, N = 64, K = 64 };
+	static uint16_t a[M * K], bt[N * K];
+	static long prod[M * N];
+	static float got[M * N], want[M * N];
+	if (!g->cu.TensorMapEncodeTiled)
+		return GPU_SKIP;
+	gpu_exact_product(83, M, N, K, a, bt, prod);
+	for (size_t i = 0; i < M * N; i++)
+		want[i] = (float)prod[i] / 4.0f;
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof got),
+	            dmaps = gpu_alloc(g, 2 * sizeof(CUtensorMap));
+	CUtensorMap maps[2];
+	CUdeviceptr dta = dmaps, dtb = dmaps + sizeof(CUtensorMap);
+	uint32_t n = N, kk = K;
+	void *args[] = {&dta, &dtb, &dc, &n, &kk};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && dmaps && !operand_map(g, &maps[0], da, M, K, 64) &&
+	    !operand_map(g, &maps[1], db, N, K, 32) && !gpu_put(g, dmaps, maps, sizeof maps) &&
+	    !gpu_load(g, c, "hopper_gemm", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, bt, sizeof bt) &&
+	    !gpu_launch(g, &k, (gpu_dim){N / 32, M / 64, 1}, (gpu_dim){256, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dc, sizeof got))
+		v = gpu_cmp_f32(g, "C", got, want, M * N, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dmaps);
+	return v;
+}
+
 const gpu_case gpu_cases_basic[] = {
 	{"example_vadd", "examples/vadd.mir", NULL, 80, 0, vadd},
 	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce},
 	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
 	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
 	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
+	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm},
+	{"example_hopper_gemm", "examples/hopper_gemm.mir", NULL, 90, 90, hopper_gemm},
 	{0},
 };

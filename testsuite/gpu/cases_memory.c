@@ -140,9 +140,43 @@ static gpu_verdict bulk_copy(gpu *g, const gpu_case *c)
 	return reversed_copy(g, c, "bulk_rev");
 }
 
+/* A tensor map over in[] (W x H f32), put in global memory; the kernel
+ * copies the whole tensor to out[] one 16 x 8 box a block. */
+static gpu_verdict tma_load(gpu *g, const gpu_case *c)
+{
+	enum { W = 64, H = 32 };
+	static float in[W * H], got[W * H];
+	if (!g->cu.TensorMapEncodeTiled)
+		return GPU_SKIP; /* a driver older than CUDA 12 */
+	uint32_t seed = 91;
+	for (size_t i = 0; i < W * H; i++)
+		in[i] = (float)(int)(gpu_rand(&seed) % 2001) - 1000.0f;
+	gpu_kernel k = {0};
+	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got),
+	            dmap = gpu_alloc(g, sizeof(CUtensorMap));
+	CUtensorMap map;
+	uint64_t dims[2] = {W, H}, strides[1] = {W * sizeof(float)};
+	uint32_t box[2] = {16, 8}, estrides[2] = {1, 1};
+	uint32_t w = W;
+	void *args[] = {&dmap, &dout, &w};
+	gpu_verdict v = GPU_FAIL;
+	if (din && dout && dmap &&
+	    g->cu.TensorMapEncodeTiled(&map, CU_TMAP_FLOAT32, 2, (void *)(uintptr_t)din, dims, strides,
+	                               box, estrides, 0, 0, 0, 0) == 0 &&
+	    !gpu_put(g, dmap, &map, sizeof map) && !gpu_load(g, c, "tma_load", &k) &&
+	    !gpu_put(g, din, in, sizeof in) && !gpu_zero(g, dout, sizeof got) &&
+	    !gpu_launch(g, &k, (gpu_dim){W / 16, H / 8, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_f32(g, "out", got, in, W * H, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, din), gpu_free(g, dout), gpu_free(g, dmap);
+	return v;
+}
+
 const gpu_case gpu_cases_memory[] = {
 	{"warp_atomics", "testsuite/gpu/warp_atomics.mir", NULL, 80, 0, warp_atomics},
 	{"cp_async", "testsuite/gpu/async_copy.mir", NULL, 80, 0, cp_async},
 	{"bulk_copy_mbarrier", "testsuite/gpu/bulk_copy.mir", NULL, 90, 0, bulk_copy},
+	{"tma_load", "testsuite/gpu/tma.mir", NULL, 90, 0, tma_load},
 	{0},
 };

@@ -1,6 +1,7 @@
 /* Tensor cores: mma.sync for f16, bf16 (fragments through ldmatrix), tf32
- * and s8. The inputs are small multiples of 1/2 (or small integers), so every
- * product and every partial sum is exact and the comparison is exact. */
+ * and s8; f16 accumulators through stmatrix; wgmma from shared-memory
+ * descriptors. The inputs are small multiples of 1/2 (or small integers), so
+ * every product and every partial sum is exact and the comparison is exact. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -110,10 +111,88 @@ static gpu_verdict mma_s8(gpu *g, const gpu_case *c)
 	return run_mma(g, c, &(mma_shape){"mma_s8", EL_S8, 32, 1});
 }
 
+/* f16 accumulators, D stored through stmatrix: every value is a multiple of
+ * 1/4 below 2^8 in magnitude, exact in f16. */
+static gpu_verdict mma_stmatrix(gpu *g, const gpu_case *c)
+{
+	enum { M = 16, N = 8, K = 16 };
+	uint16_t a[M * K], bt[N * K], cin[M * N], got[M * N], want[M * N];
+	long prod[M * N];
+	gpu_exact_product(61, M, N, K, a, bt, prod);
+	uint32_t seed = 62;
+	for (unsigned i = 0; i < M * N; i++) {
+		int ci = (int)(gpu_rand(&seed) % 201) - 100;
+		cin[i] = gpu_f16_bits((float)ci / 4.0f);
+		want[i] = gpu_f16_bits((float)(prod[i] + ci) / 4.0f);
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
+	            dd = gpu_alloc(g, sizeof got);
+	void *args[] = {&da, &db, &dc, &dd};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && dd && !gpu_load(g, c, "mma_stmatrix", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, bt, sizeof bt) && !gpu_put(g, dc, cin, sizeof cin) &&
+	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){32, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dd, sizeof got)) {
+		uint32_t g32[M * N], w32[M * N];
+		for (size_t i = 0; i < M * N; i++)
+			g32[i] = got[i], w32[i] = want[i];
+		v = gpu_cmp_u32(g, "D", g32, w32, M * N) ? GPU_FAIL : GPU_PASS;
+	}
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
+	return v;
+}
+
+/* The byte at which element (row, k) of a K-major 16-bit operand sits in
+ * the descriptor layout the kernel names: 8 x 8 core matrices of eight
+ * 16-byte rows, 128 bytes apart along K and 256 bytes apart per 8 rows. */
+static size_t core_offset(unsigned row, unsigned k)
+{
+	return (row / 8) * 256 + (k / 8) * 128 + (row % 8) * 16 + (k % 8) * 2;
+}
+
+static gpu_verdict wgmma_f16(gpu *g, const gpu_case *c)
+{
+	enum { M = 64, N = 8, K = 16 };
+	uint16_t ra[M * K], rbt[N * K];
+	uint8_t a[M * K * 2], bt[N * K * 2];
+	long prod[M * N];
+	uint32_t cin[M * N], got[M * N], want[M * N];
+	gpu_exact_product(71, M, N, K, ra, rbt, prod);
+	for (unsigned r = 0; r < M; r++)
+		for (unsigned k = 0; k < K; k++)
+			memcpy(a + core_offset(r, k), &ra[r * K + k], 2);
+	for (unsigned n = 0; n < N; n++)
+		for (unsigned k = 0; k < K; k++)
+			memcpy(bt + core_offset(n, k), &rbt[n * K + k], 2);
+	uint32_t seed = 72;
+	for (unsigned i = 0; i < M * N; i++) {
+		int ci = (int)(gpu_rand(&seed) % 201) - 100;
+		cin[i] = gpu_f32_bits((float)ci / 4.0f);
+		want[i] = gpu_f32_bits((float)(prod[i] + ci) / 4.0f);
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
+	            dd = gpu_alloc(g, sizeof got);
+	void *args[] = {&da, &db, &dc, &dd};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && dd && !gpu_load(g, c, "wgmma_f16", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, bt, sizeof bt) && !gpu_put(g, dc, cin, sizeof cin) &&
+	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dd, sizeof got))
+		v = gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
+	return v;
+}
+
 const gpu_case gpu_cases_tensor[] = {
 	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16},
 	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16},
 	{"mma_tf32", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_tf32},
 	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8},
+	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix},
+	{"wgmma_f16", "testsuite/gpu/wgmma.mir", NULL, 90, 90, wgmma_f16},
 	{0},
 };

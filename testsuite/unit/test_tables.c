@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "suites.h"
+#include "family.h"
 #include "tables/tables.h"
 
 #define SLICE(s) (s), strlen(s)
@@ -221,6 +222,28 @@ START_TEST(toks_have_handles_edges)
 }
 END_TEST
 
+/* Every family families.yaml declares has code: a record with a hook. */
+START_TEST(families_have_hooks)
+{
+	for (unsigned f = 1; f < PX_FAM__COUNT; f++)
+		ck_assert_msg(px_families[f].prepare || px_families[f].check || px_families[f].select,
+		              "family %u has no hook in src/family.c", f);
+}
+END_TEST
+
+/* Slot names as constants name the same slot as their spelling. */
+START_TEST(slot_names_match_constants)
+{
+	for (unsigned i = 0; i < px_nops; i++)
+		for (unsigned k = 0; k < px_ops[i].nslots; k++) {
+			const px_slot_def *sd = &px_ops[i].slots[k];
+			ck_assert_uint_ne(sd->sname, PX_SN__NONE);
+			ck_assert_int_eq(px_slot_find(&px_ops[i], sd->sname), px_slot_index(&px_ops[i], sd->name));
+		}
+	ck_assert_int_eq(px_slot_find(&px_ops[PX_OP_mov], PX_SN_space), -1);
+}
+END_TEST
+
 Suite *tables_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -236,6 +259,8 @@ Suite *tables_suite(void)
 	tcase_add_test(tc, ops_sorted_and_found);
 	tcase_add_test(tc, ops_variants_within_slots);
 	tcase_add_test(tc, toks_have_handles_edges);
+	tcase_add_test(tc, families_have_hooks);
+	tcase_add_test(tc, slot_names_match_constants);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -63,6 +63,8 @@ static enum file_kind kind_of(const char *path)
 		return K_MMA;
 	if (!strcmp(base, "patterns.yaml"))
 		return K_PATTERNS;
+	if (!strcmp(base, "families.yaml"))
+		return K_FAMILIES;
 	if (strstr(path, "/diag/") || !strncmp(path, "diag/", 5))
 		return K_DIAG;
 	if (strstr(path, "/ops/") || !strncmp(path, "ops/", 4))
@@ -94,6 +96,7 @@ static void (*const readers[K_NKINDS])(void) = {
 	[K_REGCLASSES] = read_regclasses, [K_TYPES] = read_types, [K_TARGETS] = read_targets,
 	[K_SREGS] = read_sregs, [K_DIRECTIVES] = read_directives, [K_FLAGS] = read_flags,
 	[K_DIAG] = read_diags, [K_OPS] = read_ops, [K_MMA] = read_mma, [K_PATTERNS] = read_patterns,
+	[K_FAMILIES] = read_families,
 };
 
 /* Writes path through a temporary file: returns the temporary's name. */
@@ -137,7 +140,7 @@ int main(int argc, char **argv)
 	}
 	/* Targets come before the windows that are checked against its PTX versions. */
 	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,     K_DIRECTIVES,
-	                                       K_FLAGS,      K_DIAG,    K_OPS,   K_PATTERNS, K_MMA};
+	                                       K_FLAGS,      K_DIAG,    K_FAMILIES, K_OPS, K_PATTERNS, K_MMA};
 	for (size_t k = 0; k < K_NKINDS; k++) {
 		for (size_t i = 0; i < nfiles; i++)
 			if (files[i].kind == order[k]) {
@@ -151,6 +154,11 @@ int main(int argc, char **argv)
 	qsort(M.targets, M.ntargets, sizeof *M.targets, cmp_target);
 	qsort(M.sregs, M.nsregs, sizeof *M.sregs, cmp_sreg);
 	qsort(M.ops, M.nops, sizeof *M.ops, cmp_op);
+	qsort(M.snames.v, M.snames.n, sizeof *M.snames.v, cmp_str);
+	if (M.snames.n > 254) { /* px_slot_def.sname is a byte */
+		fprintf(stderr, "pxgen: error: more than 254 slot names\n");
+		exit(1);
+	}
 	sort_tokens();
 
 	sbuf h = {0}, c = {0};

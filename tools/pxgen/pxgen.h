@@ -6,6 +6,7 @@
  *   model.c     the model (M) and the lookups every reader shares
  *   basic.c     regclasses, types, targets, sregs, directives, flags, diag/
  *   ops.c       ops/NAME.yaml, the operations
+ *   families.c  families.yaml
  *   mma.c       mma_desc.yaml
  *   patterns.c  patterns.yaml
  *   emit.c      px_tables.h and px_tables.c
@@ -17,8 +18,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
-/* Mirrors of limits in src/tables/tables.h, which pxgen cannot include: that
- * header includes the px_tables.h this program writes. */
+/* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
 enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
 
 /* ---------------------------------------------------------------- memory and strings (util.c) */
@@ -40,6 +40,7 @@ void *grow(void *v, size_t *cap, size_t n, size_t elsize);
 #define PUSH(arr, n, cap) ((arr) = grow((arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
 void strs_push(strs *s, const char *str);
 int strs_find(const strs *s, const char *str);
+void strs_free(strs *s); /* one allocated with its own list */
 void sb_printf(sbuf *b, const char *fmt, ...);
 void sb_cstr(sbuf *b, const char *s);
 char *sanitize(const char *s);
@@ -47,7 +48,8 @@ int cmp_str(const void *a, const void *b);
 
 /* ---------------------------------------------------------------- YAML access and errors (yaml.c) */
 
-enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS, K_NKINDS };
+enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS,
+                 K_FAMILIES, K_NKINDS };
 
 typedef struct yfile {
 	const char *path;
@@ -84,8 +86,8 @@ const char *identifier(const ynode *n, const char *what);
 
 /* ---------------------------------------------------------------- the model read from YAML (model.c) */
 
-/* Spellings of the tables.h enums, in enum order: the YAML names a value by
- * its spelling and the generated C writes its index. */
+/* The spellings the YAML may write for tables.h's enums; the generated C
+ * names the constant (opnd kind "reg": PX_OK_REG), so their order is free. */
 extern const char *const type_kinds[], *const opnd_kinds[], *const layer_names[], *const shape_names[];
 
 typedef struct regclass_row {
@@ -123,12 +125,22 @@ typedef struct diag_row {
 	const char *id, *text;
 } diag_row;
 
+/* Tokens with a window of their own (a slot's `windows:`): a variant that
+ * admits them is split by pxgen into rows whose windows include theirs. */
+typedef struct tokwin_row {
+	strs toks;
+	unsigned sm, ptx;
+	char arch;
+} tokwin_row;
+
 typedef struct slot_row {
 	const char *name, *fixed;
 	strs toks;
 	unsigned flags;
 	int infer[MAX_INFER + 1];
 	const ynode *infer_at;
+	tokwin_row *wins;
+	size_t nwins, cap_wins;
 } slot_row;
 enum { SLOT_FIXED = 1, SLOT_TYPE = 2, SLOT_REQUIRED = 4, SLOT_NOPRINT = 8 };
 
@@ -137,6 +149,8 @@ typedef struct opnd_row {
 	int type_slot, count_slot;
 	unsigned type, count, flags;
 	const char *derive;
+	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
+	unsigned space;  /* addr with space_slot -1: enum px_addr_space's order (ops.c) */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128 };
@@ -189,6 +203,7 @@ typedef struct op_row {
 	prop_row *props;
 	size_t nprops, cap_props;
 	unsigned flags;
+	const ynode *spaces;    /* operand name -> slot or state space of its address */
 } op_row;
 
 
@@ -211,7 +226,10 @@ struct model {
 	op_row *ops;
 	size_t nops, cap_ops;
 	strs toks; /* every token spelling, unsorted until emit time */
-	strs families; /* op families with selector/verifier code of their own */
+	strs families; /* op families with selector/verifier code of their own (families.yaml) */
+	strs *fam_slots; /* per family: the slots every op of it has */
+	size_t nfam_slots, cap_fam_slots;
+	strs snames; /* every slot name of every op: PX_SN_* */
 };
 extern struct model M;
 
@@ -244,6 +262,10 @@ int slot_index(const op_row *op, const char *name);
 int need_slot(const op_row *op, const ynode *n);
 strs *variant_tokens(const op_row *op, int slot, const ynode *v);
 void read_ops(void);
+
+/* families.c */
+void read_families(void);
+void check_family(const op_row *op, const ynode *at);
 
 /* mma.c, patterns.c */
 void read_mma(void);
