@@ -1,6 +1,7 @@
 /* libptxemit's one entry point: parse, and as each function closes verify it,
  * select it and print it; then the module header, globals and prototypes go in
  * front. Output exists only when the whole module translated without error. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,7 +138,8 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	memset(&p, 0, sizeof p);
 	p.opt = opt;
 	px_diags_init(&p.diags, filename, src, len, diag, diag_ctx, opt->max_errors);
-	if (px_sniff(&p.diags, &src, &len)) {
+	/* input past px_loc's 32-bit offsets is refused by the parser, unread */
+	if (len <= INT32_MAX - 2 && px_sniff(&p.diags, &src, &len)) {
 		int errors = (int)p.diags.nerrors;
 		px_diags_flush(&p.diags);
 		return errors;

@@ -6,6 +6,7 @@
 #include "diag/suggest.h"
 
 #include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 #include "tables/tables.h"
@@ -69,12 +70,32 @@ void px_suggest_offer(px_suggest *s, const char *cand, size_t n)
 	s->dist = d;
 }
 
+/* Whether a and b hold the same digits in the same order. */
+static bool same_digits(const char *a, size_t n, const char *b)
+{
+	size_t i = 0;
+	for (; *b; b++) {
+		if (!isdigit((unsigned char)*b))
+			continue;
+		while (i < n && !isdigit((unsigned char)a[i]))
+			i++;
+		if (i == n || a[i++] != *b)
+			return false;
+	}
+	while (i < n && !isdigit((unsigned char)a[i]))
+		i++;
+	return i == n;
+}
+
+/* Only a target of the same number: "sm80" is sm_80 misspelt, but sm_99 is
+ * no typo of sm_89, a different GPU. */
 const char *px_suggest_target(const char *word, size_t n)
 {
 	px_suggest s;
 	px_suggest_init(&s, word, n);
 	for (unsigned i = 0; i < px_ntargets; i++)
-		px_suggest_offer_str(&s, px_targets[i].name);
+		if (same_digits(word, n, px_targets[i].name))
+			px_suggest_offer_str(&s, px_targets[i].name);
 	return s.best;
 }
 

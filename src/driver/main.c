@@ -173,6 +173,7 @@ static int prefix_matches(const char *arg, char *buf, size_t size)
 
 /* The argument vector getopt sees, and the strings made for it. */
 typedef struct args {
+	int argc; /* "-arch sm_90" is one argument less */
 	char **argv;
 	char **made;
 	int nmade;
@@ -183,6 +184,7 @@ typedef struct args {
  * memory for the copy, argv stays as it is and -arch is an unknown option. */
 static void arch_aliases(int argc, char **argv, args *a)
 {
+	a->argc = argc;
 	a->argv = argv;
 	a->nmade = 0;
 	char **v = malloc(((size_t)argc + 1) * sizeof *v);
@@ -215,6 +217,7 @@ static void arch_aliases(int argc, char **argv, args *a)
 		v[n++] = argv[i];
 	}
 	v[n] = NULL;
+	a->argc = n;
 	a->argv = v;
 }
 
@@ -411,7 +414,7 @@ static int run(int argc, char **argv)
 	const char *input = NULL, *output = NULL;
 	args a;
 	arch_aliases(argc, argv, &a);
-	int status = parse_args(argc, a.argv, &o, &input, &output);
+	int status = parse_args(a.argc, a.argv, &o, &input, &output);
 	if (status < 0 && output && strcmp(output, "-") == 0)
 		output = NULL;
 	if (status < 0 && input && output && drv_same_file(input, output)) {

@@ -96,8 +96,29 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 		px_error_noloc(d, PX_D_not_mir_elf);
 		return true;
 	}
+	/* A comment may hold any bytes (a Latin-1 name, a stray NUL): the
+	 * lexer skips it unread. Outside comments, and strings, where ';' does not
+	 * start one, every byte must be text. */
 	uint32_t line = 1, col = 1;
+	bool comment = false, string = false;
 	for (size_t i = 0; i < n;) {
+		if (s[i] == '\n') {
+			comment = string = false;
+		} else if (comment) {
+			col++;
+			i++;
+			continue;
+		} else if (string && s[i] == '\\' && i + 1 < n && s[i + 1] != '\n') {
+			col++;
+			i++; /* the escaped byte is checked below */
+		} else if (s[i] == '"') {
+			string = !string;
+		} else if (!string && s[i] == ';') {
+			comment = true;
+			col++;
+			i++;
+			continue;
+		}
 		if (s[i] == 0 || control(s[i])) {
 			px_error_noloc(d, PX_D_not_mir_binary, s[i], line, col);
 			return true;

@@ -91,6 +91,10 @@ void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id)
 	for (uint32_t j = 0; j < f->nvalues; j++)
 		if (f->values[j].has_def)
 			px_suggest_offer(&sg, f->values[j].name.s, f->values[j].name.n);
+	/* a special register without a dot ("%laneidd") reads as a value name */
+	for (unsigned j = 0; j < px_nsregs; j++)
+		if (px_sregs[j].name[0] == '%')
+			px_suggest_offer_str(&sg, px_sregs[j].name + 1);
 	if (sg.best)
 		px_error(v->d, loc, PX_D_undefined_value_hint, (int)val->name.n, val->name.s, (int)sg.best_n,
 		         sg.best);
