@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "px_tables.h" /* generated: PX_MAX_SLOTS, PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
+#include "px_tables.h" /* generated: PX_MAX_SLOTS, PX_MAX_PAT_OPNDS, PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
 
 
 /* ---- value types (data/types.yaml) ---- */
@@ -271,7 +271,6 @@ typedef struct px_pat_node {
 typedef struct px_pat_ref {
 	uint8_t inner, index;
 } px_pat_ref;
-enum { PX_MAX_PAT_OPNDS = 4 };
 /* root(inner(...), ...) -> emit(...): the inner node defines root operand at
  * and is absorbed, so its result must have that one read. */
 typedef struct px_pattern {

@@ -489,9 +489,6 @@ static void check_infer(const op_row *op)
 /* An address operand's state space: the `spaces:` entry naming it (a slot of
  * the op, whose token gives the space, or a space), else the op's `space`
  * slot, else generic. Every entry must name an address operand. */
-static const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
-                                          "param", "tmem", NULL}; /* enum px_addr_space's order */
-
 static void resolve_list(const op_row *op, opnd_list *l, bool *named)
 {
 	for (size_t i = 0; i < l->n; i++) {

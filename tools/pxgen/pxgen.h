@@ -22,6 +22,8 @@
 
 /* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
 enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
+/* A pattern replacement's most operands, written into px_tables.h as PX_MAX_PAT_OPNDS. */
+enum { PAT_MAX_OPNDS = 4 };
 
 /* ---------------------------------------------------------------- memory and strings (util.c) */
 
@@ -91,6 +93,7 @@ const char *identifier(const ynode *n, const char *what);
 /* The spellings the YAML may write for tables.h's enums; the generated C
  * names the constant (opnd kind "reg": PX_OK_REG), so their order is free. */
 extern const char *const type_kinds[], *const opnd_kinds[], *const layer_names[], *const shape_names[];
+extern const char *const space_names[], *const space_consts[];
 
 typedef struct regclass_row {
 	const char *name, *decl, *prefix, *view_decl;
@@ -154,7 +157,7 @@ typedef struct opnd_row {
 	unsigned type, count, flags;
 	const char *derive;
 	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
-	unsigned space;  /* addr with space_slot -1: enum px_addr_space's order (ops.c) */
+	unsigned space;  /* addr with space_slot -1: index in space_names (ops.c) */
 	int allowed_slot; /* `allowed:` keyed by this slot's token, or -1 */
 	strs allowed;    /* per set: its token ("" with allowed_slot -1), then its values */
 	size_t *allowed_n; /* the values in each set */
