@@ -110,11 +110,9 @@ void px_select_entry(px_isel *s)
 	}
 }
 
-static px_minst *pseudo(px_isel *s, unsigned op, uint8_t kind, px_loc loc)
+static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
 {
-	px_minst *mi = px_emit_inst(s, &px_ops[op], NULL, loc);
-	mi->pseudo = kind;
-	return mi;
+	return px_emit_inst(s, &px_ops[op], NULL, loc);
 }
 
 static const px_funcsig *callee_sig(px_isel *s, px_str name)
@@ -143,13 +141,13 @@ void px_select_call(px_isel *s, const px_node *n)
 		              n->callee.n, 1);
 	uint32_t seq = s->callseq++;
 	uint32_t nrets = sig ? sig->nrets : n->nres;
-	px_minst *b = pseudo(s, PX_OP_callseq_begin, PX_PSEUDO_CALLSEQ_BEGIN, n->loc);
+	px_minst *b = pseudo(s, PX_OP_callseq_begin, n->loc);
 	b->aux = seq;
 	px_finish(s, b);
 	int *types = px_arena_alloc(s->a, (n->nops + nrets + 1) * sizeof *types);
 	for (uint32_t i = 0; i < n->nops; i++) {
 		types[i] = arg_type(s, sig, &n->ops[i], i);
-		px_minst *d = pseudo(s, PX_OP_declare_param, PX_PSEUDO_DECLARE_PARAM, n->loc);
+		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, "param", i);
 		d->type = (uint16_t)types[i];
 		px_finish(s, d);
@@ -163,7 +161,7 @@ void px_select_call(px_isel *s, const px_node *n)
 		rtypes[i] = (uint16_t)types[n->nops + i];
 	}
 	if (nrets) {
-		px_minst *d = pseudo(s, PX_OP_declare_param, PX_PSEUDO_DECLARE_PARAM, n->loc);
+		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, PX_RETVAL_CALLER, 0);
 		d->type = rtypes[0];
 		if (nrets > 1)
@@ -178,7 +176,7 @@ void px_select_call(px_isel *s, const px_node *n)
 		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, types[i], n->loc);
 		store_param(s, types[i], sym_name(s, "param", i), 0, src, n->loc);
 	}
-	px_minst *c = pseudo(s, PX_OP_call, PX_PSEUDO_CALL, n->loc);
+	px_minst *c = pseudo(s, PX_OP_call, n->loc);
 	c->name = n->callee;
 	c->res = px_mops(s, 1);
 	c->nres = nrets ? 1 : 0;
@@ -220,7 +218,7 @@ void px_select_call(px_isel *s, const px_node *n)
 		mv->guard_neg = c->guard_neg;
 		mv->guard_reg = c->guard_reg;
 	}
-	px_minst *e = pseudo(s, PX_OP_callseq_end, PX_PSEUDO_CALLSEQ_END, n->loc);
+	px_minst *e = pseudo(s, PX_OP_callseq_end, n->loc);
 	e->aux = seq;
 	px_finish(s, e);
 }

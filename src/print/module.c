@@ -376,8 +376,8 @@ void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 	for (const px_minst *mi = first; mi; mi = mi->next) {
 		/* a statement's first instruction carries its place; labels and
 		 * call brackets are not instructions */
-		bool inst = mi->pseudo != PX_PSEUDO_LABEL && mi->pseudo != PX_PSEUDO_CALLSEQ_BEGIN &&
-		            mi->pseudo != PX_PSEUDO_CALLSEQ_END;
+		int pseudo = px_pseudo_op(mi);
+		bool inst = pseudo != PX_OP_label && pseudo != PX_OP_callseq_begin && pseudo != PX_OP_callseq_end;
 		if (mf->lineinfo && inst && mi->dloc.file &&
 		    (mi->dloc.file != at.file || mi->dloc.line != at.line || mi->dloc.col != at.col)) {
 			px_buf_printf(out, "\t.loc %u %u %u\n", mi->dloc.file, mi->dloc.line, mi->dloc.col);
