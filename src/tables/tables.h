@@ -85,6 +85,8 @@ typedef struct px_directive {
 	uint8_t min_args, max_args; /* 0,0 for a flag such as explicitcluster */
 	uint16_t sm, ptx;
 	uint8_t kernel_only;
+	uint32_t needs, excludes;        /* 1 << PX_DIR_*: directives it needs / refuses beside it */
+	uint16_t needs_diag, excludes_diag; /* PX_D_* reported at it when one is missing / present */
 } px_directive;
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;

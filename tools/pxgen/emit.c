@@ -465,10 +465,11 @@ static void emit_directives(sbuf *c)
 		const dir_row *d = &M.dirs[i];
 		sb_printf(c, "\t{\"%s\", ", d->name);
 		sb_cstr(c, d->print);
-		sb_printf(c, ", %u, %u, %u, %u, %d},\n", d->min_args, d->max_args, d->sm, d->ptx, d->kernel_only);
+		sb_printf(c, ", %u, %u, %u, %u, %d, 0x%x, 0x%x, %zu, %zu},\n", d->min_args, d->max_args, d->sm, d->ptx,
+		          d->kernel_only, (unsigned)d->needs, (unsigned)d->excludes, d->needs_diag, d->excludes_diag);
 	}
 	if (!M.ndirs)
-		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_ndirectives = %zu;\n", M.ndirs);
 }
 
