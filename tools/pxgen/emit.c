@@ -535,7 +535,7 @@ void emit_header(sbuf *h)
 	          M.snames.n, "_NONE", true);
 	free(names);
 	emit_pattern_enum(h);
-	sb_printf(h, "\n/* register classes: the seed's class ids */\nenum {\n");
+	sb_printf(h, "\n/* register classes: NVPTX's class ids */\nenum {\n");
 	for (size_t i = 0; i < M.nrc; i++) {
 		char *s = sanitize(M.rc[i].name + (M.rc[i].name[0] == '%'));
 		sb_printf(h, "\tPX_RC_%s = %u,\n", s, M.rc[i].id);
