@@ -192,12 +192,17 @@ void px_print_globals(px_buf *out, const px_module *m)
 
 /* ---------------------------------------------------------------- signatures */
 
+int px_abi_type(int t)
+{
+	return t == PX_T_pred ? PX_T_b32 : t == PX_T_ptr ? PX_T_u64 : t;
+}
+
 void px_print_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size,
                          uint32_t *align)
 {
 	uint32_t off = 0, max = 1;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = type_bytes(rets[i]);
+		uint32_t b = type_bytes((uint16_t)px_abi_type(rets[i]));
 		off = (off + b - 1) / b * b;
 		if (offs)
 			offs[i] = off;
@@ -216,7 +221,7 @@ static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
 	if (!n)
 		return;
 	if (n == 1) {
-		px_buf_printf(out, "(.param .b%u func_retval0) ", px_types[rets[0]].width);
+		px_buf_printf(out, "(.param .b%u func_retval0) ", px_types[px_abi_type(rets[0])].width);
 		return;
 	}
 	uint32_t size, align;
@@ -237,11 +242,13 @@ static void print_param(px_buf *out, px_str fname, uint32_t i, const px_param *p
 		if (p->space)
 			px_buf_printf(out, ".%s ", px_tok_names[p->space]);
 		px_buf_printf(out, ".align %u ", p->align ? p->align : 1);
+	} else if (kernel && p->type == PX_T_pred) {
+		px_buf_puts(out, ".u8 "); /* PTX has no .pred parameter; a bool's byte, as LLVM passes an i1 */
 	} else if (kernel) {
 		print_decl_type(out, p->type, false);
 		px_buf_putc(out, ' ');
 	} else {
-		px_buf_printf(out, ".b%u ", px_types[p->type].width);
+		px_buf_printf(out, ".b%u ", px_types[px_abi_type(p->type)].width);
 	}
 	put_str(out, fname);
 	px_buf_printf(out, "_param_%u", i);
