@@ -23,8 +23,8 @@ int need_slot(const op_row *op, const ynode *n)
 }
 
 /* Keys a variant understands besides slot names; a slot may not take one of these names. */
-static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "mc",
-                                           "iid", "isd", "results", "operands", NULL};
+static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "mc", "iid", "isd",
+                                           "results", "operands", "foreach", "let", NULL};
 
 static void read_infer(slot_row *s, const ynode *list)
 {
@@ -144,12 +144,12 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 /* sink: true (PTX takes _ for this result) or only (it takes nothing else);
  * a result's property, so an operand list rejects it. The verifier points at a
  * value written for a sink-only result as the list's only result. */
-static void read_opnd_sink(opnd_row *o, const ynode *v, const ynode *list, const char *what)
+static void read_opnd_sink(opnd_row *o, const ynode *v, size_t nlist, const char *what)
 {
 	if (strcmp(what, "results"))
 		fail(v, "sink is a property of results, not %s", what);
 	const char *s = scalar(v, "sink");
-	if (!strcmp(s, "only") && list->data.sequence.items.top - list->data.sequence.items.start != 1)
+	if (!strcmp(s, "only") && nlist != 1)
 		fail(v, "sink: only needs a list of one result");
 	if (!strcmp(s, "only"))
 		o->flags |= OPND_SINK | OPND_SINK_ONLY;
@@ -171,8 +171,9 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
-	SEQ_EACH(it, list) {
-		ynode *e = node(*it), *v;
+	opnd_items items = operand_items(list);
+	for (size_t k = 0; k < items.n; k++) {
+		ynode *e = items.v[k], *v;
 		check_keys(e, "an operand", keys);
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
@@ -194,11 +195,12 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if ((v = map_get(e, "count")))
 			read_opnd_count(op, o, v);
 		if ((v = map_get(e, "sink")))
-			read_opnd_sink(o, v, list, what);
+			read_opnd_sink(o, v, items.n, what);
 		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
 			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
 				o->flags |= opnd_flag_keys[f].bit;
 	}
+	free(items.v);
 }
 
 strs *variant_tokens(const op_row *op, int slot, const ynode *v)
@@ -227,14 +229,16 @@ static void read_variant_window(variant_row *var, const ynode *map)
 		var->arch = read_arch(v);
 	if ((v = map_get(map, "mc")))
 		var->mc = identifier(v, "mc");
-	if ((v = map_get(map, "iid")))
-		var->iid = to_int(v, "iid");
+	if ((v = map_get(map, "iid")) && v->type == YAML_MAPPING_NODE)
+		var->iid_formula = v;
+	else if (v)
+		var->iid = to_int(v, "iid"), var->iid_formula = NULL;
 	if ((v = map_get(map, "isd")))
 		var->isd = to_int(v, "isd");
 }
 
 /* A variant: slot names map to the tokens allowed; a slot not named stays empty. */
-static void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt)
+void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt)
 {
 	const ynode *v;
 	expect(e, YAML_MAPPING_NODE, "a variant");
@@ -251,6 +255,8 @@ static void read_variant(op_row *op, variant_row *var, const ynode *e, const var
 			fail(node(p->key), "unknown slot '%s' in a variant of op '%s'", k, op->name);
 	}
 	read_variant_window(var, e);
+	if (var->iid_formula)
+		var->iid = iid_formula(var->iid_formula);
 	if ((v = map_get(e, "require"))) {
 		expect(v, YAML_SEQUENCE_NODE, "require");
 		SEQ_EACH(it, v)
@@ -269,6 +275,8 @@ static void default_variant(op_row *op, const variant_row *dflt)
 	*var = *dflt;
 	for (size_t i = 0; i < op->nslots; i++)
 		var->allow[i] = &op->slots[i].toks;
+	if (var->iid_formula)
+		var->iid = iid_formula(var->iid_formula);
 }
 
 static void read_props(op_row *op, const ynode *map)
@@ -549,9 +557,10 @@ static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "iid", "isd", "spaces", NULL};
+	                                   "arch", "iid", "isd", "spaces", "lists", "operand_sets", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
+	foreach_begin_op(e);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
 	*op = (op_row){0};
 	v = map_need(e, "op", "an op");
@@ -590,9 +599,7 @@ static void read_op(const ynode *e)
 	if (!(v = map_get(e, "variants"))) {
 		default_variant(op, &dflt);
 	} else {
-		expect(v, YAML_SEQUENCE_NODE, "variants");
-		SEQ_EACH(it, v)
-			read_variant(op, PUSH(op->variants, op->nvariants, op->cap_variants), node(*it), &dflt);
+		read_variants(op, v, &dflt);
 		if (!op->nvariants)
 			fail(v, "op '%s' has an empty variants list", op->name);
 	}

@@ -6,6 +6,7 @@
  *   model.c     the model (M) and the lookups every reader shares
  *   basic.c     regclasses, types, targets, sregs, directives, flags, diag/
  *   ops.c       ops/NAME.yaml, the operations
+ *   foreach.c   an op's lists, operand sets, variant templates and iid formulas
  *   families.c  families.yaml
  *   mma.c       mma_desc.yaml
  *   patterns.c  patterns.yaml
@@ -16,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <yaml.h>
 
 /* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
@@ -169,6 +171,7 @@ typedef struct variant_row {
 	const char *mc;
 	int32_t iid;
 	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
+	const ynode *iid_formula; /* the op's `iid:` formula, evaluated per variant, or NULL */
 	opnd_list results, operands;
 } variant_row;
 
@@ -262,6 +265,21 @@ int slot_index(const op_row *op, const char *name);
 int need_slot(const op_row *op, const ynode *n);
 strs *variant_tokens(const op_row *op, int slot, const ynode *v);
 void read_ops(void);
+
+/* ops.c's variant reader, which foreach.c calls once per expanded template */
+void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt);
+
+/* foreach.c */
+typedef struct opnd_items {
+	ynode **v;
+	size_t n, cap;
+} opnd_items;
+const char *subst(const ynode *at, const char *s);
+void foreach_context(FILE *f);
+void foreach_begin_op(const ynode *op);
+opnd_items operand_items(const ynode *list);
+int32_t iid_formula(const ynode *f);
+void read_variants(op_row *op, const ynode *list, const variant_row *dflt);
 
 /* families.c */
 void read_families(void);
