@@ -68,6 +68,7 @@ struct px_minst {
 	int32_t iid;             /* NVVM intrinsic ID or -1 */
 	uint64_t mma_desc;       /* seed 002's packed MMA descriptor (isel/mma_desc.h), or 0 */
 	px_loc loc;              /* the MIR node it came from */
+	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
 	/* pseudo payload */
 	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
 	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
@@ -79,6 +80,7 @@ struct px_minst {
 /* A selected function: the front end's function plus its instructions. */
 typedef struct px_mfunc {
 	const px_func *fn;
+	bool lineinfo;           /* print .loc before each statement's first instruction */
 	px_minst *first, *last;
 	px_minst *before_last;   /* last's predecessor when last was appended to it */
 	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */

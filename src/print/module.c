@@ -282,6 +282,31 @@ static px_param sig_param(const px_funcsig *s, uint32_t i)
 	return p;
 }
 
+/* A PTX string: the quote and the backslash escaped. */
+static void put_ptx_string(px_buf *out, const char *s, size_t n)
+{
+	px_buf_putc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			px_buf_putc(out, '\\');
+		px_buf_putc(out, s[i]);
+	}
+	px_buf_putc(out, '"');
+}
+
+void px_print_files(px_buf *out, const px_module *m)
+{
+	px_buf_puts(out, ".file 1 ");
+	put_ptx_string(out, m->filename, strlen(m->filename));
+	px_buf_putc(out, '\n');
+	for (uint32_t i = 0; i < m->nlocfiles; i++) {
+		px_buf_printf(out, ".file %u ", i + 2);
+		put_ptx_string(out, m->locfiles[i].s, m->locfiles[i].n);
+		px_buf_putc(out, '\n');
+	}
+	px_buf_putc(out, '\n');
+}
+
 void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw)
 {
 	print_sig_head(out, linkage_kw, false, s->name, s->rets, s->nrets);
@@ -361,10 +386,21 @@ void px_print_func_open(px_buf *out, const px_mfunc *mf)
 		px_buf_putc(out, '\n');
 }
 
-void px_print_insts(px_buf *out, const px_minst *first)
+void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 {
-	for (const px_minst *mi = first; mi; mi = mi->next)
+	px_dloc at = {0, 0, 0};
+	for (const px_minst *mi = first; mi; mi = mi->next) {
+		/* a statement's first instruction carries its place; labels and
+		 * call brackets are not instructions */
+		bool inst = mi->pseudo != PX_PSEUDO_LABEL && mi->pseudo != PX_PSEUDO_CALLSEQ_BEGIN &&
+		            mi->pseudo != PX_PSEUDO_CALLSEQ_END;
+		if (mf->lineinfo && inst && mi->dloc.file &&
+		    (mi->dloc.file != at.file || mi->dloc.line != at.line || mi->dloc.col != at.col)) {
+			px_buf_printf(out, "\t.loc %u %u %u\n", mi->dloc.file, mi->dloc.line, mi->dloc.col);
+			at = mi->dloc;
+		}
 		px_print_inst(out, mi);
+	}
 }
 
 void px_print_func_close(px_buf *out) { px_buf_puts(out, "}\n\n"); }
@@ -378,6 +414,6 @@ void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf)
 		return;
 	}
 	px_print_func_open(out, mf);
-	px_print_insts(out, mf->first);
+	px_print_insts(out, mf, mf->first);
 	px_print_func_close(out);
 }

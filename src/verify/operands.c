@@ -29,7 +29,7 @@ static void check_value_use(px_verifier *v, px_func *f, const px_opnd *o)
 		if (val->has_def)
 			px_error(v->d, o->loc, PX_D_use_before_def, (int)val->name.n, val->name.s);
 		else
-			px_error(v->d, o->loc, PX_D_undefined_value, (int)val->name.n, val->name.s);
+			px_undefined_value(v, f, o->loc, o->id);
 		v->state[o->id] |= PX_VS_DEF; /* report once */
 	}
 	if (o->elem >= 0) {
