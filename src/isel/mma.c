@@ -124,13 +124,14 @@ bool px_select_wgmma(px_isel *s, const px_node *n)
 	return true;
 }
 
-/* tcgen05.ld / tcgen05.st: the register fragment is braced even at .x1. */
+/* tcgen05.ld / tcgen05.st: the register fragment is braced even at .x1.
+ * tcgen05.ld.red's second result, the reduced value, is a plain register. */
 bool px_select_tmem_fragment(px_isel *s, const px_node *n)
 {
 	px_lower_node(s, n);
 	px_minst *mi = s->mf.last;
-	for (uint32_t i = 0; i < mi->nres; i++)
-		as_group(s, &mi->res[i]);
+	if (mi->nres)
+		as_group(s, &mi->res[0]);
 	for (uint32_t i = 0; i < mi->nops; i++)
 		as_group(s, &mi->ops[i]);
 	return true;
