@@ -229,7 +229,6 @@ static bool select_chain(px_isel *s, const px_node *n)
 static void select_label(px_isel *s, const px_node *n)
 {
 	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_label], NULL, n->loc);
-	mi->pseudo = PX_PSEUDO_LABEL;
 	mi->name = s->f->labels[n->label].name;
 	px_finish(s, mi);
 }

@@ -40,23 +40,11 @@ struct px_mop {
 	uint32_t nelems;
 };
 
-/* Pseudo instructions the param ABI and the call sequence need (seed 003). */
-enum px_pseudo {
-	PX_PSEUDO_NONE,
-	PX_PSEUDO_LABEL,         /* name: "$name:" */
-	PX_PSEUDO_CALLSEQ_BEGIN, /* "{ // callseq N" (aux = N) */
-	PX_PSEUDO_CALLSEQ_END,   /* "} // callseq N" */
-	PX_PSEUDO_DECLARE_PARAM, /* ".param .align A .b8 name[size];" or ".param .bW name;" */
-	PX_PSEUDO_CALL,          /* "call.uni (rets), callee, (args);" res = ret params, ops = args */
-	PX_PSEUDO_ASM,           /* inline PTX: name = template, ops = outputs then inputs */
-};
-
 typedef struct px_minst px_minst;
 struct px_minst {
-	const px_op_def *op;     /* NULL for a pseudo without a table row */
+	const px_op_def *op;     /* a pseudo instruction's too (data/ops/pseudo.yaml): px_pseudo_op */
 	const px_variant *var;
 	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
-	uint8_t pseudo;          /* enum px_pseudo */
 	bool has_guard, guard_neg;
 	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
 	uint32_t guard_reg;      /* a %p register number */
@@ -85,5 +73,16 @@ typedef struct px_mfunc {
 	px_minst *before_last;   /* last's predecessor when last was appended to it */
 	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */
 } px_mfunc;
+
+/* The PX_OP_* of a pseudo instruction (an op of `shape: pseudo`), or -1:
+ *   label            name: "$name:"
+ *   callseq_begin    "{ // callseq N" (aux = N);  callseq_end  "} // callseq N"
+ *   declare_param    ".param .align A .b8 name[size];" or ".param .bW name;"
+ *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args
+ *   inline_asm       inline PTX: name = template, ops = outputs then inputs */
+static inline int px_pseudo_op(const px_minst *mi)
+{
+	return mi->op && mi->op->shape == PX_SHAPE_PSEUDO ? (int)(mi->op - px_ops) : -1;
+}
 
 #endif

@@ -4,6 +4,7 @@
  * rejects the obvious one the comment says what it wants instead. */
 #include <string.h>
 
+#include "isel/abi.h"
 #include "print/print.h"
 #include "ptxemit.h"
 #include "util/fp.h"
@@ -192,23 +193,6 @@ void px_print_globals(px_buf *out, const px_module *m)
 
 /* ---------------------------------------------------------------- signatures */
 
-void px_print_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size,
-                         uint32_t *align)
-{
-	uint32_t off = 0, max = 1;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = type_bytes(rets[i]);
-		off = (off + b - 1) / b * b;
-		if (offs)
-			offs[i] = off;
-		off += b;
-		if (b > max)
-			max = b;
-	}
-	*size = (off + max - 1) / max * max;
-	*align = max;
-}
-
 /* (.param .bW func_retval0) for one return; several share one aggregate,
  * because ptxas says "Multiple return parameters require .register state space". */
 static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
@@ -216,12 +200,12 @@ static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
 	if (!n)
 		return;
 	if (n == 1) {
-		px_buf_printf(out, "(.param .b%u func_retval0) ", px_types[rets[0]].width);
+		px_buf_printf(out, "(.param .b%u " PX_RETVAL_CALLEE "0) ", px_types[rets[0]].width);
 		return;
 	}
 	uint32_t size, align;
-	px_print_ret_layout(rets, n, NULL, &size, &align);
-	px_buf_printf(out, "(.param .align %u .b8 func_retval0[%u]) ", align, size);
+	px_ret_layout(rets, n, NULL, &size, &align);
+	px_buf_printf(out, "(.param .align %u .b8 " PX_RETVAL_CALLEE "0[%u]) ", align, size);
 }
 
 /* Kernel pointers carry .ptr [.space] .align (ptxas's alias hints, only legal
@@ -244,7 +228,7 @@ static void print_param(px_buf *out, px_str fname, uint32_t i, const px_param *p
 		px_buf_printf(out, ".b%u ", px_types[p->type].width);
 	}
 	put_str(out, fname);
-	px_buf_printf(out, "_param_%u", i);
+	px_buf_printf(out, PX_PARAM_INFIX "%u", i);
 	if (p->kind == PX_PARAM_AGG)
 		px_buf_printf(out, "[%u]", p->size);
 }
@@ -392,8 +376,8 @@ void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 	for (const px_minst *mi = first; mi; mi = mi->next) {
 		/* a statement's first instruction carries its place; labels and
 		 * call brackets are not instructions */
-		bool inst = mi->pseudo != PX_PSEUDO_LABEL && mi->pseudo != PX_PSEUDO_CALLSEQ_BEGIN &&
-		            mi->pseudo != PX_PSEUDO_CALLSEQ_END;
+		int pseudo = px_pseudo_op(mi);
+		bool inst = pseudo != PX_OP_label && pseudo != PX_OP_callseq_begin && pseudo != PX_OP_callseq_end;
 		if (mf->lineinfo && inst && mi->dloc.file &&
 		    (mi->dloc.file != at.file || mi->dloc.line != at.line || mi->dloc.col != at.col)) {
 			px_buf_printf(out, "\t.loc %u %u %u\n", mi->dloc.file, mi->dloc.line, mi->dloc.col);

@@ -45,14 +45,6 @@ void px_print_func_close(px_buf *out);
 /* The keyword of a linkage (enum px_linkage): ".visible", ".extern", ".weak" or "". */
 const char *px_print_linkage(uint8_t linkage);
 
-/* PTX allows one .param return value only, so a device function with several
- * returns returns one byte aggregate "func_retval0" in which return i lies at
- * offs[i], each at its natural alignment. The selector lays out its st.param /
- * ld.param accesses and the caller's "retval0" declaration with this.
- * offs may be NULL; n must be >= 1. */
-void px_print_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size,
-                         uint32_t *align);
-
 /* ---- inst.c ---- */
 
 /* One instruction or pseudo instruction, with its indentation and newline. */

@@ -120,10 +120,22 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, n->guard_loc, PX_D_noguard, n->op->name);
 }
 
+/* The family's own preparation, then the tables' defaults: an empty slot
+ * whose default another slot's token picks (`default:` of data/ops). */
 static bool prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	bool (*own)(px_verifier *, px_func *, px_node *) = px_families[n->op->family].prepare;
-	return !own || own(v, f, n);
+	if (own && !own(v, f, n))
+		return false;
+	for (unsigned i = 0; i < n->op->nslots; i++) {
+		const px_slot_def *s = &n->op->slots[i];
+		if (!s->dflt || n->slot[i])
+			continue;
+		for (const uint16_t *p = s->dflt; p[0]; p += 2)
+			if (n->slot[s->dflt_from] == p[0])
+				n->slot[i] = p[1];
+	}
+	return true;
 }
 
 /* %x[i] on a value that is no array, reported before the operation's types

@@ -78,10 +78,33 @@ static void read_token_windows(slot_row *s, const ynode *list)
 	}
 }
 
+/* default: {SLOT: {TOKEN: DEFAULT, ...}}: an empty slot takes DEFAULT when the
+ * earlier slot SLOT holds TOKEN. */
+static void read_slot_default(const op_row *op, slot_row *s, const ynode *map)
+{
+	expect(map, YAML_MAPPING_NODE, "default");
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start != 1)
+		fail(map, "default names one slot");
+	const ynode *key = node(map->data.mapping.pairs.start->key), *by = node(map->data.mapping.pairs.start->value);
+	s->dflt_from = need_slot(op, key);
+	if (s->dflt_from == (int)(s - op->slots))
+		fail(key, "slot '%s' cannot default by its own token", s->name);
+	expect(by, YAML_MAPPING_NODE, "a default's tokens");
+	MAP_EACH(p, by) {
+		const char *when = key_of(p), *tok = scalar(node(p->value), "a default token");
+		if (strs_find(&op->slots[s->dflt_from].toks, when) < 0)
+			fail(node(p->key), "token '%s' is not in slot '%s'", when, op->slots[s->dflt_from].name);
+		if (strs_find(&s->toks, tok) < 0)
+			fail(node(p->value), "token '%s' is not in slot '%s'", tok, s->name);
+		strs_push(&s->dflt, when);
+		strs_push(&s->dflt, tok);
+	}
+}
+
 static void read_slots(op_row *op, const ynode *list)
 {
 	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer",
-	                                   "windows", NULL};
+	                                   "windows", "default", NULL};
 	expect(list, YAML_SEQUENCE_NODE, "slots");
 	SEQ_EACH(it, list) {
 		ynode *e = node(*it), *v;
@@ -114,6 +137,8 @@ static void read_slots(op_row *op, const ynode *list)
 			fail(e, "slot '%s' has no tokens", s->name);
 		if ((v = map_get(e, "windows")))
 			read_token_windows(s, v);
+		if ((v = map_get(e, "default")))
+			read_slot_default(op, s, v);
 		if (strs_find(&M.snames, s->name) < 0)
 			strs_push(&M.snames, s->name);
 		for (size_t i = 0; i < s->toks.n; i++)
@@ -159,6 +184,42 @@ static void read_opnd_sink(opnd_row *o, const ynode *v, size_t nlist, const char
 		fail(v, "sink must be true, false or only, not '%s'", s);
 }
 
+/* allowed: [1, -1] (the immediates the operand takes) or {SLOT: {TOKEN: [4, 8, 16], ...}}
+ * (a set per token of SLOT; a token without one restricts nothing). */
+static void read_allowed_set(opnd_row *o, const char *tok, const ynode *v)
+{
+	expect(v, YAML_SEQUENCE_NODE, "allowed values");
+	o->allowed_n = xrealloc(o->allowed_n, (o->nallowed + 1) * sizeof *o->allowed_n);
+	o->allowed_n[o->nallowed] = 0;
+	strs_push(&o->allowed, tok);
+	SEQ_EACH(it, v) {
+		to_int(node(*it), "an allowed value");
+		strs_push(&o->allowed, scalar(node(*it), "an allowed value"));
+		o->allowed_n[o->nallowed]++;
+	}
+	if (!o->allowed_n[o->nallowed++])
+		fail(v, "allowed values must not be empty");
+}
+
+static void read_allowed(const op_row *op, opnd_row *o, const ynode *v)
+{
+	if (v->type == YAML_SEQUENCE_NODE) {
+		read_allowed_set(o, "", v);
+		return;
+	}
+	expect(v, YAML_MAPPING_NODE, "allowed");
+	if (v->data.mapping.pairs.top - v->data.mapping.pairs.start != 1)
+		fail(v, "allowed names one slot");
+	const ynode *by = node(v->data.mapping.pairs.start->value);
+	o->allowed_slot = need_slot(op, node(v->data.mapping.pairs.start->key));
+	expect(by, YAML_MAPPING_NODE, "allowed values by token");
+	MAP_EACH(p, by) {
+		if (strs_find(&op->slots[o->allowed_slot].toks, key_of(p)) < 0)
+			fail(node(p->key), "token '%s' is not in slot '%s'", key_of(p), op->slots[o->allowed_slot].name);
+		read_allowed_set(o, key_of(p), node(p->value));
+	}
+}
+
 static const struct {
 	const char *key;
 	unsigned bit;
@@ -167,7 +228,7 @@ static const struct {
 static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
-	                                   "inout", "b8reg", "sink", NULL};
+	                                   "inout", "b8reg", "sink", "allowed", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
@@ -178,7 +239,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
 		opnd_row *o = PUSH(out->v, out->n, out->cap);
-		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1};
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1, .allowed_slot = -1};
 		o->name = scalar(map_need(e, "name", "an operand"), "name");
 		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
 			fail(v, "unknown operand kind '%s'", o->kind);
@@ -196,6 +257,8 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 			read_opnd_count(op, o, v);
 		if ((v = map_get(e, "sink")))
 			read_opnd_sink(o, v, items.n, what);
+		if ((v = map_get(e, "allowed")))
+			read_allowed(op, o, v);
 		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
 			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
 				o->flags |= opnd_flag_keys[f].bit;
@@ -317,7 +380,8 @@ static size_t diag_index(const ynode *n)
 
 static void read_rule(op_row *op, rule_row *r, const ynode *e)
 {
-	static const char *const keys[] = {"when", "sm_below", "ptx_below", "not_arch", "diag", "args", NULL};
+	static const char *const keys[] = {"when", "sm_below", "ptx_below", "sm_from", "not_arch", "diag",
+	                                   "args", NULL};
 	const ynode *v;
 	expect(e, YAML_MAPPING_NODE, "a rule");
 	check_keys(e, "a rule", keys);
@@ -334,6 +398,8 @@ static void read_rule(op_row *op, rule_row *r, const ynode *e)
 		}
 		if ((v = map_get(e, "sm_below")))
 			r->sm_below = to_uint(v, "sm_below", 1000);
+		if ((v = map_get(e, "sm_from")))
+			r->sm_from = to_uint(v, "sm_from", 1000);
 		if ((v = map_get(e, "ptx_below")))
 			r->ptx_below = to_ptx(v);
 		if ((v = map_get(e, "not_arch"))) {
@@ -423,9 +489,6 @@ static void check_infer(const op_row *op)
 /* An address operand's state space: the `spaces:` entry naming it (a slot of
  * the op, whose token gives the space, or a space), else the op's `space`
  * slot, else generic. Every entry must name an address operand. */
-static const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
-                                          "param", "tmem", NULL}; /* enum px_addr_space's order */
-
 static void resolve_list(const op_row *op, opnd_list *l, bool *named)
 {
 	for (size_t i = 0; i < l->n; i++) {
