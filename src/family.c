@@ -14,4 +14,5 @@ const px_family px_families[PX_FAM__COUNT] = {
 	[PX_FAM_tcgen05_mma] = {.prepare = px_tcgen05_mma_prepare, .select = px_select_tcgen05_mma},
 	[PX_FAM_tmem_fragment] = {.select = px_select_tmem_fragment},
 	[PX_FAM_wmma] = {.select = px_select_wmma},
+	[PX_FAM_texture] = {.check = px_texture_check},
 };

@@ -7,14 +7,11 @@
 #include "isel/mma_desc.h"
 #include "verify/verify.h"
 
-/* A slot's token, or the fixed token a left-out fixed slot prints. */
+/* The token the slot named sname prints, or 0 (the op has no such slot). */
 static unsigned slot_tok(const px_node *n, unsigned sname)
 {
 	int i = px_slot_find(n->op, sname);
-	if (i < 0)
-		return 0;
-	const px_slot_def *sd = &n->op->slots[i];
-	return n->slot[i] ? n->slot[i] : (sd->flags & PX_SLOT_FIXED) ? sd->fixed_tok : 0;
+	return i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
 }
 
 /* ptxas wants every fragment in braces, a one-register fragment too ({%r4}). */
@@ -127,13 +124,14 @@ bool px_select_wgmma(px_isel *s, const px_node *n)
 	return true;
 }
 
-/* tcgen05.ld / tcgen05.st: the register fragment is braced even at .x1. */
+/* tcgen05.ld / tcgen05.st: the register fragment is braced even at .x1.
+ * tcgen05.ld.red's second result, the reduced value, is a plain register. */
 bool px_select_tmem_fragment(px_isel *s, const px_node *n)
 {
 	px_lower_node(s, n);
 	px_minst *mi = s->mf.last;
-	for (uint32_t i = 0; i < mi->nres; i++)
-		as_group(s, &mi->res[i]);
+	if (mi->nres)
+		as_group(s, &mi->res[0]);
 	for (uint32_t i = 0; i < mi->nops; i++)
 		as_group(s, &mi->ops[i]);
 	return true;

@@ -16,6 +16,7 @@ typedef struct px_pending_call {
 	px_str callee;
 	px_loc loc;
 	uint16_t *args;    /* PX_T_* per argument (0: unknown) */
+	px_opnd *lits;     /* per argument: a copy of a literal, else kind PX_O_NONE */
 	uint32_t nargs;
 	uint16_t *rets;    /* PX_T_* per result (0: discarded) */
 	uint32_t nrets;
@@ -61,7 +62,9 @@ bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot);
 /* Can a value of type have stand where type want is expected (mir.md's bit rule)? */
 bool px_type_fits(int have, int want);
 /* Whether a floating-point literal v keeps a finite value as float type t. */
-bool px_float_fits(double v, int t);
+bool px_float_fits(double v, int dir, int t);
+/* A literal's text as written at loc (for messages): its length. */
+int px_literal_text(const px_verifier *v, px_loc loc, const char **s);
 /* Does variant var admit the filled slots? (window not considered) */
 bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any. */
@@ -95,6 +98,7 @@ void px_check_flow(px_verifier *v, px_func *f);
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
 unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /* infer.c */
+int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def); /* infer.c */
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
@@ -105,10 +109,14 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */
 bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
 bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tensor.c */
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
+void px_texture_check(px_verifier *v, px_func *f, px_node *n);   /* texture.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_int_allowed(const px_opnd *o, const int32_t *vals, unsigned n); /* operands.c */
 const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *vals, unsigned n);
+/* operands.c: a literal operand o (INT, FLOAT, FBITS) where type want is
+ * expected; pos and what name it in the messages */
+void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what);
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
 /* verify.c: "undefined value", with the nearest defined name if one is near */
