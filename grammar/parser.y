@@ -405,6 +405,12 @@ operand
 	: VALUE                 { $$ = value_opnd(P, $1, NULL); }
 	| VALUE '[' INT ']'     { $$ = value_opnd(P, $1, &$3); }
 	| '!' VALUE             { $$ = value_opnd(P, $2, NULL); $$->o.neg = true; $$->o.loc = $1.loc; }
+	| '-' VALUE
+		{
+			/* PTX has no negated operand: say what to write instead */
+			PX_PERR(P, $1.loc, PX_D_neg_value, (int)$2.s.n - 1, $2.s.s + 1, (int)$2.s.n - 1, $2.s.s + 1);
+			$$ = value_opnd(P, $2, NULL);
+		}
 	| INT                   { $$ = literal(P, PX_O_INT, $1); }
 	| FLOAT                 { $$ = literal(P, PX_O_FLOAT, $1); }
 	| FBITS                 { $$ = literal(P, PX_O_FBITS, $1); }
@@ -982,6 +988,7 @@ static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name)
 	P->f = f;
 	P->f_broken = false;
 	P->in_body = false;
+	P->dloc = (px_dloc){0, 0, 0}; /* a loc statement holds to its function's end */
 	P->params = NULL;
 	P->nparams = P->cap_params = 0;
 	P->f_errors = P->nerrors;

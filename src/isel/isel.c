@@ -1,6 +1,7 @@
 /* The selector's driver: per function, the parameter loads, then each node
  * through seed 003's three layers in order (intrinsic-with-chain, vector
  * load/store, pattern matcher); a layer that does not take a node passes it on. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,6 +9,16 @@
 #include "family.h"
 #include "isel/match.h"
 #include "verify/verify.h"
+
+void px_node_name(const px_node *n, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s", n->op->name);
+	for (unsigned i = 0; i < n->op->nslots && len < size; i++) {
+		if (!n->slot[i] || (n->op->slots[i].flags & PX_SLOT_NOPRINT))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, ".%s", px_tok_names[n->slot[i]]);
+	}
+}
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d)
 {

@@ -4,6 +4,7 @@
  * (the FMA fold fadd(fmul(a, b), c) -> fma.rn(a, b, c), the integer
  * add(mul.lo(a, b), c) -> mad.lo(a, b, c)). A pattern wins when its score is
  * below the sum of the one-node scores of the nodes it covers. */
+#include <stdio.h>
 #include <string.h>
 
 #include "isel/match.h"
@@ -344,6 +345,77 @@ static void select_node(px_isel *s, const px_node *n)
 	px_lower_node(s, n);
 }
 
+/* ---- remarks ---- */
+
+/* The node flags of mask by name, "fast or contract". */
+static void flag_names(uint32_t mask, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (unsigned i = 0; i < px_nnode_flags && len < size; i++)
+		if (mask & px_node_flags[i].bit)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? " or " : "", px_node_flags[i].name);
+}
+
+/* Why a root that fits pat apart from its flags was not fused with the node
+ * computing its operand k, if one of the reasons a DSL can act on: a flag
+ * missing, the product read elsewhere, or the target's cost. False if pat's
+ * inner node is not there or something else stopped the fold. */
+static bool remark_unfused(const px_isel *s, const struct px_match_plan *p, const px_pattern *pat,
+                           const px_node *n, unsigned k)
+{
+	const px_opnd *o = &n->ops[k];
+	if (o->kind != PX_O_VALUE || o->elem >= 0 || o->neg || p->ndefs[o->id] != 1)
+		return false;
+	const px_node *m = p->def[o->id];
+	if (!m || !fits(m, &pat->inner, 0))
+		return false;
+	for (unsigned i = 0; i < n->op->nslots; i++)
+		if (pat->same[i] && n->slot[i] != m->slot[pat->same[i] - 1])
+			return false;
+	char root[128], inner[128], into[128];
+	px_node_name(n, root, sizeof root);
+	px_node_name(m, inner, sizeof inner);
+	struct px_cover cv = {pat, m, k};
+	px_opnd ops[PX_MAX_PAT_OPNDS];
+	px_node r = replacement(s, &cv, n, ops);
+	if (!r.var)
+		return false;
+	px_node_name(&r, into, sizeof into);
+	unsigned line = m->oploc.line;
+	if (pat->flags && (!(n->flags & pat->flags) || !(m->flags & pat->flags))) {
+		char names[64];
+		flag_names(pat->flags, names, sizeof names);
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_fold_flags, root, inner, line, into, names);
+		return true;
+	}
+	if (p->uses[o->id] != 1) {
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_fold_uses, root, inner, line, into,
+		          (unsigned)p->uses[o->id]);
+		return true;
+	}
+	unsigned sm = s->target ? s->target->sm : 0;
+	if (s->target && inner_node(p, pat, n, k) &&
+	    score_pattern(p, pat, n, m, k, sm) >= px_cost_add(score_bare(p, n, sm), score_bare(p, m, sm))) {
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_fold_cost, root, inner, line, into,
+		          s->target->name);
+		return true;
+	}
+	return false;
+}
+
+static void remark_no_fold(const px_isel *s, const struct px_match_plan *p, const px_node *n)
+{
+	for (unsigned i = 0; i < px_npatterns; i++) {
+		const px_pattern *pat = &px_patterns[i];
+		if (!fits(n, &pat->root, 0))
+			continue;
+		if (remark_unfused(s, p, pat, n, pat->at) ||
+		    (pat->commutative && remark_unfused(s, p, pat, n, 1 - pat->at)))
+			return;
+	}
+}
+
 void px_select_match(px_isel *s, const px_node *n)
 {
 	const struct px_match_plan *p = s->match;
@@ -353,8 +425,17 @@ void px_select_match(px_isel *s, const px_node *n)
 	if (cv.pat && p->absorbed[n->ops[cv.at].id]) {
 		px_opnd ops[PX_MAX_PAT_OPNDS];
 		px_node r = replacement(s, &cv, n, ops);
+		if (s->remarks) {
+			char root[128], inner[128], into[128];
+			px_node_name(n, root, sizeof root);
+			px_node_name(cv.inner, inner, sizeof inner);
+			px_node_name(&r, into, sizeof into);
+			px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_fold, root, inner, cv.inner->oploc.line, into);
+		}
 		select_node(s, &r);
 		return;
 	}
+	if (s->remarks)
+		remark_no_fold(s, p, n);
 	select_node(s, n);
 }

@@ -5,6 +5,7 @@
  * apart, and a base whose alignment (a parameter's `align`, a variable's, or
  * a variable's address moved into a register) covers the whole vector. The
  * widest run (.v8, .v4, then .v2) the tables admit on the target wins. */
+#include <stdio.h>
 #include <string.h>
 
 #include "isel/isel.h"
@@ -161,19 +162,34 @@ bool px_select_vector(px_isel *s, const px_node *n)
 			continue;
 		if (!align)
 			align = base_align(s, &n->ops[0]);
-		if (align % span)
-			continue;
 		char name[4] = {'v', (char)('0' + count), 0};
 		unsigned tok = px_tok_lookup(name, strlen(name));
 		px_node *v = merged(s, n, count, tok);
+		char one[128], all[128];
+		if (s->remarks) {
+			px_node_name(n, one, sizeof one);
+			px_node_name(v, all, sizeof all);
+		}
+		if (align % span) {
+			if (s->remarks)
+				px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_align, count, one, all, align,
+				          align == 1 ? "" : "s", all, span, span);
+			continue;
+		}
 		/* the printed .version was settled by the scalar nodes (or given, or
 		 * the target's lowest): stay inside it */
 		v->var = px_variant_find(n->op, v->slot, s->target, s->ptx);
 		uint16_t limit = s->ptx ? s->ptx : n->var->ptx;
 		if (!s->ptx && s->target && s->target->ptx > limit)
 			limit = s->target->ptx;
-		if (!v->var || v->var->ptx > limit)
+		if (!v->var || v->var->ptx > limit) {
+			if (v->var && s->remarks)
+				px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_ptx, count, one, all,
+				          v->var->ptx / 10u, v->var->ptx % 10u, limit / 10u, limit % 10u);
 			continue;
+		}
+		if (s->remarks)
+			px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector, count, one, all);
 		px_lower_node(s, v);
 		s->vskip = count - 1;
 		return true;

@@ -146,11 +146,62 @@ static void token_list(const uint16_t *toks, char *buf, size_t size)
 		len += (size_t)snprintf(buf + len, size - len, "%s.%s", i ? ", " : "", px_tok_names[toks[i]]);
 }
 
+/* Whether token tok may fill slot i of var. */
+static bool slot_takes(const px_op_def *op, const px_variant *var, unsigned i, unsigned tok)
+{
+	const px_slot_def *s = &op->slots[i];
+	return ((s->flags & PX_SLOT_FIXED) && tok == s->fixed_tok) ||
+	       (var->allow[i] && px_toks_have(var->allow[i], tok));
+}
+
+/* The family's message for an illegal combination names some slots (mma's
+ * shape and types). When a variant has exactly those tokens and only a slot
+ * the message does not name is wrong (mma's layouts), that slot is the
+ * mistake: name it instead of calling the combination illegal. */
+static bool report_unnamed_slot(px_verifier *v, const px_node *n, const px_rule *r)
+{
+	const px_op_def *op = n->op;
+	uint32_t named = 0;
+	for (unsigned k = 0; k < 4; k++)
+		if (r->args[k] >= 0)
+			named |= UINT32_C(1) << r->args[k];
+	if (!named) /* the message names no slot: it speaks of the whole combination */
+		return false;
+	for (unsigned vi = 0; vi < op->nvariants; vi++) {
+		const px_variant *var = &op->variants[vi];
+		int bad = -1;
+		bool fits = true;
+		for (unsigned i = 0; i < op->nslots && fits; i++) {
+			unsigned tok = n->slot[i];
+			if (!tok || slot_takes(op, var, i, tok))
+				continue;
+			if ((named >> i) & 1)
+				fits = false;
+			else if (bad < 0)
+				bad = (int)i;
+		}
+		/* a slot this variant leaves empty is no layout to name */
+		if (!fits || bad < 0 || (!var->allow[bad] && !(op->slots[bad].flags & PX_SLOT_FIXED)))
+			continue;
+		char what[256], list[512];
+		describe(n, -1, what, sizeof what);
+		const px_slot_def *s = &op->slots[bad];
+		if (var->allow[bad])
+			token_list(var->allow[bad], list, sizeof list);
+		else
+			snprintf(list, sizeof list, ".%s", px_tok_names[s->fixed_tok]);
+		px_error(v->d, n->oploc, PX_D_slot_token_here, px_tok_names[n->slot[bad]], s->name, what, list);
+		return true;
+	}
+	return false;
+}
+
 static void report_tokens(px_verifier *v, const px_node *n)
 {
 	const px_op_def *op = n->op;
 	if (op->otherwise) { /* the family's own words for an illegal combination */
-		px_rule_report(v, n, op->otherwise);
+		if (!report_unnamed_slot(v, n, op->otherwise))
+			px_rule_report(v, n, op->otherwise);
 		return;
 	}
 	int best_score = -1, best_bad = -1, best_missing = -1;

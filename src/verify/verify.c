@@ -136,9 +136,37 @@ static bool prepare(px_verifier *v, px_func *f, px_node *n)
 	return true;
 }
 
+/* %x[i] on a value that is no array, reported before the operation's types
+ * are inferred from it (they would be the scalar's, and the operation's
+ * complaint about them would hide the mistake). False if there is one. */
+static bool elems_ok(px_verifier *v, const px_func *f, const px_opnd *o)
+{
+	if (!o)
+		return true;
+	if (o->kind == PX_O_VALUE && o->elem >= 0) {
+		const px_value *val = &f->values[o->id];
+		if (val->has_def && !val->count) {
+			px_error(v->d, o->loc, PX_D_not_array, (int)val->name.n, val->name.s);
+			return false;
+		}
+	}
+	bool ok = elems_ok(v, f, o->base) && elems_ok(v, f, o->idx);
+	for (uint32_t i = 0; i < o->nelems; i++)
+		ok = elems_ok(v, f, &o->elems[i]) && ok;
+	return ok;
+}
+
+static bool operand_elems_ok(px_verifier *v, const px_func *f, const px_node *n)
+{
+	bool ok = true;
+	for (uint32_t i = 0; i < n->nops; i++)
+		ok = elems_ok(v, f, &n->ops[i]) && ok;
+	return ok;
+}
+
 static void check_inst(px_verifier *v, px_func *f, px_node *n)
 {
-	if (px_resolve_op(v, n) && prepare(v, f, n) && px_infer_types(v, f, n) && px_check_rules(v, n) &&
+	if (px_resolve_op(v, n) && operand_elems_ok(v, f, n) && prepare(v, f, n) && px_infer_types(v, f, n) && px_check_rules(v, n) &&
 	    px_select_variant(v, f, n)) {
 		check_guard(v, f, n);
 		px_check_operands(v, f, n);
