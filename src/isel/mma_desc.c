@@ -1,4 +1,4 @@
-/* Seed 002's packed MMA descriptor (see mma_desc.h). The enums are data
+/* NVVM's packed MMA descriptor (see mma_desc.h). The enums are data
  * (data/mma_desc.yaml); this file only packs and unpacks the bits. */
 #include <string.h>
 

@@ -26,10 +26,10 @@ typedef struct px_type_info {
 extern const px_type_info px_types[];   /* indexed by PX_T_*; [0] is "none" */
 extern const unsigned px_ntypes;
 
-/* ---- register classes (data/regclasses.yaml, seed 000) ---- */
+/* ---- register classes (data/regclasses.yaml) ---- */
 typedef struct px_regclass {
 	const char *name;      /* "%r", "Special" */
-	uint8_t id;            /* seed 000 class ID */
+	uint8_t id;            /* NVPTX's class ID */
 	uint16_t width;        /* bits */
 	const char *decl;      /* declaration type (".b32"); NULL when never declared */
 	const char *prefix;    /* printer prefix; NULL for Special */
@@ -78,13 +78,15 @@ typedef struct px_sreg {
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
 
-/* ---- kernel directives (data/directives.yaml, seed 004's slot order) ---- */
+/* ---- kernel directives (data/directives.yaml, in print order) ---- */
 typedef struct px_directive {
 	const char *name;  /* MIR spelling: "reqntid" */
 	const char *print; /* PTX spelling: ".reqntid" */
 	uint8_t min_args, max_args; /* 0,0 for a flag such as explicitcluster */
 	uint16_t sm, ptx;
 	uint8_t kernel_only;
+	uint32_t needs, excludes;        /* 1 << PX_DIR_*: directives it needs / refuses beside it */
+	uint16_t needs_diag, excludes_diag; /* PX_D_* reported at it when one is missing / present */
 } px_directive;
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;
@@ -178,7 +180,7 @@ typedef struct px_variant {
 	char arch;              /* 0, 'a' (needs an sm_XXa target) or 'f' (sm_XXa or sm_XXf) */
 	const char *mc;         /* MC opcode stem; see px_mc_name() */
 	int32_t iid;            /* NVVM intrinsic ID, or -1 */
-	int32_t isd;            /* NVPTXISD opcode a seed names (tcgen05, seed 002), or 0 */
+	int32_t isd;            /* the NVPTXISD opcode NVVM selects (tcgen05), or 0 */
 	const px_opnd_def *results;  /* NULL: the op's */
 	const px_opnd_def *operands; /* NULL: the op's */
 	uint8_t nresults, noperands;
@@ -197,7 +199,7 @@ typedef struct px_prop_def {
 	const char *const *from; /* NULL or pairs {"1","x1", "2","x2", ..., NULL}: value spelling -> token */
 } px_prop_def;
 
-/* A legality check of seed 003's kind ("checks run before any ID lookup"): when
+/* A legality check, run before any variant or ID is looked up: when
  * every named slot holds one of its tokens (an empty list: the slot is empty)
  * and the target is below sm_below / ptx_below, at or above sm_from, or lacks
  * the not_arch suffix, the node is rejected with diag, formatted with args. */
@@ -241,17 +243,17 @@ enum {
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
 extern const unsigned px_nops;
 
-/* ---- seed 002's MMA descriptor enums (data/mma_desc.yaml) ---- */
+/* ---- the MMA descriptor's enums (data/mma_desc.yaml) ---- */
 typedef struct px_mma_enum {
 	uint16_t tok; /* PX_TOK_* spelling ("f16", "m16n8k16") */
-	uint8_t id;   /* the seed's enum value */
+	uint8_t id;   /* the descriptor's enum value */
 } px_mma_enum;
 extern const px_mma_enum px_mma_types[];  /* element types 1..11, then ptxemit's narrow formats */
 extern const unsigned px_mma_types_n;
 extern const px_mma_enum px_mma_shapes[]; /* shapes 0x01..0x19 */
 extern const unsigned px_mma_shapes_n;
 
-/* ---- the pattern matcher's patterns (data/patterns.yaml, seed 003) ---- */
+/* ---- the pattern matcher's patterns (data/patterns.yaml) ---- */
 /* One step of a pattern's pipeline-lattice row: the byte CheckPatternPredicate
  * reads on targets below sm_below (0: every target; the row's last step). */
 typedef struct px_lattice_step {

@@ -76,11 +76,18 @@ static void check_directives(px_verifier *v, px_func *f)
 		}
 		px_note_window(v, dv->loc, d->print, d->sm, 0, d->ptx);
 	}
-	if (f->dirs[PX_DIR_reqnctapercluster].present && f->dirs[PX_DIR_maxclusterrank].present)
-		px_error(v->d, f->dirs[PX_DIR_maxclusterrank].loc, PX_D_cluster_dims_and_rank);
-	const px_dirval *bac = &f->dirs[PX_DIR_blocksareclusters];
-	if (bac->present && (!f->dirs[PX_DIR_reqntid].present || !f->dirs[PX_DIR_reqnctapercluster].present))
-		px_error(v->d, bac->loc, PX_D_blocksareclusters_needs);
+	uint32_t present = 0;
+	for (unsigned i = 0; i < px_ndirectives; i++)
+		present |= f->dirs[i].present ? 1u << i : 0;
+	for (unsigned i = 0; i < px_ndirectives; i++) { /* data/directives.yaml's needs: and excludes: */
+		const px_directive *d = &px_directives[i];
+		if (!f->dirs[i].present)
+			continue;
+		if (present & d->excludes)
+			px_error(v->d, f->dirs[i].loc, d->excludes_diag);
+		if ((present & d->needs) != d->needs)
+			px_error(v->d, f->dirs[i].loc, d->needs_diag);
+	}
 }
 
 void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id)

@@ -193,9 +193,32 @@ int cmp_sreg(const void *a, const void *b)
 
 /* ---------------------------------------------------------------- directives.yaml */
 
+/* needs: / excludes: {directives: [NAME, ...], diag: ID}: the directives as
+ * PX_DIR_* bits, the message in *diag. */
+static uint32_t dir_constraint(const ynode *map, size_t *diag)
+{
+	static const char *const keys[] = {"directives", "diag", NULL};
+	check_keys(map, "a directive constraint", keys);
+	const ynode *list = map_need(map, "directives", "a directive constraint");
+	uint32_t bits = 0;
+	expect(list, YAML_SEQUENCE_NODE, "directives");
+	SEQ_EACH(it, list) {
+		const char *name = scalar(node(*it), "a directive");
+		size_t k = 0;
+		while (k < M.ndirs && strcmp(M.dirs[k].name, name))
+			k++;
+		if (k == M.ndirs)
+			fail(node(*it), "unknown directive '%s'", name);
+		bits |= 1u << k;
+	}
+	*diag = diag_index(map_need(map, "diag", "a directive constraint"));
+	return bits;
+}
+
 void read_directives(void)
 {
-	static const char *const keys[] = {"name", "print", "args", "sm", "ptx", "kernel_only", NULL};
+	static const char *const keys[] = {"name", "print", "args", "sm", "ptx", "kernel_only", "needs", "excludes",
+	                                   NULL};
 	ynode *root = root_list("directives.yaml");
 	if (!root)
 		return;
@@ -220,6 +243,16 @@ void read_directives(void)
 		read_window(e, &d->sm, &d->ptx);
 		if ((v = map_get(e, "kernel_only")))
 			d->kernel_only = to_bool(v, "kernel_only");
+		d->needs_at = map_get(e, "needs");
+		d->excludes_at = map_get(e, "excludes");
+	}
+	if (M.ndirs > 32)
+		fail(root, "more than 32 directives");
+	for (size_t i = 0; i < M.ndirs; i++) {
+		if (M.dirs[i].needs_at)
+			M.dirs[i].needs = dir_constraint(M.dirs[i].needs_at, &M.dirs[i].needs_diag);
+		if (M.dirs[i].excludes_at)
+			M.dirs[i].excludes = dir_constraint(M.dirs[i].excludes_at, &M.dirs[i].excludes_diag);
 	}
 }
 

@@ -465,10 +465,11 @@ static void emit_directives(sbuf *c)
 		const dir_row *d = &M.dirs[i];
 		sb_printf(c, "\t{\"%s\", ", d->name);
 		sb_cstr(c, d->print);
-		sb_printf(c, ", %u, %u, %u, %u, %d},\n", d->min_args, d->max_args, d->sm, d->ptx, d->kernel_only);
+		sb_printf(c, ", %u, %u, %u, %u, %d, 0x%x, 0x%x, %zu, %zu},\n", d->min_args, d->max_args, d->sm, d->ptx,
+		          d->kernel_only, (unsigned)d->needs, (unsigned)d->excludes, d->needs_diag, d->excludes_diag);
 	}
 	if (!M.ndirs)
-		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_ndirectives = %zu;\n", M.ndirs);
 }
 
@@ -534,7 +535,7 @@ void emit_header(sbuf *h)
 	          M.snames.n, "_NONE", true);
 	free(names);
 	emit_pattern_enum(h);
-	sb_printf(h, "\n/* register classes: the seed's class ids */\nenum {\n");
+	sb_printf(h, "\n/* register classes: NVPTX's class ids */\nenum {\n");
 	for (size_t i = 0; i < M.nrc; i++) {
 		char *s = sanitize(M.rc[i].name + (M.rc[i].name[0] == '%'));
 		sb_printf(h, "\tPX_RC_%s = %u,\n", s, M.rc[i].id);

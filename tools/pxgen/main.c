@@ -139,8 +139,9 @@ int main(int argc, char **argv)
 		load(&files[i]);
 	}
 	/* Targets come before the windows that are checked against its PTX versions. */
-	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,     K_DIRECTIVES,
-	                                       K_FLAGS,      K_DIAG,    K_FAMILIES, K_OPS, K_PATTERNS, K_MMA};
+	/* Diagnostics come before the directives and ops that name them. */
+	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,     K_DIAG,
+	                                       K_DIRECTIVES, K_FLAGS,   K_FAMILIES, K_OPS, K_PATTERNS, K_MMA};
 	for (size_t k = 0; k < K_NKINDS; k++) {
 		for (size_t i = 0; i < nfiles; i++)
 			if (files[i].kind == order[k]) {

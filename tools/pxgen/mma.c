@@ -4,7 +4,7 @@
 
 #include "pxgen.h"
 
-/* mma_desc.yaml: the element-type and shape enums of seed 002's packed MMA
+/* mma_desc.yaml: the element-type and shape enums of NVVM's packed MMA
  * descriptor, one row each: {type: f16, id: 6} or {shape: m16n8k16, id: 18}. */
 static strs mma_names[2];
 static unsigned *mma_ids[2];
@@ -35,7 +35,7 @@ void emit_mma(sbuf *c)
 {
 	static const char *const arrays[2] = {"px_mma_types", "px_mma_shapes"};
 	for (int k = 0; k < 2; k++) {
-		sb_printf(c, "\n/* seed 002's MMA %s enum (data/mma_desc.yaml) */\nconst px_mma_enum %s[] = {\n",
+		sb_printf(c, "\n/* the MMA descriptor's %s enum (data/mma_desc.yaml) */\nconst px_mma_enum %s[] = {\n",
 		          k ? "shape" : "element-type", arrays[k]);
 		for (size_t i = 0; i < mma_names[k].n; i++)
 			sb_printf(c, "\t{%u, %u},\n", tok_id(mma_names[k].v[i]), mma_ids[k][i]);

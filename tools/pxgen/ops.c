@@ -369,7 +369,7 @@ static void read_props(op_row *op, const ynode *map)
 	}
 }
 
-static size_t diag_index(const ynode *n)
+size_t diag_index(const ynode *n)
 {
 	const char *id = scalar(n, "diag");
 	for (size_t i = 0; i < M.ndiags; i++)

@@ -6,7 +6,7 @@
 
 #include "pxgen.h"
 
-/* patterns.yaml: the pattern matcher's tables (seed 003's MatcherTable layer):
+/* patterns.yaml: the pattern matcher's tables (the selector's third layer):
  * `bare`, the tail of every node's one-node pattern, and `patterns`, each
  * folding an inner node into the root that reads its result. Ops and slots
  * are named as in ops/ and checked against them; op indices are resolved at

@@ -125,6 +125,9 @@ typedef struct dir_row {
 	const char *name, *print;
 	unsigned min_args, max_args, sm, ptx;
 	bool kernel_only;
+	uint32_t needs, excludes;          /* PX_DIR_* bits the directive needs / refuses beside it */
+	size_t needs_diag, excludes_diag;  /* the messages */
+	const ynode *needs_at, *excludes_at;
 } dir_row;
 
 typedef struct diag_row {
@@ -271,6 +274,7 @@ void read_flags(void);
 void read_diags(void);
 
 /* ops.c */
+size_t diag_index(const ynode *n); /* a diag id of diag/ (read before directives and ops) */
 int slot_index(const op_row *op, const char *name);
 int need_slot(const op_row *op, const ynode *n);
 strs *variant_tokens(const op_row *op, int slot, const ynode *v);
