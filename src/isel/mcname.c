@@ -33,7 +33,7 @@ const char *px_mc_name(px_arena *a, const px_minst *mi)
 		return px_arena_strndup(a, buf, n);
 	for (unsigned i = 0; i < mi->op->nslots; i++) {
 		const px_slot_def *s = &mi->op->slots[i];
-		unsigned tok = mi->slot[i] ? mi->slot[i] : ((s->flags & PX_SLOT_FIXED) ? s->fixed_tok : 0);
+		unsigned tok = px_slot_tok(mi->op, mi->slot, i);
 		if (!tok || (s->flags & PX_SLOT_NOPRINT))
 			continue;
 		if (n < sizeof buf - 1)

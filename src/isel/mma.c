@@ -7,14 +7,11 @@
 #include "isel/mma_desc.h"
 #include "verify/verify.h"
 
-/* A slot's token, or the fixed token a left-out fixed slot prints. */
+/* The token the slot named sname prints, or 0 (the op has no such slot). */
 static unsigned slot_tok(const px_node *n, unsigned sname)
 {
 	int i = px_slot_find(n->op, sname);
-	if (i < 0)
-		return 0;
-	const px_slot_def *sd = &n->op->slots[i];
-	return n->slot[i] ? n->slot[i] : (sd->flags & PX_SLOT_FIXED) ? sd->fixed_tok : 0;
+	return i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
 }
 
 /* ptxas wants every fragment in braces, a one-register fragment too ({%r4}). */

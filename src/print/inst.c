@@ -102,9 +102,7 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 		const px_slot_def *sd = &op->slots[i];
 		if (sd->flags & PX_SLOT_NOPRINT)
 			continue;
-		unsigned tok = mi->slot[i];
-		if (!tok && (sd->flags & PX_SLOT_FIXED))
-			tok = sd->fixed_tok;
+		unsigned tok = px_slot_tok(op, mi->slot, i);
 		if (tok) {
 			px_buf_putc(out, '.');
 			px_buf_puts(out, px_tok_names[tok]);

@@ -101,6 +101,12 @@ int px_slot_find(const px_op_def *op, unsigned sname)
 	return -1;
 }
 
+unsigned px_slot_tok(const px_op_def *op, const uint16_t *slot, unsigned i)
+{
+	const px_slot_def *s = &op->slots[i];
+	return slot[i] ? slot[i] : (s->flags & PX_SLOT_FIXED) ? s->fixed_tok : 0;
+}
+
 int px_toks_have(const uint16_t *toks, unsigned tok)
 {
 	if (!toks || !tok)

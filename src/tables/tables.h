@@ -309,6 +309,9 @@ int px_slot_index(const px_op_def *op, const char *name); /* by spelling, or -1 
 /* The index of op's slot named sname (PX_SN_*), or -1. A family's code may
  * take a slot families.yaml lists for it as present: pxgen checks. */
 int px_slot_find(const px_op_def *op, unsigned sname);
+/* The token slot i prints: the node's, or a fixed slot's own when the node left
+ * it out; 0: none. (The printer, the MC names and the MMA descriptor agree.) */
+unsigned px_slot_tok(const px_op_def *op, const uint16_t *slot, unsigned i);
 int px_slot_has(const px_slot_def *slot, unsigned tok);
 int px_toks_have(const uint16_t *toks, unsigned tok); /* 0-terminated list */
 
