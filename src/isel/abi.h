@@ -12,6 +12,10 @@
 #define PX_RETVAL_CALLEE "func_retval"
 #define PX_RETVAL_CALLER "retval"
 
+/* The type a value of type t is passed as between functions: a pred as a
+ * b32 holding 0 or 1 (LLVM's i1), a ptr as a u64, anything else as itself. */
+int px_abi_type(int t);
+
 /* PTX allows one .param return value only, so a device function with several
  * returns returns one byte aggregate func_retval0 in which return i lies at
  * offs[i], each at its natural alignment. The selector lays out its st.param /

@@ -9,11 +9,17 @@
 #include "util/buf.h"
 #include "verify/verify.h"
 
+int px_abi_type(int t)
+{
+	return t == PX_T_pred ? PX_T_b32 : t == PX_T_ptr ? PX_T_u64 : t;
+}
+
 void px_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size, uint32_t *align)
 {
 	uint32_t off = 0, max = 1;
 	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = px_types[rets[i]].width / 8 ? px_types[rets[i]].width / 8 : 1;
+		unsigned w = px_types[px_abi_type(rets[i])].width;
+		uint32_t b = w / 8 ? w / 8 : 1;
 		off = (off + b - 1) / b * b;
 		if (offs)
 			offs[i] = off;
@@ -90,6 +96,97 @@ static void store_param(px_isel *s, int type, px_str name, uint32_t off, px_mop 
 	px_finish(s, mi);
 }
 
+static px_mop imm_mop(int type, int64_t v)
+{
+	px_mop m;
+	memset(&m, 0, sizeof m);
+	m.kind = PX_M_IMM;
+	m.type = (uint16_t)type;
+	m.imm = v;
+	return m;
+}
+
+/* A pred crosses a call as LLVM's NVPTX passes an i1: a .b32 parameter or
+ * result holding 0 or 1 (a kernel's is .u8, the size of C++'s bool); the
+ * reader keeps bit 0 and sets the predicate back with setp.eq. ld is the
+ * type it is read as: u8 for parameters, b32 for a call's results. */
+static void read_pred(px_isel *s, int ld, px_mop dst, px_str name, uint32_t off, const px_minst *guard,
+                      px_loc loc)
+{
+	int bits = ld == PX_T_u8 ? PX_T_b16 : PX_T_b32;
+	px_mop raw = px_reg_mop(s, ld, px_new_reg(s, ld, 1));
+	load_param(s, ld, raw, name, off, loc);
+	const px_op_def *and = &px_ops[PX_OP_and];
+	uint16_t aslot[PX_MAX_SLOTS] = {0};
+	px_set_slot(and, aslot, PX_SN_type, px_type_tok(and, PX_SN_type, bits));
+	px_minst *a = px_emit_inst(s, and, aslot, loc);
+	a->res = px_mops(s, 1);
+	a->res[0] = px_reg_mop(s, bits, px_new_reg(s, bits, 1));
+	a->nres = 1;
+	a->ops = px_mops(s, 2);
+	a->ops[0] = raw;
+	a->ops[1] = imm_mop(bits, 1);
+	a->nops = 2;
+	px_finish(s, a);
+	const px_op_def *setp = &px_ops[PX_OP_setp];
+	uint16_t sslot[PX_MAX_SLOTS] = {0};
+	px_set_slot(setp, sslot, PX_SN_cmp, PX_TOK_eq);
+	px_set_slot(setp, sslot, PX_SN_type, px_type_tok(setp, PX_SN_type, bits));
+	px_minst *p = px_emit_inst(s, setp, sslot, loc);
+	p->res = px_mops(s, 1);
+	p->res[0] = dst;
+	p->nres = 1;
+	p->ops = px_mops(s, 2);
+	p->ops[0] = a->res[0];
+	p->ops[1] = imm_mop(bits, 1);
+	p->nops = 2;
+	if (guard && guard->has_guard) { /* a call that did not happen leaves dst as it was */
+		p->has_guard = true;
+		p->guard_neg = guard->guard_neg;
+		p->guard_reg = guard->guard_reg;
+	}
+	px_finish(s, p);
+}
+
+/* The b32 that carries a pred operand: selp.u32 %r, 1, 0, %p, or the literal
+ * 0 or 1 itself. */
+static px_mop pred_bits(px_isel *s, const px_node *n, const px_opnd *o, px_loc loc)
+{
+	if (o->kind == PX_O_INT)
+		return imm_mop(PX_T_b32, o->ival);
+	px_opnd_def def;
+	memset(&def, 0, sizeof def);
+	def.kind = PX_OK_VALUE;
+	def.type_slot = -1;
+	px_mop p = px_lower_operand(s, n, o, &def, PX_T_pred, loc);
+	const px_op_def *selp = &px_ops[PX_OP_selp];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(selp, slot, PX_SN_type, PX_TOK_u32);
+	px_minst *mi = px_emit_inst(s, selp, slot, loc);
+	mi->res = px_mops(s, 1);
+	mi->res[0] = px_reg_mop(s, PX_T_u32, px_new_reg(s, PX_T_u32, 1));
+	mi->nres = 1;
+	mi->ops = px_mops(s, 3);
+	mi->ops[0] = imm_mop(PX_T_u32, 1);
+	mi->ops[1] = imm_mop(PX_T_u32, 0);
+	mi->ops[2] = p;
+	mi->nops = 3;
+	px_finish(s, mi);
+	return mi->res[0];
+}
+
+/* A value operand of a call or ret as the bits its .param holds. */
+static px_mop param_source(px_isel *s, const px_node *n, const px_opnd *o, int type, px_loc loc)
+{
+	if (type == PX_T_pred)
+		return pred_bits(s, n, o, loc);
+	px_opnd_def def;
+	memset(&def, 0, sizeof def);
+	def.kind = PX_OK_VALUE;
+	def.type_slot = -1;
+	return px_lower_operand(s, n, o, &def, type, loc);
+}
+
 void px_select_entry(px_isel *s)
 {
 	const px_func *f = s->f;
@@ -99,6 +196,10 @@ void px_select_entry(px_isel *s)
 			continue; /* addressed in place: [name_param_i + off] */
 		int t = p->kind == PX_PARAM_PTR ? PX_T_u64 : p->type;
 		uint32_t reg = px_value_reg(s, p->value);
+		if (t == PX_T_pred) {
+			read_pred(s, PX_T_u8, px_reg_mop(s, t, reg), px_param_sym(s, i), 0, NULL, p->loc);
+			continue;
+		}
 		px_mop dst = px_reg_mop(s, t, reg);
 		bool to_global = f->is_kernel && p->kind == PX_PARAM_PTR && p->space == PX_TOK_global;
 		if (to_global) /* load into a scratch register, convert into the value's */
@@ -149,7 +250,7 @@ void px_select_call(px_isel *s, const px_node *n)
 		types[i] = arg_type(s, sig, &n->ops[i], i);
 		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, "param", i);
-		d->type = (uint16_t)types[i];
+		d->type = (uint16_t)px_abi_type(types[i]);
 		px_finish(s, d);
 	}
 	/* PTX returns one .param: several results share one aggregate (print/) */
@@ -163,18 +264,14 @@ void px_select_call(px_isel *s, const px_node *n)
 	if (nrets) {
 		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, PX_RETVAL_CALLER, 0);
-		d->type = rtypes[0];
+		d->type = (uint16_t)px_abi_type(rtypes[0]);
 		if (nrets > 1)
 			px_ret_layout(rtypes, nrets, offs, &d->aux, &d->align);
 		px_finish(s, d);
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
-		px_opnd_def def;
-		memset(&def, 0, sizeof def);
-		def.kind = PX_OK_VALUE;
-		def.type_slot = -1;
-		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, types[i], n->loc);
-		store_param(s, types[i], sym_name(s, "param", i), 0, src, n->loc);
+		px_mop src = param_source(s, n, &n->ops[i], types[i], n->loc);
+		store_param(s, px_abi_type(types[i]), sym_name(s, "param", i), 0, src, n->loc);
 	}
 	px_minst *c = pseudo(s, PX_OP_call, n->loc);
 	c->name = n->callee;
@@ -199,6 +296,10 @@ void px_select_call(px_isel *s, const px_node *n)
 		px_mop dst = px_lower_value_as(s, o, types[n->nops + i], n->loc);
 		int t = types[n->nops + i];
 		uint32_t off = nrets > 1 ? offs[i] : 0;
+		if (t == PX_T_pred) {
+			read_pred(s, PX_T_b32, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, c, n->loc);
+			continue;
+		}
 		if (!c->has_guard) {
 			load_param(s, t, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, n->loc);
 			continue;
@@ -233,12 +334,8 @@ void px_select_ret(px_isel *s, const px_node *n)
 	}
 	for (uint32_t i = 0; i < n->nops && i < f->nrets; i++) {
 		int t = f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i];
-		px_opnd_def def;
-		memset(&def, 0, sizeof def);
-		def.kind = PX_OK_VALUE;
-		def.type_slot = -1;
-		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, t, n->loc);
-		store_param(s, t, sym_name(s, PX_RETVAL_CALLEE, 0), offs[i], src, n->loc);
+		px_mop src = param_source(s, n, &n->ops[i], t, n->loc);
+		store_param(s, px_abi_type(t), sym_name(s, PX_RETVAL_CALLEE, 0), offs[i], src, n->loc);
 	}
 	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_ret], NULL, n->loc);
 	if (n->has_guard) {

@@ -200,7 +200,7 @@ static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
 	if (!n)
 		return;
 	if (n == 1) {
-		px_buf_printf(out, "(.param .b%u " PX_RETVAL_CALLEE "0) ", px_types[rets[0]].width);
+		px_buf_printf(out, "(.param .b%u " PX_RETVAL_CALLEE "0) ", px_types[px_abi_type(rets[0])].width);
 		return;
 	}
 	uint32_t size, align;
@@ -221,11 +221,13 @@ static void print_param(px_buf *out, px_str fname, uint32_t i, const px_param *p
 		if (p->space)
 			px_buf_printf(out, ".%s ", px_tok_names[p->space]);
 		px_buf_printf(out, ".align %u ", p->align ? p->align : 1);
+	} else if (kernel && p->type == PX_T_pred) {
+		px_buf_puts(out, ".u8 "); /* PTX has no .pred parameter; a bool's byte, as LLVM passes an i1 */
 	} else if (kernel) {
 		print_decl_type(out, p->type, false);
 		px_buf_putc(out, ' ');
 	} else {
-		px_buf_printf(out, ".b%u ", px_types[p->type].width);
+		px_buf_printf(out, ".b%u ", px_types[px_abi_type(p->type)].width);
 	}
 	put_str(out, fname);
 	px_buf_printf(out, PX_PARAM_INFIX "%u", i);

@@ -23,6 +23,31 @@ static bool int_fits(int64_t ival, int t)
 	return ival >= lo && ival <= hi;
 }
 
+void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what)
+{
+	switch (o->kind) {
+	case PX_O_INT:
+		if (want && px_types[want].kind == PX_KIND_PRED && (o->ival < 0 || o->ival > 1))
+			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
+		else if (want && px_types[want].kind != PX_KIND_FLOAT && !int_fits(o->ival, want))
+			px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, tname(want));
+		break;
+	case PX_O_FLOAT:
+		if (want && px_types[want].kind != PX_KIND_FLOAT)
+			px_error(v->d, o->loc, PX_D_float_literal_type, tname(want));
+		else if (want && !px_float_fits(o->fval, want))
+			px_error(v->d, o->loc, PX_D_float_type_range, o->fval, tname(want));
+		break;
+	case PX_O_FBITS:
+		if (want && (px_types[want].kind == PX_KIND_PRED || px_types[want].width != o->fwidth ||
+		             (px_types[want].kind != PX_KIND_FLOAT && px_types[want].kind != PX_KIND_BIT)))
+			px_error(v->d, o->loc, PX_D_fbits_type, o->fwidth == 32 ? "0f" : "0d", tname(want));
+		break;
+	default:
+		break;
+	}
+}
+
 static void check_value_use(px_verifier *v, px_func *f, const px_opnd *o)
 {
 	px_value *val = &f->values[o->id];
@@ -63,21 +88,14 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 	}
 	case PX_O_INT:
 		/* a predicate constant is 0 or 1, and only where a value may be one (mov.pred) */
-		if (pred || (want && px_types[want].kind == PX_KIND_PRED && (o->ival < 0 || o->ival > 1)))
+		if (pred)
 			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
-		else if (want && px_types[want].kind != PX_KIND_FLOAT && !int_fits(o->ival, want))
-			px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, tname(want));
+		else
+			px_check_literal(v, o, want, pos, what);
 		break;
 	case PX_O_FLOAT:
-		if (want && px_types[want].kind != PX_KIND_FLOAT)
-			px_error(v->d, o->loc, PX_D_float_literal_type, tname(want));
-		else if (want && !px_float_fits(o->fval, want))
-			px_error(v->d, o->loc, PX_D_float_type_range, o->fval, tname(want));
-		break;
 	case PX_O_FBITS:
-		if (want && (px_types[want].kind == PX_KIND_PRED || px_types[want].width != o->fwidth ||
-		             (px_types[want].kind != PX_KIND_FLOAT && px_types[want].kind != PX_KIND_BIT)))
-			px_error(v->d, o->loc, PX_D_fbits_type, o->fwidth == 32 ? "0f" : "0d", tname(want));
+		px_check_literal(v, o, want, pos, what);
 		break;
 	case PX_O_SREG: {
 		const px_sreg *s = &px_sregs[o->id];

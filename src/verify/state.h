@@ -10,7 +10,9 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
                        unsigned ndefs);
 
 
+/* A call against the callee's signature: argument count and types (lits[i],
+ * a literal argument or kind PX_O_NONE, against its parameter's type), results. */
 void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
-                       const uint16_t *args, uint32_t nargs, const uint16_t *rets, uint32_t nrets,
-                       bool late);
+                       const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
+                       uint32_t nrets);
 #endif

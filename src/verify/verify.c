@@ -50,17 +50,8 @@ void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, c
 
 static void check_params(px_verifier *v, px_func *f)
 {
-	for (uint32_t i = 0; i < f->nparams; i++) {
-		const px_param *p = &f->params[i];
-		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
-		if (p->kind == PX_PARAM_SCALAR && px_types[p->type].kind == PX_KIND_PRED) {
-			const px_value *val = &f->values[p->value];
-			px_error(v->d, p->loc, PX_D_pred_param, (int)val->name.n, val->name.s);
-		}
-	}
-	for (uint32_t i = 0; i < f->nrets; i++)
-		if (px_types[f->rets[i]].kind == PX_KIND_PRED)
-			px_error(v->d, f->rets_loc, PX_D_pred_return);
+	for (uint32_t i = 0; i < f->nparams; i++)
+		v->state[f->params[i].value] |= PX_VS_DEF | PX_VS_TYPED;
 }
 
 static void check_directives(px_verifier *v, px_func *f)
@@ -162,6 +153,11 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 	px_define_results(v, f, n, NULL, 0);
 }
 
+static bool is_literal(const px_opnd *o)
+{
+	return o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS;
+}
+
 /* A plain value operand of a call or ret: defined, and its type. */
 static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 {
@@ -192,8 +188,8 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 
 /* Check a call against sig, or remember it for the end of the module. */
 void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
-                       const uint16_t *args, uint32_t nargs, const uint16_t *rets, uint32_t nrets,
-                       bool late)
+                       const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
+                       uint32_t nrets)
 {
 	if (sig->is_kernel) {
 		px_error(v->d, loc, PX_D_call_kernel, (int)callee.n, callee.s);
@@ -203,18 +199,25 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_
 		px_error(v->d, loc, PX_D_call_arg_count, (int)callee.n, callee.s, sig->nparams, nargs);
 		return;
 	}
+	char *what = NULL;
 	for (uint32_t i = 0; i < nargs; i++) {
 		if (!sig->params[i]) {
 			px_error(v->d, loc, PX_D_call_aggregate, i + 1, (int)callee.n, callee.s);
 			continue;
 		}
-		if (!args[i] && late)
-			/* the call's .param block was printed before the callee's types were known */
-			px_error(v->d, loc, PX_D_call_late_literal, i + 1, (int)callee.n, callee.s, (int)callee.n,
-			         callee.s);
-		else if (args[i] && !px_type_fits(args[i], sig->params[i]))
+		if (lits[i].kind != PX_O_NONE) {
+			if (!what) { /* "@name", as the literal's messages name the callee */
+				what = px_arena_alloc(&v->m->arena, callee.n + 2);
+				what[0] = '@';
+				memcpy(what + 1, callee.s, callee.n);
+				what[callee.n + 1] = 0;
+			}
+			px_check_literal(v, &lits[i], sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i], i + 1,
+			                 what);
+		} else if (args[i] && !px_type_fits(args[i], sig->params[i])) {
 			px_error(v->d, loc, PX_D_call_arg_type, i + 1, (int)callee.n, callee.s,
 			         px_types[args[i]].name, px_types[sig->params[i]].name);
+		}
 	}
 	if (nrets > sig->nrets) {
 		px_error(v->d, loc, PX_D_call_ret_count, (int)callee.n, callee.s, sig->nrets, nrets);
@@ -238,8 +241,13 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 {
 	uint16_t *args = px_arena_alloc(&v->m->arena, (n->nops + 1) * sizeof *args);
 	uint16_t *rets = px_arena_alloc(&v->m->arena, (n->nres + 1) * sizeof *rets);
-	for (uint32_t i = 0; i < n->nops; i++)
+	px_opnd *lits = px_arena_alloc(&v->m->arena, (n->nops + 1) * sizeof *lits);
+	for (uint32_t i = 0; i < n->nops; i++) {
 		args[i] = (uint16_t)arg_type(v, f, &n->ops[i]);
+		memset(&lits[i], 0, sizeof lits[i]);
+		if (is_literal(&n->ops[i]))
+			lits[i] = n->ops[i];
+	}
 	px_define_results(v, f, n, NULL, 0);
 	for (uint32_t i = 0; i < n->nres; i++) {
 		const px_opnd *o = &n->res[i];
@@ -247,7 +255,7 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	}
 	const px_funcsig *sig = find_sig(v->m, n->callee);
 	if (sig) {
-		px_check_call_sig(v, sig, n->callee, n->callee_loc, args, n->nops, rets, n->nres, false);
+		px_check_call_sig(v, sig, n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
 		return;
 	}
 	px_pending_call *p = px_arena_alloc(&v->m->arena, sizeof *p);
@@ -255,6 +263,7 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	p->callee.n = n->callee.n;
 	p->loc = n->callee_loc;
 	p->args = args;
+	p->lits = lits;
 	p->nargs = n->nops;
 	p->rets = rets;
 	p->nrets = n->nres;
@@ -274,7 +283,9 @@ static void check_ret(px_verifier *v, px_func *f, px_node *n)
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
 		int t = arg_type(v, f, &n->ops[i]);
-		if (t && !px_type_fits(t, f->rets[i]))
+		if (is_literal(&n->ops[i]))
+			px_check_literal(v, &n->ops[i], f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i], i + 1, "ret");
+		else if (t && !px_type_fits(t, f->rets[i]))
 			px_error(v->d, n->ops[i].loc, PX_D_ret_type, i + 1, px_types[t].name, px_types[f->rets[i]].name);
 	}
 	check_guard(v, f, n);

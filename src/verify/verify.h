@@ -16,6 +16,7 @@ typedef struct px_pending_call {
 	px_str callee;
 	px_loc loc;
 	uint16_t *args;    /* PX_T_* per argument (0: unknown) */
+	px_opnd *lits;     /* per argument: a copy of a literal, else kind PX_O_NONE */
 	uint32_t nargs;
 	uint16_t *rets;    /* PX_T_* per result (0: discarded) */
 	uint32_t nrets;
@@ -109,6 +110,9 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: va
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_int_allowed(const px_opnd *o, const int32_t *vals, unsigned n); /* operands.c */
 const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *vals, unsigned n);
+/* operands.c: a literal operand o (INT, FLOAT, FBITS) where type want is
+ * expected; pos and what name it in the messages */
+void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what);
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
 /* verify.c: "undefined value", with the nearest defined name if one is near */
