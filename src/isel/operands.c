@@ -231,6 +231,15 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 			g.elems[i] = scalar(s, &o->elems[i], def, want, true, loc);
 		return g;
 	}
+	case PX_O_FLOAT: {
+		/* a decimal for an f16/bf16 value in a .b16 slot (mov): its bits */
+		int lt = px_literal_type(s->f, n, def);
+		if (lt && lt != want) {
+			px_mop imm = immediate(o, lt);
+			return def->kind == PX_OK_REG ? px_materialize(s, want, imm, loc) : imm;
+		}
+	}
+	/* fallthrough */
 	default:
 		if (px_opnd_is_group(def, n->slot))
 			return group_of_one(s, scalar(s, o, def, want, true, loc));

@@ -78,6 +78,16 @@ uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir)
 	return (sign | (bits >= inf ? inf : bits)) << fmts[fmt].shift;
 }
 
+int px_fp_finite(enum px_fp_fmt fmt, double v, int dir)
+{
+	if (!isfinite(v))
+		return 0;
+	if (fmt == PX_FP_F64)
+		return 1;
+	uint64_t inf = ((1ull << fmts[fmt].ebits) - 1) << fmts[fmt].mbits;
+	return ((px_fp_bits(fmt, v, dir) >> fmts[fmt].shift) & inf) != inf;
+}
+
 enum px_fp_fmt px_fp_fmt_of_type(int type)
 {
 	switch (type) {

@@ -31,6 +31,10 @@ double px_fp_from_int(int64_t i, int8_t *dir);
  * bits. A value past the largest finite one rounds to infinity as IEEE 754
  * says; a NaN gives the format's quiet NaN with v's sign. */
 uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir);
+/* Whether (v, dir) rounds to a finite value of fmt: a literal up to the
+ * largest finite value plus less than half its last place does (3.4028235e38
+ * is f32's FLT_MAX as printed with 8 digits). */
+int px_fp_finite(enum px_fp_fmt fmt, double v, int dir);
 /* The format of an f16/bf16/f32/f64 value type (PX_T_*) of the tables. */
 enum px_fp_fmt px_fp_fmt_of_type(int type);
 double px_f32_from_bits(uint32_t b);

@@ -93,6 +93,28 @@ static int source_type(const px_func *f, const px_node *n, int src, unsigned si,
 	return 0;
 }
 
+/* The type a decimal literal operand stands for. A type slot inferred from an
+ * f16 or bf16 value holds .b16 where the op has no such token (mov: PTX has no
+ * mov.f16 immediate): the literal is that value's number, not an integer. */
+int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
+{
+	int want = px_opnd_type(def, n->slot);
+	if (def->type_slot < 0 || def->derive != PX_DERIVE_NONE || !(n->inferred & (1u << def->type_slot)) ||
+	    !want || px_types[want].kind != PX_KIND_BIT)
+		return want;
+	const px_slot_def *s = &n->op->slots[def->type_slot];
+	for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END; k++) {
+		px_loc loc;
+		int t = source_type(f, n, s->infer[k], (unsigned)def->type_slot, &loc);
+		if (!t)
+			continue;
+		if (px_types[t].kind == PX_KIND_FLOAT && px_types[t].width == 16 && px_types[want].width == 16)
+			return t;
+		break;
+	}
+	return want;
+}
+
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 {
 	const px_op_def *op = n->op;

@@ -2,6 +2,7 @@
  * initializers, and calls to functions defined after the caller. */
 #include <string.h>
 
+#include "util/fp.h"
 #include "verify/state.h"
 #include "verify/verify.h"
 
@@ -10,8 +11,16 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 	const px_type_info *t = &px_types[g->type];
 	switch (o->kind) {
 	case PX_O_INT:
-		if (t->kind == PX_KIND_FLOAT)
+		if (t->kind == PX_KIND_FLOAT) {
+			int8_t dir;
+			double f = px_fp_from_int(o->ival, &dir);
+			if (!px_float_fits(f, dir, g->type)) {
+				const char *s;
+				int n = px_literal_text(v, o->loc, &s);
+				px_error(v->d, o->loc, PX_D_float_type_range, n, s, t->name);
+			}
 			return;
+		}
 		if (t->width < 64) {
 			int64_t lo = -((int64_t)1 << (t->width - 1));
 			int64_t hi = t->kind == PX_KIND_SINT ? ((int64_t)1 << (t->width - 1)) - 1
@@ -23,8 +32,11 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 	case PX_O_FLOAT:
 		if (t->kind != PX_KIND_FLOAT)
 			px_error(v->d, o->loc, PX_D_float_literal_type, t->name);
-		else if (!px_float_fits(o->fval, g->type))
-			px_error(v->d, o->loc, PX_D_float_type_range, o->fval, t->name);
+		else if (!px_float_fits(o->fval, o->fdir, g->type)) {
+			const char *s;
+			int n = px_literal_text(v, o->loc, &s);
+			px_error(v->d, o->loc, PX_D_float_type_range, n, s, t->name);
+		}
 		return;
 	case PX_O_FBITS:
 		if (t->width != o->fwidth)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "util/fp.h"
 #include "verify/verify.h"
 #include "verify/state.h"
 
@@ -23,6 +24,19 @@ static bool int_fits(int64_t ival, int t)
 	return ival >= lo && ival <= hi;
 }
 
+/* A literal as a float of type want rounds to a finite value; the message
+ * quotes the literal as written. */
+static void check_float_range(px_verifier *v, const px_opnd *o, int want)
+{
+	int8_t dir = o->fdir;
+	double val = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(o->ival, &dir);
+	if (px_float_fits(val, dir, want))
+		return;
+	const char *s;
+	int n = px_literal_text(v, o->loc, &s);
+	px_error(v->d, o->loc, PX_D_float_type_range, n, s, tname(want));
+}
+
 void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what)
 {
 	switch (o->kind) {
@@ -31,12 +45,14 @@ void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, 
 			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
 		else if (want && px_types[want].kind != PX_KIND_FLOAT && !int_fits(o->ival, want))
 			px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, tname(want));
+		else if (want && px_types[want].kind == PX_KIND_FLOAT)
+			check_float_range(v, o, want);
 		break;
 	case PX_O_FLOAT:
 		if (want && px_types[want].kind != PX_KIND_FLOAT)
 			px_error(v->d, o->loc, PX_D_float_literal_type, tname(want));
-		else if (want && !px_float_fits(o->fval, want))
-			px_error(v->d, o->loc, PX_D_float_type_range, o->fval, tname(want));
+		else if (want)
+			check_float_range(v, o, want);
 		break;
 	case PX_O_FBITS:
 		if (want && (px_types[want].kind == PX_KIND_PRED || px_types[want].width != o->fwidth ||
@@ -198,7 +214,7 @@ static void check_group(px_verifier *v, px_func *f, const px_opnd *o, const px_o
 static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o,
                       const px_opnd_def *def, unsigned pos, const char *what)
 {
-	int want = px_opnd_type(def, n->slot);
+	int want = o->kind == PX_O_FLOAT ? px_literal_type(f, n, def) : px_opnd_type(def, n->slot);
 	switch (def->kind) {
 	case PX_OK_ADDR: {
 		check_address(v, f, n, o);

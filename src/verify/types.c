@@ -1,10 +1,9 @@
 /* Type rules shared by the verifier and the selector: what a slot token means
  * as a value type, what an operand definition expects, and mir.md's rule that a
  * bit type stands for any type of its width. */
-#include <float.h>
-#include <math.h>
 #include <string.h>
 
+#include "util/fp.h"
 #include "verify/verify.h"
 
 int px_tok_type(unsigned tok)
@@ -71,10 +70,24 @@ bool px_type_fits(int have, int want)
 	return (h->kind == PX_KIND_PTR && is_intlike(want)) || (w->kind == PX_KIND_PTR && is_intlike(have));
 }
 
-/* Past these a literal would become infinity (and converting a double beyond
- * FLT_MAX to float is undefined in C). */
-bool px_float_fits(double v, int t)
+/* A literal fits when it rounds (to nearest, from its decimal) to a finite
+ * value: past that it would become infinity. */
+bool px_float_fits(double v, int dir, int t)
 {
-	double max = t == PX_T_f16 ? 65504.0 : t == PX_T_bf16 ? 0x1.fep127 : t == PX_T_f32 ? FLT_MAX : INFINITY;
-	return fabs(v) <= max;
+	if (t != PX_T_f16 && t != PX_T_bf16 && t != PX_T_f32 && t != PX_T_f64)
+		return true;
+	return px_fp_finite(px_fp_fmt_of_type(t), v, dir);
+}
+
+int px_literal_text(const px_verifier *v, px_loc loc, const char **s)
+{
+	const char *src = v->d->src;
+	size_t n = 0;
+	*s = "";
+	if (!src || loc.off >= v->d->len)
+		return 0;
+	*s = src + loc.off;
+	while (loc.off + n < v->d->len && src[loc.off + n] && strchr("0123456789+-.eE", src[loc.off + n]))
+		n++;
+	return (int)n;
 }

@@ -62,7 +62,9 @@ bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot);
 /* Can a value of type have stand where type want is expected (mir.md's bit rule)? */
 bool px_type_fits(int have, int want);
 /* Whether a floating-point literal v keeps a finite value as float type t. */
-bool px_float_fits(double v, int t);
+bool px_float_fits(double v, int dir, int t);
+/* A literal's text as written at loc (for messages): its length. */
+int px_literal_text(const px_verifier *v, px_loc loc, const char **s);
 /* Does variant var admit the filled slots? (window not considered) */
 bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any. */
@@ -96,6 +98,7 @@ void px_check_flow(px_verifier *v, px_func *f);
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
 unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /* infer.c */
+int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def); /* infer.c */
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */

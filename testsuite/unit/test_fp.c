@@ -122,6 +122,33 @@ START_TEST(specials)
 }
 END_TEST
 
+/* A literal is in range when it rounds to a finite value: FLT_MAX as printed
+ * with 8 digits (3.4028235e38, above FLT_MAX itself) is; the halfway point to
+ * 2^128 and beyond are not. */
+static int finite(enum px_fp_fmt fmt, const char *s)
+{
+	int8_t dir;
+	double v = px_fp_parse(s, &dir);
+	return px_fp_finite(fmt, v, dir);
+}
+
+START_TEST(finite_range)
+{
+	ck_assert(finite(PX_FP_F32, "3.4028235e+38"));
+	ck_assert(finite(PX_FP_F32, "-3.4028235e38"));
+	ck_assert(finite(PX_FP_F32, "340282356779733661637539395458142568447"));
+	ck_assert(!finite(PX_FP_F32, "340282356779733661637539395458142568448")); /* the tie: to even, 2^128 */
+	ck_assert(!finite(PX_FP_F32, "3.4028236e38"));
+	ck_assert(!finite(PX_FP_F32, "1e39"));
+	ck_assert(finite(PX_FP_F16, "65519.99"));
+	ck_assert(!finite(PX_FP_F16, "65520"));
+	ck_assert(finite(PX_FP_BF16, "339617752923046005526922703901628039167"));
+	ck_assert(!finite(PX_FP_BF16, "339617752923046005526922703901628039168"));
+	ck_assert(finite(PX_FP_F64, "1.7976931348623157e308"));
+	ck_assert(!finite(PX_FP_F64, "1.8e308"));
+}
+END_TEST
+
 Suite *fp_suite(void)
 {
 	Suite *s = suite_create("fp");
@@ -133,6 +160,7 @@ Suite *fp_suite(void)
 	tcase_add_test(tc, narrow_formats);
 	tcase_add_test(tc, integers);
 	tcase_add_test(tc, specials);
+	tcase_add_test(tc, finite_range);
 	suite_add_tcase(s, tc);
 	return s;
 }
