@@ -158,14 +158,16 @@ typedef struct px_opnd_def {
 	uint8_t flags;      /* enum px_opnd_flags */
 	int8_t space_slot;  /* PX_OK_ADDR: the slot whose token names the state space (empty:
 	                     * generic), or -1 for the fixed space below */
-	uint8_t space;      /* PX_OK_ADDR with space_slot -1: enum px_addr_space */
+	uint8_t space;      /* with space_slot -1: enum px_addr_space (an address operand's, or
+	                     * the one a value or symbol operand holds an address in; PX_AS_NONE) */
 	const int32_t *allowed; /* NULL, or the immediates allowed (`allowed:`): px_opnd_allowed */
 } px_opnd_def;
 
 /* The state space an address operand works in (data/ops: an op's `spaces:`). */
 enum px_addr_space {
 	PX_AS_GENERIC, PX_AS_GLOBAL, PX_AS_SHARED /* shared::cta */, PX_AS_CLUSTER /* shared::cluster */,
-	PX_AS_CONST, PX_AS_LOCAL, PX_AS_PARAM, PX_AS_TMEM /* tensor memory (tcgen05) */
+	PX_AS_CONST, PX_AS_LOCAL, PX_AS_PARAM, PX_AS_TMEM /* tensor memory (tcgen05) */,
+	PX_AS_NONE /* a value or symbol operand that holds no address */
 };
 
 typedef struct px_variant {

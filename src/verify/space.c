@@ -141,6 +141,9 @@ static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node 
 	case PX_OP_selp:
 		t = n->nops == 3 ? opnd_tag(v, f, &n->ops[0]) : 0;
 		return t && t == opnd_tag(v, f, &n->ops[1]) ? t : PX_SP_UNKNOWN;
+	case PX_OP_mapa: /* the same place in another CTA of the cluster */
+		t = n->slot[px_slot_find(n->op, PX_SN_space)] ? PX_SP_IN(PX_AS_CLUSTER) : PX_SP_IN(PX_AS_CLUSTER) | PX_SP_GEN;
+		return width < 64 && !fits_32(t) ? PX_SP_UNKNOWN : t;
 	case PX_OP_cvta: {
 		unsigned sp = px_space_of_tok(n->slot[px_slot_find(n->op, PX_SN_space)]);
 		bool to = n->slot[px_slot_find(n->op, PX_SN_to)] != 0;
@@ -275,12 +278,47 @@ static void need_cvta_param(px_verifier *v, px_loc loc)
 		}
 }
 
+/* A value or variable name that an instruction reads as an address (mapa's
+ * source): in a space's own window (space sp) it must be a window address of
+ * that space, not a generic one, since nothing converts a value operand;
+ * generic, it must not be a window address. */
+static void check_value(px_verifier *v, const px_func *f, const px_node *n, const px_opnd *b, unsigned sp)
+{
+	bool sym = b->kind == PX_O_SYM;
+	uint8_t t = sym ? px_sym_space(v->m, b->sym) : f->values[b->id].aspace;
+	if (!t || t == PX_SP_UNKNOWN)
+		return;
+	unsigned have = PX_SP_SPACE(t);
+	bool ok = suits(sp, t, sym);
+	if (sp != PX_AS_GENERIC && (t & PX_SP_GEN))
+		ok = false;
+	if (ok)
+		return;
+	char bt[160], tt[80];
+	base_text(bt, sizeof bt, f, b);
+	tag_text(tt, sizeof tt, t, sym);
+	if (sp == PX_AS_GENERIC) {
+		/* the form of the op that takes this window, when it has one */
+		const char *w = space_words[have], *form = w;
+		int si = px_slot_find(n->op, PX_SN_space);
+		for (const uint16_t *k = si >= 0 ? n->op->slots[si].toks : NULL; k && *k; k++)
+			if (px_space_of_tok(*k) == have || (have == PX_AS_SHARED && px_space_of_tok(*k) == PX_AS_CLUSTER))
+				form = px_tok_names[*k];
+		px_error(v->d, b->loc, PX_D_space_need_generic, n->op->name, bt, tt, n->op->name, form, w);
+	} else {
+		px_error(v->d, b->loc, need_diag[sp], n->op->name, bt, tt);
+	}
+}
+
 static void check_node(px_verifier *v, px_func *f, px_node *n)
 {
 	unsigned no;
 	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
 	for (unsigned i = 0; i < n->nops && i < no; i++) {
 		const px_opnd *o = &n->ops[i];
+		if (defs[i].kind != PX_OK_ADDR && (defs[i].space_slot >= 0 || defs[i].space != PX_AS_NONE) &&
+		    ((o->kind == PX_O_VALUE && o->elem < 0) || o->kind == PX_O_SYM))
+			check_value(v, f, n, o, px_opnd_space(&defs[i], n->slot));
 		if (defs[i].kind != PX_OK_ADDR || o->kind != PX_O_ADDR)
 			continue;
 		const px_opnd *b = o->base;

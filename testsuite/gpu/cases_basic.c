@@ -128,6 +128,41 @@ static gpu_verdict cluster(gpu *g, const gpu_case *c)
 	return v;
 }
 
+/* examples/dsmem.mir in clusters of two blocks: each block's outputs come from
+ * the other block of its cluster (host reference below). */
+static gpu_verdict dsmem(gpu *g, const gpu_case *c)
+{
+	enum { BLOCKS = 8, T = 128, N = BLOCKS * T };
+	static uint32_t in[N], got[N + 2 * BLOCKS], want[N + 2 * BLOCKS];
+	uint32_t seed = 0xd5e3;
+	for (size_t i = 0; i < N; i++)
+		in[i] = gpu_rand(&seed) >> 12; /* small enough that no sum of 128 wraps */
+	for (uint32_t b = 0; b < BLOCKS; b++) {
+		uint32_t peer = b ^ 1, sum = 0;
+		for (uint32_t t = 0; t < T; t++) {
+			want[b * T + t] = in[peer * T + t];
+			sum += in[peer * T + t];
+		}
+		want[N + 2 * b] = sum;
+		want[N + 2 * b + 1] = (b % 2) ^ 1; /* the other block's rank in the cluster */
+	}
+	if (!g->cu.LaunchKernelEx)
+		return GPU_SKIP; /* a driver older than CUDA 11.8 */
+	gpu_kernel k = {0};
+	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got);
+	void *args[] = {&din, &dout};
+	gpu_verdict v = GPU_FAIL;
+	if (din && dout && !gpu_load(g, c, "exchange", &k) && !gpu_put(g, din, in, sizeof in) &&
+	    !gpu_zero(g, dout, sizeof got) &&
+	    !gpu_launch_cluster(g, &k, (gpu_dim){BLOCKS, 1, 1}, (gpu_dim){T, 1, 1}, (gpu_dim){2, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_u32(g, "out", got, want, N + 2 * BLOCKS) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, din);
+	gpu_free(g, dout);
+	return v;
+}
+
 static gpu_verdict gemm(gpu *g, const gpu_case *c)
 {
 	enum { M = 64, N = 96, K = 64 };
@@ -203,6 +238,7 @@ const gpu_case gpu_cases_basic[] = {
 	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
 	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
 	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
+	{"example_dsmem", "examples/dsmem.mir", NULL, 90, 0, dsmem},
 	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm},
 	{"example_hopper_gemm", "examples/hopper_gemm.mir", NULL, 90, 90, hopper_gemm},
 	{0},

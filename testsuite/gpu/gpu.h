@@ -21,6 +21,23 @@ typedef struct CUfunc_st *CUfunction;
 typedef uint64_t CUdeviceptr;
 typedef struct { _Alignas(64) uint64_t opaque[16]; } CUtensorMap;
 
+/* cuLaunchKernelEx's configuration with one attribute kind used here, the
+ * cluster shape (CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION): cuda.h's layout, an
+ * id padded to 8 bytes and a 64-byte value union. */
+typedef struct CUlaunchAttribute {
+	int id;
+	char pad[4];
+	union { char pad[64]; struct { unsigned x, y, z; } clusterDim; } value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig {
+	unsigned gridDimX, gridDimY, gridDimZ;
+	unsigned blockDimX, blockDimY, blockDimZ;
+	unsigned sharedMemBytes;
+	void *hStream;
+	CUlaunchAttribute *attrs;
+	unsigned numAttrs;
+} CUlaunchConfig;
+
 enum {
 	CU_ATTR_CC_MAJOR = 75,             /* CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR */
 	CU_ATTR_CC_MINOR = 76,
@@ -28,6 +45,7 @@ enum {
 	CU_JIT_ERROR_LOG = 5, CU_JIT_ERROR_LOG_SIZE = 6,
 	CU_TMAP_FLOAT32 = 7,               /* CU_TENSOR_MAP_DATA_TYPE_FLOAT32 */
 	CU_TMAP_FLOAT16 = 6,
+	CU_LAUNCH_ATTR_CLUSTER_DIM = 4,    /* CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION */
 };
 
 typedef struct gpu_driver {
@@ -53,6 +71,8 @@ typedef struct gpu_driver {
 	CUresult (*TensorMapEncodeTiled)(CUtensorMap *, int, uint32_t, void *, const uint64_t *,
 	                                 const uint64_t *, const uint32_t *, const uint32_t *,
 	                                 int, int, int, int);
+	/* Only from CUDA 11.8 on; NULL before, and the cluster-launch cases skip. */
+	CUresult (*LaunchKernelEx)(const CUlaunchConfig *, CUfunction, void **, void **);
 } gpu_driver;
 
 /* One run of the executable: the driver, the device, where the sources are. */
@@ -93,6 +113,10 @@ extern const gpu_case gpu_cases_tensor[];
 int gpu_load(gpu *g, const gpu_case *c, const char *kernel, gpu_kernel *k);
 void gpu_unload(gpu *g, gpu_kernel *k);
 int gpu_launch(gpu *g, gpu_kernel *k, gpu_dim grid, gpu_dim block, unsigned smem, void **args);
+/* A launch in clusters of the given shape (cuLaunchKernelEx), for a kernel
+ * whose cluster shape is not fixed in its text; the driver must have it. */
+int gpu_launch_cluster(gpu *g, gpu_kernel *k, gpu_dim grid, gpu_dim block, gpu_dim cluster, unsigned smem,
+                       void **args);
 CUdeviceptr gpu_alloc(gpu *g, size_t bytes);
 void gpu_free(gpu *g, CUdeviceptr p);
 int gpu_put(gpu *g, CUdeviceptr dst, const void *src, size_t bytes);

@@ -70,6 +70,7 @@ static int load_driver(gpu_driver *cu, char *why, size_t whylen)
 		SYM(MemsetD8, "cuMemsetD8_v2", 0),
 		SYM(GetErrorString, "cuGetErrorString", 0),
 		SYM(TensorMapEncodeTiled, "cuTensorMapEncodeTiled", 1),
+		SYM(LaunchKernelEx, "cuLaunchKernelEx", 1),
 #undef SYM
 	};
 	for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++) {
@@ -204,6 +205,22 @@ int gpu_launch(gpu *g, gpu_kernel *k, gpu_dim grid, gpu_dim block, unsigned smem
 		return 1;
 	return check(g, g->cu.LaunchKernel(k->fn, grid.x, grid.y, grid.z, block.x, block.y, block.z,
 	                                   smem, NULL, args, NULL), "cuLaunchKernel") ||
+	       check(g, g->cu.CtxSynchronize(), "the kernel");
+}
+
+int gpu_launch_cluster(gpu *g, gpu_kernel *k, gpu_dim grid, gpu_dim block, gpu_dim cluster, unsigned smem,
+                       void **args)
+{
+	if (smem > 48 * 1024 &&
+	    check(g, g->cu.FuncSetAttribute(k->fn, CU_FUNC_MAX_DYNAMIC_SMEM, (int)smem),
+	          "cuFuncSetAttribute"))
+		return 1;
+	CUlaunchAttribute attr = {.id = CU_LAUNCH_ATTR_CLUSTER_DIM};
+	attr.value.clusterDim.x = cluster.x;
+	attr.value.clusterDim.y = cluster.y;
+	attr.value.clusterDim.z = cluster.z;
+	CUlaunchConfig cfg = {grid.x, grid.y, grid.z, block.x, block.y, block.z, smem, NULL, &attr, 1};
+	return check(g, g->cu.LaunchKernelEx(&cfg, k->fn, args, NULL), "cuLaunchKernelEx") ||
 	       check(g, g->cu.CtxSynchronize(), "the kernel");
 }
 

@@ -41,6 +41,31 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
 	return gx && gy && gz && bx && by && bz && bx * by * bz <= 1024 && args ? 0 : 1;
 }
 
+/* cuda.h's CUlaunchConfig and CUlaunchAttribute, as testsuite/gpu/gpu.h declares them */
+typedef struct {
+	int id;
+	char pad[4];
+	union { char pad[64]; struct { unsigned x, y, z; } clusterDim; } value;
+} launch_attr;
+typedef struct {
+	unsigned gx, gy, gz, bx, by, bz, smem;
+	void *stream;
+	launch_attr *attrs;
+	unsigned nattrs;
+} launch_config;
+
+/* A cluster shape (attribute 4) must divide the grid and hold at most 8 blocks. */
+CUresult cuLaunchKernelEx(const launch_config *c, void *f, void **args, void **extra)
+{
+	for (unsigned i = 0; i < c->nattrs; i++) {
+		const launch_attr *a = &c->attrs[i];
+		unsigned x = a->value.clusterDim.x, y = a->value.clusterDim.y, z = a->value.clusterDim.z;
+		if (a->id == 4 && (!x || !y || !z || c->gx % x || c->gy % y || c->gz % z || x * y * z > 8))
+			return 1;
+	}
+	return cuLaunchKernel(f, c->gx, c->gy, c->gz, c->bx, c->by, c->bz, c->smem, c->stream, args, extra);
+}
+
 CUresult cuMemAlloc_v2(uint64_t *p, size_t bytes)
 {
 	void *m = calloc(1, bytes);

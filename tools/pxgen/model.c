@@ -11,7 +11,10 @@ const char *const shape_names[] = {"plain", "branch", "pseudo", NULL};
 /* A state space's spelling and, at the same index, its enum px_addr_space constant. */
 const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
                                    "param", "tmem", NULL};
-const char *const space_consts[] = {"GENERIC", "GLOBAL", "SHARED", "CLUSTER", "CONST", "LOCAL", "PARAM", "TMEM"};
+const char *const space_consts[] = {"GENERIC", "GLOBAL", "SHARED", "CLUSTER", "CONST", "LOCAL", "PARAM", "TMEM",
+                                    "NONE"};
+/* PX_AS_NONE, a value or symbol operand holding no address, has a constant but no spelling */
+const unsigned space_none = sizeof space_names / sizeof space_names[0] - 1;
 
 struct model M;
 

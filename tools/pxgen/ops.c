@@ -488,12 +488,15 @@ static void check_infer(const op_row *op)
 
 /* An address operand's state space: the `spaces:` entry naming it (a slot of
  * the op, whose token gives the space, or a space), else the op's `space`
- * slot, else generic. Every entry must name an address operand. */
+ * slot, else generic. A value or symbol operand named there holds an address
+ * in that space (mapa's source); any other such operand holds none. Every
+ * entry must name an address, value or symbol operand. */
 static void resolve_list(const op_row *op, opnd_list *l, bool *named)
 {
 	for (size_t i = 0; i < l->n; i++) {
 		opnd_row *o = &l->v[i];
-		if (strcmp(o->kind, "addr"))
+		bool addr = !strcmp(o->kind, "addr");
+		if (!addr && strcmp(o->kind, "value") && strcmp(o->kind, "sym"))
 			continue;
 		const ynode *v = NULL;
 		if (op->spaces)
@@ -503,6 +506,10 @@ static void resolve_list(const op_row *op, opnd_list *l, bool *named)
 					named[kv - op->spaces->data.mapping.pairs.start] = true;
 				}
 			}
+		if (!addr && !v) {
+			o->space = space_none;
+			continue;
+		}
 		const char *sp = v ? scalar(v, "a space") : slot_index(op, "space") >= 0 ? "space" : "generic";
 		o->space_slot = slot_index(op, sp);
 		if (o->space_slot >= 0)
@@ -532,7 +539,7 @@ static void resolve_spaces(op_row *op)
 	if (op->spaces)
 		MAP_EACH(kv, op->spaces) {
 			if (!named[kv - op->spaces->data.mapping.pairs.start])
-				fail(node(kv->key), "'%s' is no address operand of op '%s'",
+				fail(node(kv->key), "'%s' is no address, value or symbol operand of op '%s'",
 				     scalar(node(kv->key), "an operand name"), op->name);
 		}
 }

@@ -94,6 +94,7 @@ const char *identifier(const ynode *n, const char *what);
  * names the constant (opnd kind "reg": PX_OK_REG), so their order is free. */
 extern const char *const type_kinds[], *const opnd_kinds[], *const layer_names[], *const shape_names[];
 extern const char *const space_names[], *const space_consts[];
+extern const unsigned space_none;
 
 typedef struct regclass_row {
 	const char *name, *decl, *prefix, *view_decl;
@@ -160,7 +161,7 @@ typedef struct opnd_row {
 	unsigned type, count, flags;
 	const char *derive;
 	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
-	unsigned space;  /* addr with space_slot -1: index in space_names (ops.c) */
+	unsigned space;  /* with space_slot -1: index in space_consts (space_none: no address) */
 	int allowed_slot; /* `allowed:` keyed by this slot's token, or -1 */
 	strs allowed;    /* per set: its token ("" with allowed_slot -1), then its values */
 	size_t *allowed_n; /* the values in each set */
