@@ -63,6 +63,8 @@ typedef struct px_target {
 	uint16_t sm;      /* 90 */
 	uint16_t ptx;     /* lowest PTX ISA version, major*10+minor: 80 */
 	char suffix;      /* 0, 'a' (architecture-specific) or 'f' (family) */
+	uint8_t index;    /* its place in px_targets: its bit in a window's target mask */
+	uint16_t family;  /* the lowest SM of the family whose sm_XXf code it runs: 100 for sm_103f */
 } px_target;
 extern const px_target px_targets[];
 extern const unsigned px_ntargets;
@@ -74,6 +76,7 @@ typedef struct px_sreg {
 	const char *name; /* "%tid.x" */
 	uint16_t type;    /* PX_T_*; PX_T_none for a vector register that needs a component */
 	uint16_t sm, ptx; /* lowest SM and PTX ISA version */
+	uint64_t targets; /* bit i: px_targets[i] has it */
 } px_sreg;
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
@@ -85,6 +88,7 @@ typedef struct px_directive {
 	uint8_t min_args, max_args; /* 0,0 for a flag such as explicitcluster */
 	uint16_t sm, ptx;
 	uint8_t kernel_only;
+	uint64_t targets; /* bit i: px_targets[i] has it */
 } px_directive;
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;
@@ -162,6 +166,7 @@ typedef struct px_variant {
 	uint16_t sm, ptx;       /* lowest SM (70..121) and PTX ISA version (major*10+minor) */
 	uint16_t sm_max;        /* highest SM, or 0 for no limit */
 	char arch;              /* 0, 'a' (needs an sm_XXa target) or 'f' (sm_XXa or sm_XXf) */
+	uint64_t targets;       /* bit i: px_targets[i] runs the variant (sm, sm_max, arch, targets:) */
 	const char *mc;         /* MC opcode stem; see px_mc_name() */
 	int32_t iid;            /* NVVM intrinsic ID, or -1 */
 	int32_t isd;            /* NVPTXISD opcode a seed names (tcgen05, seed 002), or 0 */

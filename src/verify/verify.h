@@ -66,6 +66,8 @@ bool px_float_fits(double v, int t);
 bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any. */
 bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx);
+/* Is t in the target mask (bit i: px_targets[i])? No target: yes. */
+bool px_target_in(uint64_t targets, const px_target *t);
 /* The first variant admitting slot and covering the window, or NULL. */
 const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
                                   uint16_t ptx);
@@ -93,6 +95,8 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: va
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
-void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
+/* window.c: what lacks the target v->target: which targets have it. */
+void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets);
 #endif

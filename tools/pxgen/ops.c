@@ -23,7 +23,7 @@ int need_slot(const op_row *op, const ynode *n)
 }
 
 /* Keys a variant understands besides slot names; a slot may not take one of these names. */
-static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "mc",
+static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "targets", "mc",
                                            "iid", "isd", "results", "operands", NULL};
 
 static void read_infer(slot_row *s, const ynode *list)
@@ -185,14 +185,21 @@ static void read_variant_window(variant_row *var, const ynode *map)
 		var->sm = map_get(map, "sm") ? sm : var->sm;
 		var->ptx = map_get(map, "ptx") ? ptx : var->ptx;
 	}
+	if ((v = map_get(map, "targets"))) {
+		if (map_get(map, "sm") || map_get(map, "arch") || map_get(map, "sm_max"))
+			fail(v, "targets names the targets exactly: leave out sm, sm_max and arch");
+		var->list = read_target_list(v);
+		var->sm = mask_sm(var->list);
+		var->arch = 0;
+		var->sm_max = 0;
+	} else if (map_get(map, "sm") || map_get(map, "arch") || map_get(map, "sm_max")) {
+		var->list = 0;
+	}
 	if ((v = map_get(map, "sm_max")))
 		var->sm_max = to_uint(v, "sm_max", 1000);
-	if ((v = map_get(map, "arch"))) {
-		const char *a = scalar(v, "arch");
-		if (strcmp(a, "a") && strcmp(a, "f"))
-			fail(v, "arch must be a or f, not '%s'", a);
-		var->arch = a[0];
-	}
+	if ((v = map_get(map, "arch")))
+		var->arch = read_arch(v);
+	var->targets = window_mask(map, var->sm, var->sm_max, var->arch, var->list);
 	if ((v = map_get(map, "mc")))
 		var->mc = identifier(v, "mc");
 	if ((v = map_get(map, "iid")))
@@ -383,7 +390,7 @@ static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "iid", "isd", NULL};
+	                                   "arch", "targets", "iid", "isd", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
