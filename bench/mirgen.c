@@ -1,7 +1,7 @@
 /* mirgen: writes one benchmark module twice, as MIR for ptxemit and as the
  * equivalent LLVM IR for llc -march=nvptx64, kernel for kernel.
  *
- *   mirgen NODES OUT.mir OUT.ll
+ *   mirgen [--one-kernel] NODES OUT.mir OUT.ll
  *
  * The module is a sequence of units, each a small device function and a
  * kernel that calls it: a bounds check, a loop whose body mixes integer,
@@ -10,9 +10,17 @@
  * (a fixed pseudo-random sequence) from about 60 to 500 nodes, so a bigger
  * module has more functions, not bigger ones. A node is one MIR instruction
  * statement; units are added until the module has at least NODES of them,
- * and the count written is printed on standard output. */
+ * and the count written is printed on standard output.
+ *
+ * With --one-kernel the module is a single kernel of about NODES statements,
+ * the shape of a generated, fully unrolled kernel: a dependent chain (each
+ * step an fma, a max, a compare and a select on the step before) for the
+ * first half, then a wide unrolled body (WIDE accumulators loaded from global
+ * memory, updated by an fma each per round, as in an unrolled GEMM's inner
+ * loop), summed and stored at the end. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 enum { TARGET_SM = 80 };
 
@@ -232,12 +240,93 @@ static void unit(FILE *m, FILE *l, unsigned k)
 	        acc, acc);
 }
 
+enum { WIDE = 32 };
+
+/* The --one-kernel module's kernel: a chain of steps of 4 statements, then
+ * rounds of WIDE independent fmas, until about want statements. */
+static void one_kernel(FILE *m, FILE *l, unsigned long want)
+{
+	fprintf(m,
+	        "kernel @big(%%a: ptr global, %%b: ptr global, %%n: u32) reqntid(256) {\n"
+	        "  %%t:u32 = mov %%tid.x\n"
+	        "  %%off:u64 = mul.wide %%t, %u\n"
+	        "  %%pa:u64 = add %%a, %%off\n"
+	        "  %%pb:u64 = add %%b, %%off\n"
+	        "  %%x:f32 = ld.global [%%pa]\n"
+	        "  %%y:f32 = cvt.rn %%n\n"
+	        "  %%c0:f32 = mov 1.0\n",
+	        4 * WIDE);
+	fprintf(l,
+	        "define ptx_kernel void @big(ptr addrspace(1) %%a, ptr addrspace(1) %%b, i32 %%n) "
+	        "\"nvvm.reqntid\"=\"256,1,1\" {\n"
+	        "  %%t = call i32 @llvm.nvvm.read.ptx.sreg.tid.x()\n"
+	        "  %%t64 = zext i32 %%t to i64\n"
+	        "  %%off = mul i64 %%t64, %u\n"
+	        "  %%pa = getelementptr i8, ptr addrspace(1) %%a, i64 %%off\n"
+	        "  %%pb = getelementptr i8, ptr addrspace(1) %%b, i64 %%off\n"
+	        "  %%x = load float, ptr addrspace(1) %%pa, align 4\n"
+	        "  %%y = uitofp i32 %%n to float\n",
+	        4 * WIDE);
+	nodes += 7;
+	unsigned long steps = want / 2 / 4, i;
+	for (i = 1; i <= steps; i++) {
+		fprintf(m,
+		        "  %%f%1$lu:f32 = fma.rn %%c%2$lu, %%x, 0.5\n"
+		        "  %%g%1$lu:f32 = max %%f%1$lu, %%x\n"
+		        "  %%q%1$lu:pred = setp.lt %%g%1$lu, %%y\n"
+		        "  %%c%1$lu:f32 = selp %%g%1$lu, %%f%1$lu, %%q%1$lu\n",
+		        i, i - 1);
+		if (i == 1)
+			fprintf(l, "  %%f1 = call float @llvm.fma.f32(float 1.0, float %%x, float 0.5)\n");
+		else
+			fprintf(l, "  %%f%1$lu = call float @llvm.fma.f32(float %%c%2$lu, float %%x, float 0.5)\n",
+			        i, i - 1);
+		fprintf(l,
+		        "  %%g%1$lu = call float @llvm.maxnum.f32(float %%f%1$lu, float %%x)\n"
+		        "  %%q%1$lu = fcmp olt float %%g%1$lu, %%y\n"
+		        "  %%c%1$lu = select i1 %%q%1$lu, float %%g%1$lu, float %%f%1$lu\n",
+		        i);
+		nodes += 4;
+	}
+	/* the chain's last value; in the LLVM IR %c0 is the constant itself */
+	char cend[32];
+	snprintf(cend, sizeof cend, steps ? "%%c%lu" : "1.0", steps);
+	for (unsigned k = 0; k < WIDE; k++) {
+		fprintf(m, "  %%w0_%1$u:f32 = ld.global [%%pa + %2$u]\n", k, 4 * k);
+		fprintf(l,
+		        "  %%p%1$u = getelementptr i8, ptr addrspace(1) %%pa, i64 %2$u\n"
+		        "  %%w0_%1$u = load float, ptr addrspace(1) %%p%1$u, align 4\n",
+		        k, 4 * k);
+	}
+	nodes += WIDE;
+	unsigned long r;
+	for (r = 1; nodes + WIDE + 3 < want || r == 1; r++) {
+		for (unsigned k = 0; k < WIDE; k++) {
+			fprintf(m, "  %%w%1$lu_%2$u:f32 = fma.rn %%w%3$lu_%2$u, %%c%4$lu, %%x\n", r, k, r - 1, steps);
+			fprintf(l, "  %%w%1$lu_%2$u = call float @llvm.fma.f32(float %%w%3$lu_%2$u, float %4$s, float %%x)\n",
+			        r, k, r - 1, cend);
+		}
+		nodes += WIDE;
+	}
+	fprintf(m, "  %%s0:f32 = mov %%w%lu_0\n", r - 1);
+	fprintf(l, "  %%s0 = fadd float %%w%lu_0, 0.0\n", r - 1);
+	for (unsigned k = 1; k < WIDE; k++) {
+		fprintf(m, "  %%s%1$u:f32 = add %%s%2$u, %%w%3$lu_%1$u\n", k, k - 1, r - 1);
+		fprintf(l, "  %%s%1$u = fadd float %%s%2$u, %%w%3$lu_%1$u\n", k, k - 1, r - 1);
+	}
+	fprintf(m, "  st.global [%%pb], %%s%u\n  ret\n}\n", WIDE - 1);
+	fprintf(l, "  store float %%s%u, ptr addrspace(1) %%pb, align 4\n  ret void\n}\n", WIDE - 1);
+	nodes += WIDE + 2;
+}
+
 int main(int argc, char **argv)
 {
-	if (argc != 4) {
-		fputs("usage: mirgen NODES OUT.mir OUT.ll\n", stderr);
+	int one = argc == 5 && strcmp(argv[1], "--one-kernel") == 0;
+	if (argc != 4 + one) {
+		fputs("usage: mirgen [--one-kernel] NODES OUT.mir OUT.ll\n", stderr);
 		return 2;
 	}
+	argv += one;
 	unsigned long want = strtoul(argv[1], NULL, 10);
 	FILE *m = fopen(argv[2], "w");
 	FILE *l = fopen(argv[3], "w");
@@ -260,8 +349,11 @@ int main(int argc, char **argv)
 	           "declare float @llvm.fabs.f32(float)\n"
 	           "declare i32 @llvm.ctpop.i32(i32)\n"
 	           "declare i32 @llvm.umin.i32(i32, i32)\n\n");
-	for (unsigned k = 0; nodes < want; k++)
-		unit(m, l, k);
+	if (one)
+		one_kernel(m, l, want);
+	else
+		for (unsigned k = 0; nodes < want; k++)
+			unit(m, l, k);
 	if (fclose(m) != 0 || fclose(l) != 0) {
 		perror("mirgen");
 		return 2;

@@ -15,11 +15,21 @@
 # process (bench/bare.c), which every tool pays alike and none can avoid; the
 # raw times are in the table too.
 #
+# Then one kernel of 10K, 100K and 1M statements (mirgen --one-kernel: a
+# dependent chain and a wide unrolled body), against the many-function module
+# of the same size: time per statement and peak memory per statement.
+#
+# In-process latency: bench/latency.c, linked with libptxemit, translates a
+# one-kernel module of 1,000 statements many times in one process.
+#
 # Environment: BENCH_SIZES (node counts, default "1000 10000 100000 500000
-# 1000000"), BENCH_ROUNDS (default 5; 3 above 100000 nodes), BENCH_SLOW_MAX
+# 1000000"), BENCH_ONE_SIZES (statements of the one-kernel modules, default
+# "10000 100000 1000000"), BENCH_ROUNDS (default 5; 3 above 100000 nodes), BENCH_SLOW_MAX
 # (largest size at which llc -O2 and ptxas are run, default 100000: they take
 # minutes beyond), LLC, PTXAS, CC, BENCH_WORK (scratch directory),
-# BENCH_RESULTS (where the table goes, default RESULTS.md beside this script).
+# BENCH_RESULTS (where the table goes, default RESULTS.md beside this script),
+# PTXEMIT_LIB (the library for the latency row, default libptxemit.a beside
+# PTXEMIT; the row is left out without it), PTXEMIT_LIBS (what it links with).
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -31,6 +41,7 @@ if [ -z "${PTXAS:-}" ]; then
 	PTXAS=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
 fi
 sizes=${BENCH_SIZES:-"1000 10000 100000 500000 1000000"}
+one_sizes=${BENCH_ONE_SIZES-"10000 100000 1000000"}
 slow_max=${BENCH_SLOW_MAX:-100000}
 work=${BENCH_WORK:-bench-work}
 results=${BENCH_RESULTS:-$here/RESULTS.md}
@@ -42,6 +53,13 @@ for tool in mirgen timeit; do
 done
 # the floor reads its input with ptxemit's own reader
 $CC -O2 -std=c11 -I"$here/../src" -o "$work/iofloor" "$here/iofloor.c" "$here/../src/driver/input.c"
+# in-process latency: built against the library beside the binary
+lib=${PTXEMIT_LIB:-$(dirname "$ptxemit")/libptxemit.a}
+have_lib=no
+if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -o "$work/latency" "$here/latency.c" "$lib" \
+	${PTXEMIT_LIBS:-} 2>/dev/null; then
+	have_lib=yes
+fi
 # the cheapest process there is: static where the C library allows it
 $CC -O2 -static -o "$work/bare" "$here/bare.c" 2>/dev/null || $CC -O2 -o "$work/bare" "$here/bare.c"
 have_llc=yes
@@ -66,6 +84,18 @@ spawn_wall=$6 spawn=$9
 spawn_ms=$(awk -v s="$spawn" 'BEGIN { printf "%.2f", s * 1000 }')
 spawn_wall_ms=$(awk -v s="$spawn_wall" 'BEGIN { printf "%.2f", s * 1000 }')
 startup_net=$(awk -v a="$4" -v b="$spawn" 'BEGIN { d = (a - b) * 1000; printf "%.2f", (d > 0 ? d : 0) }')
+
+# In-process latency: one kernel of about 1,000 statements, 201 rounds
+lat_ms='' lat_min_ms='' lat_nodes=''
+if [ $have_lib = yes ]; then
+	lat_nodes=$("$work/mirgen" --one-kernel 1000 "$work/lat.mir" "$work/lat.ll")
+	set -- $("$work/latency" 201 "$work/lat.mir")
+	# CPU time, as everywhere else here: on a shared machine the wall time
+	# also counts other jobs
+	lat_ms=$(awk -v s="$3" 'BEGIN { printf "%.3f", s * 1000 }')
+	lat_min_ms=$(awk -v s="$4" 'BEGIN { printf "%.3f", s * 1000 }')
+	rm -f "$work/lat.mir" "$work/lat.ll"
+fi
 
 {
 	echo "| nodes | MIR MB | PTX MB | ptxemit wall ms | ptxemit ms | ptxemit net ms | MB/s | Mnodes/s | peak RSS MiB | I/O floor ms | x floor | llc -O0 ms | llc -O0 / ptxemit | llc -O2 ms | llc -O2 / ptxemit | ptxas ms | ptxemit % of ptxas |"
@@ -103,6 +133,8 @@ for size in $sizes; do
 		lin_worst=$(awk -v w="$lin_worst" -v p="$per" 'BEGIN { d = p > 1 ? p - 1 : 1 - p; print (d > w ? d : w) }')
 	fi
 	prev_nodes=$nodes prev_t=$tmin_px
+	# this many-function module's CPU time per node (us), for the one-kernel rows
+	eval "many_$size=$(awk -v t="$tmin_px" -v n="$nodes" 'BEGIN { printf "%.3f", t * 1e6 / n }')"
 	# ratios of net times (see the top of this file)
 	n_px=$(net "$t_px") n_io=$(net "$t_io") n_l0=${t_l0:+$(net "$t_l0")}
 	n_l2=${t_l2:+$(net "$t_l2")} n_as=${t_as:+$(net "$t_as")}
@@ -129,6 +161,37 @@ for size in $sizes; do
 	rm -f "$mir" "$ll" "$ptx" "$work/l0.ptx" "$work/l2.ptx" "$work/out.cubin" "$work/floor.out"
 done
 
+# One kernel of N statements against the many-function module of N nodes
+one_table=$work/one.md
+one_worst_t='' one_worst_b=''
+if [ -n "$one_sizes" ]; then
+	{
+		echo "| statements in one kernel | ptxemit ms | ptxemit net ms | us / statement | many functions: us / node | one / many | peak RSS MiB | bytes / statement |"
+		echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+	} > "$one_table"
+	for size in $one_sizes; do
+		mir=$work/k$size.mir ll=$work/k$size.ll ptx=$work/k$size.ptx
+		nodes=$("$work/mirgen" --one-kernel "$size" "$mir" "$ll")
+		rounds=${BENCH_ROUNDS:-$([ "$size" -gt 100000 ] && echo 3 || echo 5)}
+		set -- $("$work/timeit" "$rounds" "$ptxemit" "$mir" -o "$ptx")
+		rss=$3 t_px=$4 tmin=$5
+		n_px=$(net "$t_px")
+		per=$(awk -v t="$tmin" -v n="$nodes" 'BEGIN { printf "%.3f", t * 1e6 / n }')
+		eval "many_per=\${many_$size:-}"
+		ratio=''
+		if [ -n "$many_per" ]; then
+			ratio=$(awk -v a="$per" -v b="$many_per" 'BEGIN { printf "%.2f", a / b }')
+			one_worst_t=$(awk -v w="${one_worst_t:-0}" -v r="$ratio" 'BEGIN { print (r > w ? r : w) }')
+		fi
+		bps=$(awk -v k="$rss" -v n="$nodes" 'BEGIN { printf "%.0f", k * 1024 / n }')
+		[ "$size" -ge 1000000 ] && one_worst_b=$bps
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$nodes" "$(ms "$t_px")" \
+			"$(awk -v s="$n_px" 'BEGIN { printf "%.2f", s * 1000 }')" "$per" "$many_per" "$ratio" \
+			"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" "$bps" >> "$one_table"
+		rm -f "$mir" "$ll" "$ptx"
+	done
+fi
+
 verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	'BEGIN { if (v == "") print "not measured"; else if ((dir == "<" && v + 0 < lim + 0) || (dir == ">" && v + 0 >= lim + 0)) print "met"; else print "NOT met" }'; }
 {
@@ -136,6 +199,7 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "Start-up on an empty module: $startup_ms ms wall, $startup_cpu ms CPU, peak RSS $startup_rss MiB;"
 	echo "a bare static process (bench/bare.c) takes $spawn_wall_ms ms wall, $spawn_ms ms CPU here (medians of 51),"
 	echo "so ptxemit's own start-up is $startup_net ms."
+	[ -n "$lat_ms" ] && echo "In-process (bench/latency.c, px_translate on one kernel of $lat_nodes statements, 201 rounds): $lat_ms ms CPU median, $lat_min_ms ms least."
 	[ -n "$linearity" ] && echo "Linearity (ptxemit's least CPU time over the rounds when the module doubles):$linearity"
 	echo
 	echo "Times are CPU times (user + system) except the wall column; net times, ratios and the"
@@ -151,11 +215,23 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "| within 5x of the I/O floor at $last_nodes nodes | x$last_floor | $(verdict "$last_floor" 5 "<") |"
 	echo "| start-up < 2 ms (over a bare process) | $startup_net ms | $(verdict "$startup_net" 2 "<") |"
 	echo "| < 64 MiB resident at $last_nodes nodes | $last_rss MiB | $(verdict "$last_rss" 64 "<") |"
+	echo "| a 1K-statement kernel translated in-process in < 1 ms | ${lat_ms:+$lat_ms ms} | $(verdict "$lat_ms" 1 "<") |"
+	if [ -n "$one_sizes" ]; then
+		echo "| one kernel: time per statement within 1.5x of many functions | ${one_worst_t:+x$one_worst_t (worst)} | $(verdict "$one_worst_t" 1.5 "<") |"
+		echo "| one kernel of 1M statements: < 256 bytes per statement | ${one_worst_b:+$one_worst_b B} | $(verdict "$one_worst_b" 256 "<") |"
+	fi
 	lin_pct=$(awk -v w="$lin_worst" 'BEGIN { printf "%.0f", w * 100 }')
 	if [ -n "$linearity" ]; then
 		echo "| linear: doubling within 10% | $lin_pct% off (worst) | $(verdict "$lin_pct" 10 "<") |"
 	else
 		echo "| linear: doubling within 10% | | not measured |"
+	fi
+	if [ -n "$one_sizes" ]; then
+		echo
+		echo "One kernel (bench/mirgen.c --one-kernel: a dependent chain, then a wide unrolled body;"
+		echo "least CPU time over the rounds, per statement, against the many-function module's):"
+		echo
+		cat "$one_table"
 	fi
 } >> "$table"
 
@@ -174,6 +250,6 @@ cat "$table"
 	echo
 	cat "$table"
 } > "$results"
-rm -f "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work/empty.mir" "$work/empty.ptx" "$table"
+rm -f "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
 rmdir "$work" 2>/dev/null || true
 echo "results written to $results"

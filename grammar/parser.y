@@ -6,13 +6,21 @@
  *
  * Every statement ends with NL (the scanner decides where lines may wrap).
  * After a syntax error the parser skips to the end of the line and goes on,
- * so every line with an error is reported once. */
+ * so every line with an error is reported once.
+ *
+ * Two parsers are built from this file. This one, without lookahead
+ * correction, parses until the first syntax error; the build runs bison on
+ * it again with parse.lac=full (src/front/parse_lac.c: pxyyparse_lac), and
+ * px_parse parses the top-level item with the error, and the rest of the
+ * file, again with that one: its messages list exactly the tokens that could
+ * follow, but checking every reduction for them costs a tenth of the parse,
+ * so an input without errors does not pay it. */
 %define api.pure full
 %define api.prefix {pxyy}
 %define api.token.prefix {PXT_}
 %define api.location.type {px_loc}
 %define parse.error custom
-%define parse.lac full
+%define parse.lac none
 %locations
 %param {void *scanner}
 %parse-param {px_parser *P}
@@ -30,6 +38,12 @@
 #define YYSTYPE PXYYSTYPE
 #define YYLTYPE PXYYLTYPE
 #include "lexer.h"
+
+#ifndef PX_PARSER_LAC
+/* The parser without lookahead correction reads through next_token. */
+static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P);
+#define pxyylex(lval, lloc, scanner) next_token(lval, lloc, scanner, P)
+#endif
 
 /* Only start positions are tracked: a rule starts where its first symbol does. */
 #define YYLLOC_DEFAULT(Cur, Rhs, N) ((Cur) = (N) ? YYRHSLOC(Rhs, 1) : YYRHSLOC(Rhs, 0))
@@ -523,6 +537,13 @@ static void describe(char *buf, size_t size, yysymbol_kind_t k, px_str text)
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_parser *P)
 {
 	(void)scanner;
+#ifndef PX_PARSER_LAC
+	/* Nothing is reported here: px_parse parses this item again with
+	 * lookahead correction, which reports it. */
+	(void)ctx;
+	P->restart = true;
+	return 0;
+#else
 	px_loc loc = *yypcontext_location(ctx);
 	if (P->quiet_line && loc.line == P->quiet_line)
 		return 0;
@@ -552,6 +573,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_pars
 	}
 	PX_PERR(P, loc, PX_D_syntax_expected, what, list);
 	return 0;
+#endif
 }
 
 /* Bison's only own message in custom mode: its stack ran out. */
@@ -998,6 +1020,7 @@ static void func_register(px_parser *P, bool defined)
 			PX_PERR(P, f->loc, PX_D_declaration_mismatch, (int)f->name.n, f->name.s);
 			px_report(m->diags, PX_SEV_NOTE, old->loc, PX_D_previous, (int)f->name.n, f->name.s);
 		} else if (defined) {
+			P->reg_undo = (px_reg_undo){PX_REG_REPLACED, prev >> 1, *old};
 			*old = sig;
 		}
 		return;
@@ -1009,6 +1032,7 @@ static void func_register(px_parser *P, bool defined)
 	}
 	m->funcs[m->nfuncs] = sig;
 	px_strmap_put(&m->syms, f->name.s, f->name.n, m->nfuncs << 1 | 1);
+	P->reg_undo = (px_reg_undo){.what = PX_REG_ADDED, .index = m->nfuncs};
 	m->nfuncs++;
 }
 
@@ -1096,6 +1120,68 @@ static void target_line(px_parser *P, px_tok name, const px_tok *ptx)
 
 /* ---------------------------------------------------------------- entry */
 
+#ifndef PX_PARSER_LAC
+int pxyyparse_lac(void *scanner, px_parser *P);
+
+/* Between two top-level items: the parser's stack holds only the module, so
+ * a parse that begins here goes on exactly as this one would. */
+static void mark(px_parser *P)
+{
+	P->mark = (px_parse_mark){P->line, P->col, P->off, P->last_tok, P->last_text, P->quiet_line,
+	                          P->nerrors, P->m->target_written, px_diags_mark(P->m->diags)};
+	P->reg_undo.what = PX_REG_NONE;
+}
+
+static int next_token(YYSTYPE *lval, YYLTYPE *lloc, void *scanner, px_parser *P)
+{
+	/* after the first syntax error: end the input, so the parse stops */
+	if (P->restart)
+		return PXT_YYEOF;
+	/* the parser asks for the token after an item's NL once the item is
+	 * reduced (that state has a default reduction); a function whose
+	 * header line ended with NL is still open (P->f) */
+	if (!P->f && (P->last_tok == PXT_NL || P->last_tok == 0))
+		mark(P);
+	return (pxyylex)(lval, lloc, scanner);
+}
+
+/* Take back all the top-level item at the mark did (its messages, its function,
+ * its registration) and parse from there with lookahead correction. */
+static void parse_again(px_parser *P, yyscan_t *sc)
+{
+	px_module *m = P->m;
+	const px_parse_mark *k = &P->mark;
+	if (P->reg_undo.what == PX_REG_ADDED) {
+		const px_funcsig *s = &m->funcs[P->reg_undo.index];
+		px_strmap_remove(&m->syms, s->name.s, s->name.n);
+		m->nfuncs = P->reg_undo.index; /* it was the last one added */
+	} else if (P->reg_undo.what == PX_REG_REPLACED) {
+		m->funcs[P->reg_undo.index] = P->reg_undo.old;
+	}
+	P->reg_undo.what = PX_REG_NONE;
+	func_drop(P);
+	px_diags_rewind(m->diags, k->diags);
+	m->target_written = k->target_written;
+	P->nerrors = k->nerrors;
+	P->quiet_line = k->quiet_line;
+	P->line = k->line;
+	P->col = k->col;
+	P->off = k->off;
+	P->in_off = k->off;
+	P->last_tok = k->last_tok;
+	P->last_text = k->last_text;
+	P->depth = 0;
+	P->restart = false;
+	pxyylex_destroy(*sc);
+	if (pxyylex_init_extra(P, sc)) {
+		*sc = NULL;
+		px_error_noloc(m->diags, PX_D_internal, "cannot start the scanner");
+		P->nerrors++;
+		return;
+	}
+	pxyyparse_lac(*sc, P);
+}
+
 int px_parse(px_module *m)
 {
 	px_parser P = {.m = m, .line = 1, .col = 1};
@@ -1110,9 +1196,14 @@ int px_parse(px_module *m)
 		px_error_noloc(m->diags, PX_D_internal, "cannot start the scanner");
 		return 1;
 	}
+	mark(&P);
 	pxyyparse(sc, &P);
+	if (P.restart)
+		parse_again(&P, &sc);
 	func_drop(&P); /* a body left open at the end of the file */
-	pxyylex_destroy(sc);
+	if (sc)
+		pxyylex_destroy(sc);
 	px_arena_free(&P.tmp);
 	return (int)P.nerrors;
 }
+#endif

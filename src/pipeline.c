@@ -24,6 +24,7 @@ typedef struct px_pipeline {
 	px_verifier v;
 	px_isel s;
 	px_buf body;
+	px_buf fbody;       /* the instructions of the function being selected */
 	bool target_done;
 } px_pipeline;
 
@@ -40,25 +41,60 @@ static void resolve_target(px_pipeline *p)
 /* With a sink, printed functions are handed over in pieces of about this size. */
 enum { SINK_CHUNK = 1 << 18 };
 
+static void put_out(px_pipeline *p, const char *s, size_t n)
+{
+	if (p->opt->sink && p->body.len + n >= SINK_CHUNK) {
+		if (p->body.len)
+			p->opt->sink(p->opt->sink_ctx, p->body.data, p->body.len);
+		p->body.len = 0;
+		p->opt->sink(p->opt->sink_ctx, s, n);
+	} else {
+		px_buf_put(&p->body, s, n);
+	}
+}
+
+/* The selector hands on instructions as it goes: --emit=isel prints them in
+ * place, PTX behind the register declarations, which need the function's end. */
+static void flush_insts(void *ctx, const px_mfunc *mf)
+{
+	px_pipeline *p = ctx;
+	if (p->opt->emit == PX_EMIT_ISEL)
+		px_print_isel_insts(&p->body, mf->first);
+	else
+		px_print_insts(&p->fbody, mf->first);
+}
+
 /* Called by the parser as each function closes; the function arena is reset
  * after it returns, so whatever is printed must be printed now. */
 static void on_function(px_module *m, px_func *f, void *ctx)
 {
 	px_pipeline *p = ctx;
 	(void)m;
+	/* a declaration changes nothing here: the parser may still take it back
+	 * (px_parse parses an item again after a syntax error) */
+	if (f->is_decl)
+		return;
 	resolve_target(p);
 	/* a body with syntax errors lost statements: checking it would only add
 	 * follow-on errors to the ones already reported */
-	if (f->is_decl || f->nerrors)
+	if (f->nerrors)
 		return;
 	px_verify_func(&p->v, f);
 	if (p->diags.nerrors || p->opt->verify_only)
 		return;
-	const px_mfunc *mf = px_select_func(&p->s, f);
-	if (p->opt->emit == PX_EMIT_ISEL)
-		px_print_isel(&p->body, mf);
-	else
-		px_print_func(&p->body, m, mf);
+	if (p->opt->emit == PX_EMIT_ISEL) {
+		px_print_isel_open(&p->body, f);
+		const px_mfunc *mf = px_select_func(&p->s, f);
+		px_print_isel_insts(&p->body, mf->first);
+		px_print_isel_close(&p->body);
+	} else {
+		p->fbody.len = 0;
+		const px_mfunc *mf = px_select_func(&p->s, f);
+		px_print_insts(&p->fbody, mf->first);
+		px_print_func_open(&p->body, mf);
+		put_out(p, p->fbody.data ? p->fbody.data : "", p->fbody.len);
+		px_print_func_close(&p->body);
+	}
 	if (p->opt->sink && p->body.len >= SINK_CHUNK) {
 		p->opt->sink(p->opt->sink_ctx, p->body.data, p->body.len);
 		p->body.len = 0;
@@ -107,6 +143,9 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	p.s.remarks = opt->remarks;
 	p.s.mc_names = opt->emit == PX_EMIT_ISEL;
 	px_buf_init(&p.body);
+	px_buf_init(&p.fbody);
+	p.s.flush = flush_insts;
+	p.s.flush_ctx = &p;
 
 	px_parse(&m);
 	resolve_target(&p);
@@ -132,6 +171,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 		*out = px_buf_take(&result, outlen);
 	}
 	px_buf_free(&p.body);
+	px_buf_free(&p.fbody);
 	px_isel_free(&p.s);
 	px_verifier_free(&p.v);
 	px_module_free(&m);

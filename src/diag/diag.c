@@ -111,6 +111,20 @@ void px_error_noloc(px_diags *d, int id, ...)
 	va_end(ap);
 }
 
+px_diag_mark px_diags_mark(const px_diags *d)
+{
+	return (px_diag_mark){d->nkept, d->last_error, d->nerrors};
+}
+
+void px_diags_rewind(px_diags *d, px_diag_mark m)
+{
+	for (size_t i = m.nkept; i < d->nkept; i++)
+		free((char *)d->kept[i].d.message);
+	d->nkept = m.nkept;
+	d->last_error = m.last_error;
+	d->nerrors = m.nerrors;
+}
+
 static int by_place(const void *a, const void *b)
 {
 	const struct px_diag_entry *x = a, *y = b;

@@ -27,6 +27,15 @@ void px_error(px_diags *d, px_loc loc, int id, ...);
 void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...);
 /* A location-less error (usage of the library, I/O) with the row's format. */
 void px_error_noloc(px_diags *d, int id, ...);
+/* Where the diagnostics stand, and a return there that forgets (and frees)
+ * what came after: the parser takes back the messages of a top-level item
+ * it parses a second time. */
+typedef struct px_diag_mark {
+	size_t nkept, last_error;
+	unsigned nerrors;
+} px_diag_mark;
+px_diag_mark px_diags_mark(const px_diags *d);
+void px_diags_rewind(px_diags *d, px_diag_mark m);
 /* Hand everything collected to the callback in source order (notes after their
  * error), stopping after max_errors errors with a "too many errors" line. */
 void px_diags_flush(px_diags *d);

@@ -2,6 +2,7 @@
  * value and label tables the parser fills. */
 #include "front/ir.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void px_module_init(px_module *m, const char *filename, const char *src, size_t len, struct px_diags *d)
@@ -21,6 +22,9 @@ void px_module_free(px_module *m)
 	px_strmap_free(&m->syms);
 	px_arena_free(&m->fn_arena);
 	px_arena_free(&m->arena);
+	free(m->value_buf);
+	m->value_buf = NULL;
+	m->value_cap = 0;
 	m->globals = NULL;
 	m->funcs = NULL;
 	m->nglobals = m->cap_globals = m->nfuncs = m->cap_funcs = 0;
@@ -33,10 +37,19 @@ uint32_t px_func_value(px_module *m, px_func *f, px_str name)
 	if (id != f->nvalues)
 		return id;
 	if (f->nvalues == f->cap_values) {
-		/* Doubling in the arena wastes the old copies, at most as much again. */
-		uint32_t cap = f->cap_values ? f->cap_values * 2 : 32;
-		f->values = px_arena_grow(&m->fn_arena, f->values, f->nvalues, cap, sizeof *f->values);
-		f->cap_values = cap;
+		/* One table for every function of the module, grown by realloc: a
+		 * big one is moved by remapping its pages, not copied, and a small
+		 * function after it reuses it as it is. */
+		if (m->value_cap <= f->nvalues) {
+			size_t cap = m->value_cap ? (size_t)m->value_cap * 2 : 64;
+			px_value *nv = realloc(m->value_buf, cap * sizeof *nv);
+			if (!nv)
+				abort(); /* out of memory */
+			m->value_buf = nv;
+			m->value_cap = (uint32_t)cap;
+		}
+		f->values = m->value_buf;
+		f->cap_values = m->value_cap;
 	}
 	f->nvalues++;
 	px_value *v = &f->values[id];

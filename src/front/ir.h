@@ -154,7 +154,7 @@ typedef struct px_func {
 	px_dirval dirs[16]; /* indexed by PX_DIR_* */
 	px_prop *attrs;     /* function attributes: `attrs {unsafe_fp_math}` after the directives */
 	uint32_t nattrs;
-	px_value *values;   /* growable; index = value id */
+	px_value *values;   /* index = value id; the module's value_buf */
 	uint32_t nvalues, cap_values;
 	px_strmap value_ids;
 	px_label *labels;
@@ -206,6 +206,8 @@ struct px_module {
 	size_t srclen;
 	px_arena arena;         /* lives as long as the module */
 	px_arena fn_arena;      /* the function being built; reset after the hook */
+	px_value *value_buf;    /* the values of the function being built (malloc'd) */
+	uint32_t value_cap;
 	/* target line */
 	px_str target;          /* "sm_90a", n == 0 if none */
 	bool target_written;    /* a target line was written, even a malformed one */

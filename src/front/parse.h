@@ -58,6 +58,26 @@ typedef struct px_guard {
 	px_loc loc;
 } px_guard;
 
+/* A place between two top-level items where a second parse can begin, and
+ * what the parse had done by then (see px_parse). */
+typedef struct px_parse_mark {
+	uint32_t line, col, off;
+	int last_tok;
+	px_str last_text;
+	uint32_t quiet_line;
+	unsigned nerrors;
+	bool target_written;
+	px_diag_mark diags;
+} px_parse_mark;
+
+/* What registering the function being parsed changed in the module, to be
+ * undone when its item is parsed again. */
+typedef struct px_reg_undo {
+	enum { PX_REG_NONE, PX_REG_ADDED, PX_REG_REPLACED } what;
+	uint32_t index;   /* in m->funcs */
+	px_funcsig old;   /* PX_REG_REPLACED: the signature before */
+} px_reg_undo;
+
 typedef struct px_parser {
 	px_module *m;
 	px_arena tmp;           /* lists of the statement being parsed; reset per line */
@@ -77,6 +97,10 @@ typedef struct px_parser {
 	px_str last_text;        /* its text, for syntax errors */
 	unsigned depth;          /* open brackets on this statement */
 	uint32_t quiet_line;     /* a line already reported whole; no syntax error there */
+	/* the parse without lookahead correction */
+	bool restart;            /* it met a syntax error: parse again from mark */
+	px_parse_mark mark;      /* the start of the top-level item being parsed */
+	px_reg_undo reg_undo;    /* what that item registered */
 } px_parser;
 
 /* Report an error at loc (a PX_D_* id and its arguments) and count it for

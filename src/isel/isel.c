@@ -15,6 +15,7 @@ void px_isel_init(px_isel *s, px_module *m, px_diags *d)
 	s->m = m;
 	s->d = d;
 	s->a = &m->fn_arena;
+	px_arena_init(&s->ia);
 	px_strmap_init(&s->early_calls);
 }
 
@@ -22,10 +23,11 @@ void px_isel_free(px_isel *s)
 {
 	free(s->vreg);
 	free(s->b8mark);
+	px_arena_free(&s->ia);
 	px_strmap_free(&s->early_calls);
 }
 
-px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(s->a, (n ? n : 1) * sizeof(px_mop)); }
+px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(&s->ia, (n ? n : 1) * sizeof(px_mop)); }
 
 void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned tok)
 {
@@ -54,7 +56,7 @@ unsigned px_type_tok(const px_op_def *op, unsigned sname, int type)
 static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_variant *var,
                              px_loc loc)
 {
-	px_minst *mi = px_arena_alloc(s->a, sizeof *mi);
+	px_minst *mi = px_arena_alloc(&s->ia, sizeof *mi);
 	mi->op = op;
 	if (slot)
 		memcpy(mi->slot, slot, sizeof mi->slot);
@@ -65,6 +67,7 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 		s->mf.last->next = mi;
 	else
 		s->mf.first = mi;
+	s->mf.before_last = s->mf.last;
 	s->mf.last = mi;
 	return mi;
 }
@@ -87,7 +90,7 @@ px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px
 void px_finish(px_isel *s, px_minst *mi)
 {
 	if (s->mc_names)
-		mi->mc = px_mc_name(s->a, mi);
+		mi->mc = px_mc_name(&s->ia, mi);
 }
 
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc)
@@ -216,9 +219,13 @@ static void select_label(px_isel *s, const px_node *n)
 	px_finish(s, mi);
 }
 
+/* Instructions held before they are handed to s->flush. */
+enum { FLUSH_BYTES = 256 * 1024 };
+
 const px_mfunc *px_select_func(px_isel *s, px_func *f)
 {
 	s->f = f;
+	px_arena_reset(&s->ia);
 	memset(&s->mf, 0, sizeof s->mf);
 	memset(s->next, 0, sizeof s->next);
 	s->mf.fn = f;
@@ -248,6 +255,11 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 		default:
 			if (!select_chain(s, n) && !px_select_vector(s, n))
 				px_select_match(s, n); /* layer 3 */
+		}
+		if (s->flush && s->ia.used_total >= FLUSH_BYTES) {
+			s->flush(s->flush_ctx, &s->mf);
+			s->mf.first = s->mf.last = s->mf.before_last = NULL;
+			px_arena_reset(&s->ia);
 		}
 	}
 	return &s->mf;

@@ -18,6 +18,12 @@ typedef struct px_isel {
 	const px_target *target;
 	uint16_t ptx;          /* PTX version to check windows against (0: any) */
 	px_arena *a;           /* the function arena */
+	px_arena ia;           /* instructions and their operands until they are flushed */
+	/* Handed the instructions selected so far every few hundred KiB of them
+	 * (NULL: never), so that a big function's instructions are printed and
+	 * their memory reused as selection goes; mf.first then starts again. */
+	void (*flush)(void *ctx, const px_mfunc *mf);
+	void *flush_ctx;
 	px_func *f;
 	px_mfunc mf;
 	uint32_t next[16];     /* next number per numbering (a view shares its base's) */
@@ -36,7 +42,8 @@ typedef struct px_isel {
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d);
 void px_isel_free(px_isel *s);
-/* Select f (verified, no errors); the result lives in the function arena. */
+/* Select f (verified, no errors); the instructions not yet flushed are in the
+ * result, which lives until the next call. */
 const px_mfunc *px_select_func(px_isel *s, px_func *f);
 
 /* a family's selector (src/family.c) runs first, in layer 1; true when it took the node */

@@ -79,6 +79,7 @@ struct px_minst {
 typedef struct px_mfunc {
 	const px_func *fn;
 	px_minst *first, *last;
+	px_minst *before_last;   /* last's predecessor when last was appended to it */
 	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */
 } px_mfunc;
 

@@ -79,13 +79,17 @@ static bool same_regs(const px_mop *a, const px_mop *b)
 static px_minst *detach_last(px_isel *s)
 {
 	px_minst *mi = s->mf.last, *prev = NULL;
-	for (px_minst *it = s->mf.first; it != mi; it = it->next)
-		prev = it;
+	if (s->mf.before_last && s->mf.before_last->next == mi)
+		prev = s->mf.before_last;
+	else
+		for (px_minst *it = s->mf.first; it != mi; it = it->next)
+			prev = it;
 	s->mf.last = prev;
 	if (prev)
 		prev->next = NULL;
 	else
 		s->mf.first = NULL;
+	s->mf.before_last = NULL;
 	return mi;
 }
 
@@ -95,6 +99,7 @@ static void reattach(px_isel *s, px_minst *mi)
 		s->mf.last->next = mi;
 	else
 		s->mf.first = mi;
+	s->mf.before_last = s->mf.last;
 	s->mf.last = mi;
 }
 

@@ -36,12 +36,24 @@ static void print_isel_line(px_buf *out, const px_minst *mi)
 	px_buf_putc(out, '\n');
 }
 
+void px_print_isel_open(px_buf *out, const px_func *fn)
+{
+	px_buf_puts(out, fn->is_kernel ? "kernel @" : "func @");
+	px_buf_put(out, fn->name.s, fn->name.n);
+	px_buf_putc(out, '\n');
+}
+
+void px_print_isel_insts(px_buf *out, const px_minst *first)
+{
+	for (const px_minst *mi = first; mi; mi = mi->next)
+		print_isel_line(out, mi);
+}
+
+void px_print_isel_close(px_buf *out) { px_buf_putc(out, '\n'); }
+
 void px_print_isel(px_buf *out, const px_mfunc *mf)
 {
-	px_buf_puts(out, mf->fn->is_kernel ? "kernel @" : "func @");
-	px_buf_put(out, mf->fn->name.s, mf->fn->name.n);
-	px_buf_putc(out, '\n');
-	for (const px_minst *mi = mf->first; mi; mi = mi->next)
-		print_isel_line(out, mi);
-	px_buf_putc(out, '\n');
+	px_print_isel_open(out, mf->fn);
+	px_print_isel_insts(out, mf->first);
+	px_print_isel_close(out);
 }

@@ -369,27 +369,45 @@ static bool print_reg_decls(px_buf *out, const px_mfunc *mf)
 	return any;
 }
 
-void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf)
+static void print_func_sig(px_buf *out, const px_func *fn)
 {
-	(void)m; /* part of the stage's contract; a function's text needs only mf */
-	const px_func *fn = mf->fn;
 	print_sig_head(out, px_print_linkage(fn->linkage), fn->is_kernel, fn->name, fn->rets, fn->nrets);
 	for (uint32_t i = 0; i < fn->nparams; i++) {
 		print_param_sep(out, i);
 		print_param(out, fn->name, i, &fn->params[i], fn->is_kernel);
 	}
 	print_params_end(out, fn->nparams);
-	if (fn->is_decl) {
-		px_buf_puts(out, ";\n\n");
-		return;
-	}
+}
+
+void px_print_func_open(px_buf *out, const px_mfunc *mf)
+{
+	const px_func *fn = mf->fn;
+	print_func_sig(out, fn);
 	px_buf_putc(out, '\n');
 	if (fn->is_kernel)
 		print_directives(out, fn);
 	px_buf_puts(out, "{\n");
 	if (print_reg_decls(out, mf))
 		px_buf_putc(out, '\n');
-	for (const px_minst *mi = mf->first; mi; mi = mi->next)
+}
+
+void px_print_insts(px_buf *out, const px_minst *first)
+{
+	for (const px_minst *mi = first; mi; mi = mi->next)
 		px_print_inst(out, mi);
-	px_buf_puts(out, "}\n\n");
+}
+
+void px_print_func_close(px_buf *out) { px_buf_puts(out, "}\n\n"); }
+
+void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf)
+{
+	(void)m; /* part of the stage's contract; a function's text needs only mf */
+	if (mf->fn->is_decl) {
+		print_func_sig(out, mf->fn);
+		px_buf_puts(out, ";\n\n");
+		return;
+	}
+	px_print_func_open(out, mf);
+	px_print_insts(out, mf->first);
+	px_print_func_close(out);
 }

@@ -31,6 +31,12 @@ void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw
  * body, then a blank line. A function without a body (is_decl) prints as its
  * prototype. */
 void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf);
+/* The same in pieces, for a function whose instructions are printed as they
+ * are selected: the signature, directives and register declarations (once
+ * mf->nregs is final), the instructions from first on, the closing brace. */
+void px_print_func_open(px_buf *out, const px_mfunc *mf);
+void px_print_insts(px_buf *out, const px_minst *first);
+void px_print_func_close(px_buf *out);
 
 /* The keyword of a linkage (enum px_linkage): ".visible", ".extern", ".weak" or "". */
 const char *px_print_linkage(uint8_t linkage);
@@ -56,5 +62,10 @@ void px_print_mop(px_buf *out, const px_mop *op);
 /* --emit=isel: "kernel @name" or "func @name", one "L:C MCNAME[ iid=N]" line
  * per selected instruction ("L:C label ^name" for labels), a blank line. */
 void px_print_isel(px_buf *out, const px_mfunc *mf);
+/* The same in pieces: the function line, the lines of the instructions from
+ * first on, the blank line. */
+void px_print_isel_open(px_buf *out, const px_func *fn);
+void px_print_isel_insts(px_buf *out, const px_minst *first);
+void px_print_isel_close(px_buf *out);
 
 #endif

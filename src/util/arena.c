@@ -1,5 +1,6 @@
 #define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "util/arena.h"
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,64 +9,132 @@
 struct px_arena_block {
 	px_arena_block *next;
 	size_t size, used;
+	size_t clean; /* from here on the block has never been handed out: still zero */
+	bool mapped;  /* mmap'd (munmap it), else malloc'd */
 	_Alignas(16) unsigned char data[];
 };
 
+/* The first block's size. Each new block is at least half the size of all the
+ * arena holds, up to PX_ARENA_MAX, so a function of n statements takes
+ * O(log n) blocks, not n / 64 KiB of them: every block is a mapping to make
+ * and, at the end, to unmap, and on a virtual machine an unmap (a TLB
+ * shootdown) costs hundreds of microseconds. */
 enum { PX_ARENA_MIN = 64 * 1024 };
+#define PX_ARENA_MAX ((size_t)16 << 20)
+#define HUGE_BLOCK ((size_t)2 << 20)
 
-void px_arena_init(px_arena *a) { a->head = a->spare = NULL; a->used_total = 0; }
-
-/* A standard block is mapped with its pages populated: one system call
- * instead of a page fault for each of its pages as the bump pointer reaches
- * it (on the benchmark machine a fault costs about 10 us, populating a page
- * under 2). Blocks are reused across functions, so this happens about as
- * often as the largest function needs another block. */
-static void *block_memory(size_t bytes)
+void px_arena_init(px_arena *a)
 {
-#ifdef MAP_POPULATE
-	if (bytes == sizeof(px_arena_block) + PX_ARENA_MIN) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-		return p == MAP_FAILED ? NULL : p;
+	a->head = a->spare = NULL;
+	a->used_total = 0;
+	a->held = 0;
+}
+
+/* A block is mapped with its pages populated: one system call instead of a
+ * page fault for each of its pages as the bump pointer reaches it (on the
+ * benchmark machine a fault costs about 10 us, populating a page under 2).
+ * Blocks are reused across functions, so this happens about as often as the
+ * largest function needs another block. Fresh mappings are zero, so nothing
+ * is cleared until a reset makes the block's memory reused. */
+static px_arena_block *block_memory(size_t size)
+{
+	size_t bytes = sizeof(px_arena_block) + size;
+#if defined MADV_HUGEPAGE && defined MADV_POPULATE_WRITE
+	/* A big block in huge pages: a function of a million statements walks
+	 * hundreds of MB over and over, and with 4 KiB pages most of its time
+	 * went to TLB misses. Populated after the hint, so the pages are huge. */
+	if (bytes >= HUGE_BLOCK) {
+		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			madvise(p, bytes, MADV_HUGEPAGE);
+			madvise(p, bytes, MADV_POPULATE_WRITE); /* a hint too: faults otherwise */
+			px_arena_block *b = p;
+			b->mapped = true;
+			b->clean = 0;
+			return b;
+		}
 	}
 #endif
-	return malloc(bytes);
+#ifdef MAP_POPULATE
+	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
+	if (p != MAP_FAILED) {
+		px_arena_block *b = p;
+		b->mapped = true;
+		b->clean = 0;
+		return b;
+	}
+#endif
+	px_arena_block *b = malloc(bytes);
+	if (b) {
+		b->mapped = false;
+		b->clean = size;
+	}
+	return b;
 }
 
 static void block_release(px_arena_block *b)
 {
 #ifdef MAP_POPULATE
-	if (b->size == PX_ARENA_MIN) {
-		munmap(b, sizeof *b + PX_ARENA_MIN);
+	if (b->mapped) {
+		munmap(b, sizeof *b + b->size);
 		return;
 	}
 #endif
 	free(b);
 }
 
-static px_arena_block *new_block(size_t need, px_arena_block *next)
+static px_arena_block *new_block(px_arena *a, size_t need, px_arena_block *next)
 {
-	size_t size = need > PX_ARENA_MIN ? need : PX_ARENA_MIN;
-	px_arena_block *b = block_memory(sizeof *b + size);
+	size_t size = a->held / 2;
+	if (size > PX_ARENA_MAX)
+		size = PX_ARENA_MAX;
+	if (size < PX_ARENA_MIN)
+		size = PX_ARENA_MIN;
+	/* whole 64 KiB steps (a mapping is made of pages anyway), whole huge
+	 * pages from HUGE_BLOCK on, less the header */
+	if (size + sizeof(px_arena_block) >= HUGE_BLOCK)
+		size = ((size + sizeof(px_arena_block) + HUGE_BLOCK - 1) & ~(HUGE_BLOCK - 1)) - sizeof(px_arena_block);
+	else
+		size = (size + PX_ARENA_MIN - 1) & ~(size_t)(PX_ARENA_MIN - 1);
+	if (size < need)
+		size = need;
+	px_arena_block *b = block_memory(size);
 	if (!b)
 		abort(); /* out of memory: nothing sensible is left to do */
+	a->held += size;
 	b->next = next;
 	b->size = size;
 	b->used = 0;
 	return b;
 }
 
-/* A block kept by a reset when the request fits the standard size: reusing
- * them spares the allocator a free and a fresh, page-faulting malloc per
- * function. */
+/* A block a reset kept, when one is big enough: reusing them spares the
+ * allocator a fresh, page-faulting mapping per function. */
 static px_arena_block *take_block(px_arena *a, size_t need, px_arena_block *next)
 {
-	px_arena_block *b = a->spare;
-	if (!b || need > PX_ARENA_MIN)
-		return new_block(need, next);
-	a->spare = b->next;
-	b->next = next;
-	b->used = 0;
-	return b;
+	for (px_arena_block **pb = &a->spare; *pb; pb = &(*pb)->next) {
+		px_arena_block *b = *pb;
+		if (b->size >= need) {
+			*pb = b->next;
+			b->next = next;
+			b->used = 0;
+			return b;
+		}
+	}
+	return new_block(a, need, next);
+}
+
+/* Zero n bytes at b->used (only the part an earlier use dirtied) and hand them out. */
+static void *carve(px_arena *a, px_arena_block *b, size_t n)
+{
+	void *p = b->data + b->used;
+	if (b->used < b->clean)
+		memset(p, 0, b->clean - b->used < n ? b->clean - b->used : n);
+	b->used += n;
+	if (b->clean < b->used)
+		b->clean = b->used;
+	a->used_total += n;
+	return p;
 }
 
 void *px_arena_alloc(px_arena *a, size_t n)
@@ -75,23 +144,16 @@ void *px_arena_alloc(px_arena *a, size_t n)
 		n = 16;
 	px_arena_block *b = a->head;
 	if (!b || b->size - b->used < n) {
-		if (n > PX_ARENA_MIN / 4 && b) {
+		if (n > PX_ARENA_MIN / 4 && b && b->size - b->used >= PX_ARENA_MIN / 4) {
 			/* A large request gets its own block behind the current one so the
 			 * current block's free space is not wasted. */
 			px_arena_block *big = take_block(a, n, b->next);
 			b->next = big;
-			big->used = n;
-			a->used_total += n;
-			memset(big->data, 0, n);
-			return big->data;
+			return carve(a, big, n);
 		}
 		b = a->head = take_block(a, n, b);
 	}
-	void *p = b->data + b->used;
-	b->used += n;
-	a->used_total += n;
-	memset(p, 0, n);
-	return p;
+	return carve(a, b, n);
 }
 
 void *px_arena_dup(px_arena *a, const void *p, size_t n)
@@ -120,24 +182,16 @@ void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz)
 
 void px_arena_reset(px_arena *a)
 {
+	/* every block becomes a spare: the next function reuses them, so memory
+	 * follows the largest function */
 	px_arena_block *b = a->head;
-	if (!b)
-		return;
-	/* keep the most recent, and the standard-size rest as spares: the next
-	 * function reuses them, so memory follows the largest function */
-	px_arena_block *rest = b->next;
-	while (rest) {
-		px_arena_block *n = rest->next;
-		if (rest->size == PX_ARENA_MIN) {
-			rest->next = a->spare;
-			a->spare = rest;
-		} else {
-			block_release(rest);
-		}
-		rest = n;
+	while (b) {
+		px_arena_block *n = b->next;
+		b->next = a->spare;
+		a->spare = b;
+		b = n;
 	}
-	b->next = NULL;
-	b->used = 0;
+	a->head = NULL;
 	a->used_total = 0;
 }
 
@@ -154,6 +208,5 @@ void px_arena_free(px_arena *a)
 {
 	free_blocks(a->head);
 	free_blocks(a->spare);
-	a->head = a->spare = NULL;
-	a->used_total = 0;
+	px_arena_init(a);
 }

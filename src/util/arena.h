@@ -10,6 +10,7 @@ typedef struct px_arena {
 	px_arena_block *head;
 	px_arena_block *spare; /* standard blocks a reset kept for the next function */
 	size_t used_total; /* bytes handed out since the last reset (for limits) */
+	size_t held;       /* bytes of all its blocks, spares included */
 } px_arena;
 
 void px_arena_init(px_arena *a);

@@ -1,4 +1,5 @@
 #include "util/strmap.h"
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,4 +78,34 @@ uint32_t px_strmap_put(px_strmap *m, const char *key, size_t len, uint32_t val)
 		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
 			return s->val;
 	}
+}
+
+void px_strmap_remove(px_strmap *m, const char *key, size_t len)
+{
+	if (!m->cap)
+		return;
+	uint32_t mask = m->cap - 1, h = hash_bytes(key, len), i = h & mask;
+	for (;; i = (i + 1) & mask) {
+		const px_strmap_slot *s = &m->slots[i];
+		if (!s->key)
+			return;
+		if (s->hash == h && s->len == len && memcmp(s->key, key, len) == 0)
+			break;
+	}
+	/* Close the hole: a later member of the run moves into it when its home
+	 * slot does not lie cyclically between the hole and itself, so every key
+	 * stays reachable from its home without a tombstone. */
+	for (uint32_t j = i;;) {
+		j = (j + 1) & mask;
+		if (!m->slots[j].key)
+			break;
+		uint32_t home = m->slots[j].hash & mask;
+		bool stays = i <= j ? (i < home && home <= j) : (i < home || home <= j);
+		if (!stays) {
+			m->slots[i] = m->slots[j];
+			i = j;
+		}
+	}
+	memset(&m->slots[i], 0, sizeof m->slots[i]);
+	m->count--;
 }

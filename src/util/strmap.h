@@ -23,5 +23,7 @@ void px_strmap_clear(px_strmap *m);
 uint32_t px_strmap_get(const px_strmap *m, const char *key, size_t len);
 /* Inserts key -> val unless present; returns the value now stored. */
 uint32_t px_strmap_put(px_strmap *m, const char *key, size_t len, uint32_t val);
+/* Removes key if present. */
+void px_strmap_remove(px_strmap *m, const char *key, size_t len);
 
 #endif

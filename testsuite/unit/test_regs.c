@@ -109,7 +109,8 @@ START_TEST(types_map_to_classes)
 		{PX_T_b32, PX_RC_r, 0},    {PX_T_u32, PX_RC_r, 0},     {PX_T_s32, PX_RC_r, 0},
 		{PX_T_f16x2, PX_RC_r, 0},  {PX_T_bf16x2, PX_RC_r, 0},  {PX_T_f32, PX_RC_r, 1},
 		{PX_T_b64, PX_RC_rd, 0},   {PX_T_u64, PX_RC_rd, 0},    {PX_T_s64, PX_RC_rd, 0},
-		{PX_T_f64, PX_RC_rd, 1},   {PX_T_ptr, PX_RC_rd, 0},    {PX_T_b128, PX_RC_rq, 0},
+		{PX_T_f64, PX_RC_rd, 1},   {PX_T_ptr, PX_RC_rd, 0},    {PX_T_f32x2, PX_RC_rd, 0},
+		{PX_T_b128, PX_RC_rq, 0},
 	};
 	ck_assert_uint_eq(px_ntypes, sizeof rows / sizeof rows[0] + 1);
 	for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
