@@ -30,6 +30,7 @@
 }
 
 %code {
+#include <ctype.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -75,7 +76,11 @@ static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc);
 static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props);
 static void stmt_done(px_parser *P, px_guard g, px_node *n);
 static void label_def(px_parser *P, px_tok t);
+static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins);
+static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
+                      const px_tok *align);
 static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name);
+static px_loc sym_loc(const px_module *m, uint32_t sym);
 static void param_add(px_parser *P, px_tok name, px_tok type, const px_tok *count, uint16_t space,
                       const px_tok *align, px_loc space_loc);
 static void directive(px_parser *P, px_tok name, const px_olist *args);
@@ -85,7 +90,9 @@ static void func_end(px_parser *P);
 static void func_drop(px_parser *P);
 static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name, px_tok type,
                        const px_tok *count, bool unsized, const px_tok *align, px_olist init,
-                       bool init_list);
+                       bool init_list, bool init_string);
+static px_str unescape(px_arena *a, px_tok t);
+static px_olist string_bytes(px_parser *P, px_tok t);
 static void target_line(px_parser *P, px_tok name, const px_tok *ptx);
 static void stmt_reset(px_parser *P);
 }
@@ -110,7 +117,7 @@ static void stmt_reset(px_parser *P);
 	} opt;
 	struct {
 		px_olist l;
-		bool list;
+		bool list, string;
 	} init;
 	struct {
 		px_olist l;
@@ -122,8 +129,8 @@ static void stmt_reset(px_parser *P);
 %token <tok> VALUE "value" SREG "special register" SYM "symbol" LABEL "label"
 %token <tok> WORD "name" DWORD "dotted name" INT "integer"
 %token <tok> FLOAT "floating-point number" FBITS "floating-point bit pattern"
-%token <tok> NL "end of line" ARROW "'->'" DISCARD "'_'"
-%token <tok> K_ALIGN "'align'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
+%token <tok> NL "end of line" ARROW "'->'" DISCARD "'_'" STRING "string"
+%token <tok> K_ALIGN "'align'" K_ASM "'asm'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
 %token <tok> K_EXTERN "'extern'" K_FUNC "'func'" K_GLOBAL "'global'" K_INTERNAL "'internal'"
 %token <tok> K_KERNEL "'kernel'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
 %token <tok> K_SHARED "'shared'" K_TARGET "'target'" K_WEAK "'weak'"
@@ -156,7 +163,7 @@ item
 	| K_TARGET error NL                 { P->m->target_written = true; /* reported; no "no target" too */ }
 	| linkage gspace SYM ':' WORD garray align ginit NL
 		{ global_def(P, $1, $2, $3, $5, $6.present && !$6.unsized ? &$6.count : NULL, $6.unsized,
-		             $7.present ? &$7.n : NULL, $8.l, $8.list); stmt_reset(P); }
+		             $7.present ? &$7.n : NULL, $8.l, $8.list, $8.string); stmt_reset(P); }
 	| func_head NL                      { func_register(P, false); func_end(P); }
 	| func_head body_open stmts '}' NL  { func_end(P); }
 	| func_head NL body_open stmts '}' NL { func_end(P); }
@@ -191,14 +198,16 @@ align
 	;
 
 ginit
-	: %empty               { $$.l = (px_olist){0}; $$.list = false; }
-	| '=' literal          { $$.l = olist_one($2); $$.list = false; }
+	: %empty               { $$.l = (px_olist){0}; $$.list = false; $$.string = false; }
+	| '=' literal          { $$.l = olist_one($2); $$.list = false; $$.string = false; }
 	| '=' '[' literals ']' { $$.l = $3; $$.list = true; }
+	| '=' STRING           { $$.l = string_bytes(P, $2); $$.list = true; $$.string = true; }
 	| '=' '{' literals '}'
 		{
 			PX_PERR(P, $2.loc, PX_D_brace_init);
 			$$.l = $3;
 			$$.list = true;
+			$$.string = false;
 		}
 	;
 
@@ -316,6 +325,8 @@ stmts
 stmt
 	: LABEL ':'   { label_def(P, $1); }
 	| guard instr { stmt_done(P, $1, $2); }
+	| K_LOCAL SYM ':' WORD garray align
+		{ local_def(P, $2, $4, $5.present && !$5.unsized ? &$5.count : NULL, $5.unsized, $6.present ? &$6.n : NULL); }
 	;
 
 guard
@@ -345,6 +356,8 @@ instr
 			$$->ops = olist_array(&P->m->fn_arena, $4);
 			$$->nops = $4.n;
 		}
+	| K_ASM STRING '(' ')' '(' opnds_opt ')'         { $$ = asm_node(P, $1, $2, NULL, $6); }
+	| K_ASM STRING '(' results ')' '(' opnds_opt ')' { $$ = asm_node(P, $1, $2, &$4, $7); }
 	| K_RET { $$ = new_node(P, PX_N_RET, $1.loc); }
 	| K_RET operand
 		{
@@ -501,7 +514,7 @@ lstride
 	;
 
 keyword
-	: K_ALIGN | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
+	: K_ALIGN | K_ASM | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
 	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK
 	;
 
@@ -723,6 +736,7 @@ static px_olink *literal(px_parser *P, uint8_t kind, px_tok t)
 		break;
 	case PX_O_FLOAT:
 		l->o.fval = t.f;
+		l->o.fdir = t.fdir;
 		break;
 	case PX_O_FBITS:
 		l->o.bits = t.bits;
@@ -848,6 +862,58 @@ static void label_def(px_parser *P, px_tok t)
 	px_node *n = new_node(P, PX_N_LABEL, t.loc);
 	n->label = id;
 	px_func_append(P->f, n);
+}
+
+/* asm "template" (outputs) (inputs): the template's escapes decoded. */
+static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins)
+{
+	px_arena *a = &P->m->fn_arena;
+	px_node *n = new_node(P, PX_N_ASM, kw.loc);
+	n->text = unescape(a, text);
+	n->text_loc = text.loc;
+	if (outs) {
+		n->res = olist_array(a, *outs);
+		n->nres = outs->n;
+	}
+	n->ops = olist_array(a, ins);
+	n->nops = ins.n;
+	return n;
+}
+
+/* `local @name : T[N] align A`: a function-local array, declared before the
+ * body's first statement. Its name may not repeat a local or a module symbol
+ * defined so far. These mistakes lose no statement, so they are reported
+ * without counting as syntax errors: the body is still checked. */
+static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
+                      const px_tok *align)
+{
+	px_module *m = P->m;
+	px_func *f = P->f;
+	px_local l = {.name = sans_sigil(name), .loc = name.loc, .type = type_of(P, type), .count = 1};
+	if (f->first)
+		px_error(m->diags, name.loc, PX_D_local_not_first, (int)l.name.n, l.name.s);
+	if (unsized)
+		px_error(m->diags, name.loc, PX_D_local_unsized, (int)l.name.n, l.name.s);
+	if (count) {
+		l.is_array = true;
+		l.count = small_uint(P, *count, 1, UINT32_MAX);
+	}
+	if (align)
+		l.align = (uint32_t)small_uint(P, *align, 1, UINT32_MAX);
+	const px_local *old = px_func_local(f, l.name);
+	uint32_t sym = px_strmap_get(&m->syms, l.name.s, l.name.n);
+	if (old || sym != PX_STRMAP_NONE) {
+		px_error(m->diags, name.loc, PX_D_redefinition, (int)l.name.n, l.name.s);
+		px_report(m->diags, PX_SEV_NOTE, old ? old->loc : sym_loc(m, sym), PX_D_previous, (int)l.name.n,
+		          l.name.s);
+		return;
+	}
+	if (f->nlocals == f->cap_locals) {
+		uint32_t cap = f->cap_locals ? f->cap_locals * 2 : 4;
+		f->locals = px_arena_grow(&m->fn_arena, f->locals, f->nlocals, cap, sizeof *f->locals);
+		f->cap_locals = cap;
+	}
+	f->locals[f->nlocals++] = l;
 }
 
 /* Lists of the statement just finished are dead: their arena starts over. */
@@ -1062,9 +1128,60 @@ static void func_drop(px_parser *P)
 
 /* ---------------------------------------------------------------- module lines */
 
+/* A string's bytes with its escapes decoded (the scanner reported bad ones;
+ * they stand for themselves here). The quotes are not part of it. */
+static px_str unescape(px_arena *a, px_tok t)
+{
+	const char *s = t.s.s + 1;
+	size_t n = t.s.n >= 2 && t.s.s[t.s.n - 1] == '"' ? t.s.n - 2 : t.s.n - 1;
+	char *out = px_arena_alloc(a, n + 1);
+	size_t len = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] != '\\' || i + 1 == n) {
+			out[len++] = s[i];
+			continue;
+		}
+		char c = s[++i];
+		const char *from = "ntrabfv", *to = "\n\t\r\a\b\f\v";
+		const char *k = strchr(from, c);
+		unsigned v = 0, d = 0;
+		if (c && k) {
+			out[len++] = to[k - from];
+		} else if (c == 'x') {
+			while (d < 2 && i + 1 < n && isxdigit((unsigned char)s[i + 1])) {
+				c = s[++i];
+				v = v * 16 + (unsigned)(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
+				d++;
+			}
+			out[len++] = d ? (char)v : 'x';
+		} else if (c >= '0' && c <= '7') {
+			while (d < 3 && i < n && s[i] >= '0' && s[i] <= '7')
+				v = v * 8 + (unsigned)(s[i++] - '0'), d++;
+			i--;
+			out[len++] = (char)(v & 0xff);
+		} else {
+			out[len++] = c;
+		}
+	}
+	return (px_str){out, (uint32_t)len};
+}
+
+/* "x=%d\n" as the initializer of a byte array: one integer per byte and the NUL. */
+static px_olist string_bytes(px_parser *P, px_tok t)
+{
+	px_str b = unescape(&P->tmp, t);
+	px_olist l = {0};
+	for (uint32_t i = 0; i <= b.n; i++) {
+		px_olink *x = new_opnd(P, PX_O_INT, t.loc);
+		x->o.ival = i < b.n ? (unsigned char)b.s[i] : 0;
+		l = olist_add(l, x);
+	}
+	return l;
+}
+
 static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name, px_tok type,
                        const px_tok *count, bool unsized, const px_tok *align, px_olist init,
-                       bool init_list)
+                       bool init_list, bool init_string)
 {
 	px_module *m = P->m;
 	px_global g = {.name = sans_sigil(name), .loc = name.loc, .space = space, .linkage = linkage};
@@ -1078,6 +1195,11 @@ static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name
 	g.init = olist_array(&m->arena, init);
 	g.ninit = init.n;
 	g.init_is_list = init_list;
+	g.init_is_string = init_string;
+	if (init_string && unsized) { /* the size is the string's, NUL included */
+		g.unsized = false;
+		g.count = init.n;
+	}
 	uint32_t prev = px_strmap_get(&m->syms, g.name.s, g.name.n);
 	if (prev != PX_STRMAP_NONE) {
 		PX_PERR(P, g.loc, PX_D_redefinition, (int)g.name.n, g.name.s);

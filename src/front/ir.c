@@ -86,3 +86,11 @@ void px_func_append(px_func *f, px_node *n)
 	f->last = n;
 	f->nnodes++;
 }
+
+const px_local *px_func_local(const px_func *f, px_str name)
+{
+	for (uint32_t i = 0; f && i < f->nlocals; i++)
+		if (f->locals[i].name.n == name.n && memcmp(f->locals[i].name.s, name.s, name.n) == 0)
+			return &f->locals[i];
+	return NULL;
+}

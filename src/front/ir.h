@@ -27,7 +27,7 @@ enum px_okind {
 	PX_O_NONE,
 	PX_O_VALUE,   /* %name: id = value index; elem >= 0 for %name[i] */
 	PX_O_INT,     /* integer literal: ival (a leading '-' folded in); is_hex */
-	PX_O_FLOAT,   /* decimal float literal: fval */
+	PX_O_FLOAT,   /* decimal float literal: fval, the nearest double; fdir */
 	PX_O_FBITS,   /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: bits, fwidth 32 or 64 */
 	PX_O_SREG,    /* %tid.x: id = index into px_sregs */
 	PX_O_SYM,     /* @name: sym = name (a global or a function) */
@@ -50,6 +50,7 @@ struct px_opnd {
 	double fval;
 	uint64_t bits;
 	uint8_t fwidth;
+	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
 	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	uint32_t decl_count; /* results only: N of ':T[N]', 0 if scalar */
 	px_str sym;     /* PX_O_SYM */
@@ -71,6 +72,7 @@ typedef struct px_value {
 	bool has_def;       /* some statement or parameter defines it */
 	uint8_t param;      /* enum px_param_kind when it is a parameter */
 	uint32_t param_index;
+	uint8_t aspace;     /* filled by the verifier: PX_SP_* (verify/verify.h), what address it holds */
 	/* filled by selection */
 	uint32_t reg;       /* first register number; arrays take count consecutive */
 	bool reg_done;
@@ -83,7 +85,7 @@ typedef struct px_label {
 } px_label;
 
 /* ---- nodes ---- */
-enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET };
+enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET, PX_N_ASM };
 
 typedef struct px_prop {
 	px_str key;
@@ -109,6 +111,8 @@ struct px_node {
 	px_prop *props;
 	uint32_t nprops;
 	uint32_t label;     /* PX_N_LABEL: label index */
+	px_str text;        /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
+	px_loc text_loc;
 	px_str callee;      /* PX_N_CALL: function name without '@' */
 	px_loc callee_loc;
 	/* filled by the verifier */
@@ -132,6 +136,16 @@ typedef struct px_param {
 	uint32_t size;      /* aggregate bytes */
 	px_loc loc;
 } px_param;
+
+/* A function-local array: `local @scratch : f32[16] align 16` at the top of a body. */
+typedef struct px_local {
+	px_str name;        /* without '@' */
+	px_loc loc;
+	uint16_t type;      /* element type */
+	bool is_array;
+	uint64_t count;     /* elements (1 for a scalar) */
+	uint32_t align;     /* 0 if not given */
+} px_local;
 
 typedef struct px_dirval {
 	bool present;
@@ -162,6 +176,9 @@ typedef struct px_func {
 	px_strmap label_ids;
 	px_node *first, *last;
 	uint32_t nnodes;
+	bool falls_off;     /* filled by the verifier: some path reaches the end of the body */
+	px_local *locals;   /* growable; printed as .local after the registers */
+	uint32_t nlocals, cap_locals;
 	uint32_t nerrors;   /* syntax errors the parser reported inside it: its IR may miss
 	                     * statements, so checking it further can only add noise */
 } px_func;
@@ -180,7 +197,8 @@ typedef struct px_global {
 	uint32_t align;     /* 0 if not given */
 	px_opnd *init;      /* initializer literals (PX_O_INT/FLOAT/FBITS/SYM), or NULL */
 	uint32_t ninit;
-	bool init_is_list;  /* written as [ ... ] */
+	bool init_is_list;  /* written as [ ... ] or as a string */
+	bool init_is_string; /* written as "...": one INT per byte, then a NUL */
 } px_global;
 
 /* What a later call needs to know of a function: kept for the whole module. */
@@ -234,5 +252,7 @@ void px_module_free(px_module *m);
 uint32_t px_func_value(px_module *m, px_func *f, px_str name);  /* find or add */
 uint32_t px_func_label(px_module *m, px_func *f, px_str name);  /* find or add */
 void px_func_append(px_func *f, px_node *n);
+/* The function-local array named name, or NULL. */
+const px_local *px_func_local(const px_func *f, px_str name);
 
 #endif

@@ -252,6 +252,9 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 		case PX_N_RET:
 			px_select_ret(s, n);
 			break;
+		case PX_N_ASM:
+			px_select_asm(s, n);
+			break;
 		default:
 			if (!select_chain(s, n) && !px_select_vector(s, n))
 				px_select_match(s, n); /* layer 3 */
@@ -262,5 +265,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 			px_arena_reset(&s->ia);
 		}
 	}
+	if (f->falls_off) /* a path runs off the end: it returns there, as MIR says (verify/flow.c) */
+		px_finish(s, px_emit_inst(s, &px_ops[PX_OP_ret], NULL, f->loc));
 	return &s->mf;
 }

@@ -48,6 +48,7 @@ enum px_pseudo {
 	PX_PSEUDO_CALLSEQ_END,   /* "} // callseq N" */
 	PX_PSEUDO_DECLARE_PARAM, /* ".param .align A .b8 name[size];" or ".param .bW name;" */
 	PX_PSEUDO_CALL,          /* "call.uni (rets), callee, (args);" res = ret params, ops = args */
+	PX_PSEUDO_ASM,           /* inline PTX: name = template, ops = outputs then inputs */
 };
 
 typedef struct px_minst px_minst;

@@ -29,23 +29,24 @@ static px_mop immediate(const px_opnd *o, int want)
 		m.type = o->fwidth == 32 ? PX_T_f32 : PX_T_f64;
 		return m;
 	}
-	double v = o->kind == PX_O_FLOAT ? o->fval : (double)o->ival;
+	int8_t dir = o->fdir;
+	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(o->ival, &dir);
 	if (!is_float) {
 		m.imm = o->ival;
 		return m;
 	}
 	switch (t->width) {
 	case 16: /* PTX has no 16-bit float immediates: the pattern, moved as b16 */
-		m.imm = want == PX_T_bf16 ? px_bf16_bits(v) : px_f16_bits(v);
+		m.imm = (int64_t)px_fp_bits(px_fp_fmt_of_type(want), v, dir);
 		m.type = PX_T_b16;
 		return m;
 	case 64:
 		m.kind = PX_M_FIMM;
-		m.bits = px_f64_bits(v);
+		m.bits = px_fp_bits(PX_FP_F64, v, dir);
 		return m;
 	default:
 		m.kind = PX_M_FIMM;
-		m.bits = px_f32_bits(v);
+		m.bits = px_fp_bits(PX_FP_F32, v, dir);
 		m.type = PX_T_f32;
 		return m;
 	}
@@ -91,15 +92,46 @@ static bool is_literal(const px_opnd *o)
 	return o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS;
 }
 
-/* A pointer parameter into a state space, used by an instruction working in
- * that space, needs the space's own address (mir.md); a kernel's global
- * pointers were converted once at entry. */
-static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, px_loc loc)
+static const uint16_t space_tok[] = {
+	[PX_AS_GLOBAL] = PX_TOK_global, [PX_AS_SHARED] = PX_TOK_shared, [PX_AS_CLUSTER] = PX_TOK_shared__cluster,
+	[PX_AS_CONST] = PX_TOK_const,   [PX_AS_LOCAL] = PX_TOK_local,   [PX_AS_PARAM] = PX_TOK_param,
+};
+
+/* dst = cvta.space.u64 sym: the generic address of a variable or parameter */
+static px_mop generic_of(px_isel *s, unsigned space, px_mop sym, px_loc loc)
+{
+	const px_op_def *cvta = &px_ops[PX_OP_cvta];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(cvta, slot, PX_SN_space, space_tok[space]);
+	px_set_slot(cvta, slot, PX_SN_type, PX_TOK_u64);
+	return px_emit_unary(s, cvta, slot, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), sym, loc);
+}
+
+/* A variable's name where PTX wants a register (st.bulk): its own window
+ * address for an instruction in its space, else its generic address. */
+static px_mop symbol_register(px_isel *s, const px_opnd *b, px_mop sym, unsigned space, px_loc loc)
+{
+	unsigned have = PX_SP_SPACE(px_sym_space(s->m, b->sym));
+	if (space == PX_AS_GENERIC)
+		return generic_of(s, have, sym, loc);
+	int t = have == PX_AS_GLOBAL ? PX_T_u64 : PX_T_u32;
+	const px_op_def *mov = &px_ops[PX_OP_mov];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, t));
+	return px_emit_unary(s, mov, slot, px_reg_mop(s, t, px_new_reg(s, t, 1)), sym, loc);
+}
+
+/* The address base an instruction working in space can take. A generic
+ * address known to point into that space (a ptr shared parameter, or one
+ * derived from it) is converted with cvta.to; a kernel's ptr global was
+ * converted once at entry. A parameter aggregate is its .param name, or,
+ * for a generic address (a TMA tensor map), its generic address. */
+static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, unsigned space, px_loc loc)
 {
 	if (b->kind == PX_O_SYM) {
 		px_mop m = mop_of(PX_M_SYM);
 		m.name = b->sym;
-		return m;
+		return n->op->flags & PX_OPF_REGISTER_ADDRESS ? symbol_register(s, b, m, space, loc) : m;
 	}
 	if (b->kind == PX_O_INT) {
 		px_mop m = mop_of(PX_M_IMM);
@@ -111,25 +143,22 @@ static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, px_lo
 	if (v->param == PX_PARAM_AGG) {
 		px_mop m = mop_of(PX_M_SYM);
 		m.name = px_param_sym(s, v->param_index);
-		return m;
+		return space == PX_AS_GENERIC ? generic_of(s, PX_AS_PARAM, m, loc) : m;
 	}
 	px_mop base = px_lower_value_as(s, b, v->type, loc);
-	int si = px_slot_find(n->op, PX_SN_space);
-	const px_param *p = v->param == PX_PARAM_PTR ? &s->f->params[v->param_index] : NULL;
-	if (!p || !p->space || si < 0 || !n->slot[si] || (s->f->is_kernel && p->space == PX_TOK_global))
+	if (!(v->aspace & PX_SP_GEN))
 		return base;
-	const char *want = px_tok_names[n->slot[si]];
-	const char *have = px_tok_names[p->space];
-	if (strncmp(want, have, strlen(have)) != 0)
-		return base; /* another space: the writer's address, as written */
-	return px_emit_cvta_to(s, p->space, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), base, loc);
+	unsigned have = PX_SP_SPACE(v->aspace);
+	if (space != have && !(space == PX_AS_CLUSTER && have == PX_AS_SHARED))
+		return base; /* generic, as written */
+	return px_emit_cvta_to(s, space_tok[have], px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), base, loc);
 }
 
-static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, px_loc loc)
+static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, unsigned space, px_loc loc)
 {
 	px_mop m = mop_of(PX_M_ADDR);
 	m.base = px_mops(s, 1);
-	*m.base = address_base(s, n, o->base, loc);
+	*m.base = address_base(s, n, o->base, space, loc);
 	m.off = o->off;
 	if (o->idx) {
 		m.idx = px_mops(s, 1);
@@ -183,7 +212,7 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 {
 	switch (o->kind) {
 	case PX_O_ADDR:
-		return address(s, n, o, loc);
+		return address(s, n, o, px_opnd_space(def, n->slot), loc);
 	case PX_O_LABEL: {
 		px_mop m = mop_of(PX_M_LABEL);
 		m.name = s->f->labels[o->id].name;

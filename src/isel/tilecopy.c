@@ -223,6 +223,7 @@ static px_mop base_reg(px_isel *s, const px_node *n, int64_t *off)
 	def.kind = PX_OK_ADDR;
 	def.type_slot = -1;
 	def.count_slot = -1;
+	def.space_slot = (int8_t)px_slot_find(n->op, PX_SN_space);
 	px_mop a = px_lower_operand(s, n, &n->ops[0], &def, 0, n->loc);
 	*off = a.off;
 	px_mop b = *a.base;

@@ -194,6 +194,9 @@ static void print_pseudo(px_buf *out, const px_minst *mi)
 	case PX_PSEUDO_CALL:
 		print_call(out, mi);
 		break;
+	case PX_PSEUDO_ASM:
+		px_print_asm(out, mi);
+		break;
 	}
 }
 

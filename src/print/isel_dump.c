@@ -15,6 +15,7 @@ static const char *const pseudo_names[] = {
 	[PX_PSEUDO_CALLSEQ_END] = "callseq_end",
 	[PX_PSEUDO_DECLARE_PARAM] = "declare_param",
 	[PX_PSEUDO_CALL] = "call",
+	[PX_PSEUDO_ASM] = "inline_asm",
 };
 
 static void print_isel_line(px_buf *out, const px_minst *mi)

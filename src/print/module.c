@@ -6,6 +6,7 @@
 
 #include "print/print.h"
 #include "ptxemit.h"
+#include "util/fp.h"
 
 static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
 
@@ -68,67 +69,24 @@ static void print_decl_type(px_buf *out, uint16_t t, bool holds_address)
 		px_buf_printf(out, ".%s", ti->name);
 }
 
-/* v rounded to nearest even into a binary format with ebits exponent and
- * mbits fraction bits (f16: 5/10, bf16: 8/7), from the double's bits so that
- * no libm is needed. */
-static uint32_t narrow_float_bits(double v, int ebits, int mbits)
-{
-	uint64_t d;
-	memcpy(&d, &v, sizeof d);
-	uint32_t sign = (uint32_t)(d >> 63) << (ebits + mbits);
-	int e = (int)((d >> 52) & 0x7ff);
-	uint64_t m = d & ((1ull << 52) - 1);
-	uint32_t inf = ((1u << ebits) - 1) << mbits;
-	if (e == 0x7ff)
-		return sign | inf | (m ? 1u << (mbits - 1) : 0);
-	if (e == 0) /* a double subnormal is far below any narrow format's range */
-		return sign;
-	int exp = e - 1023 + (1 << (ebits - 1)) - 1; /* the biased target exponent */
-	int shift = 52 - mbits;
-	uint32_t base = 0;
-	m |= 1ull << 52;
-	if (exp > 0)
-		base = (uint32_t)(exp - 1) << mbits; /* the implicit bit adds the last 1 */
-	else
-		shift += 1 - exp; /* a subnormal result */
-	if (shift > 63)
-		return sign;
-	uint64_t r = m >> shift, rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
-	if (rem > half || (rem == half && (r & 1)))
-		r++;
-	uint64_t bits = base + r;
-	return sign | (uint32_t)(bits >= inf ? inf : bits);
-}
-
 /* A float initializer as the exact bits of the element's format: bf16, else
  * the IEEE format of the element's width (a bN element takes fN's bits). */
-static void print_float_init(px_buf *out, uint16_t t, double v)
+static void print_float_init(px_buf *out, uint16_t t, double v, int dir)
 {
-	if (px_types[t].width == 64) {
-		uint64_t b;
-		memcpy(&b, &v, sizeof b);
-		px_buf_printf(out, "0d%016llX", (unsigned long long)b);
-	} else if (px_types[t].width == 32) {
-		float f = (float)v;
-		uint32_t b;
-		memcpy(&b, &f, sizeof b);
-		px_buf_printf(out, "0f%08X", b);
-	} else if (t == PX_T_bf16) {
-		px_buf_printf(out, "0x%04X", narrow_float_bits(v, 8, 7));
-	} else {
-		px_buf_printf(out, "0x%04X", narrow_float_bits(v, 5, 10));
-	}
+	if (px_types[t].width == 64)
+		px_buf_printf(out, "0d%016llX", (unsigned long long)px_fp_bits(PX_FP_F64, v, dir));
+	else if (px_types[t].width == 32)
+		px_buf_printf(out, "0f%08llX", (unsigned long long)px_fp_bits(PX_FP_F32, v, dir));
+	else
+		px_buf_printf(out, "0x%04llX",
+		              (unsigned long long)px_fp_bits(t == PX_T_bf16 ? PX_FP_BF16 : PX_FP_F16, v, dir));
 }
 
 /* The value 0fXXXXXXXX / 0dXX..X literal bits stand for. */
 static double fbits_value(const px_opnd *o)
 {
-	if (o->fwidth == 32) {
-		uint32_t b = (uint32_t)o->bits;
-		float f;
-		memcpy(&f, &b, sizeof f);
-		return f;
-	}
+	if (o->fwidth == 32)
+		return px_f32_from_bits((uint32_t)o->bits);
 	double d;
 	memcpy(&d, &o->bits, sizeof d);
 	return d;
@@ -156,21 +114,24 @@ static void print_init_value(px_buf *out, const px_module *m, uint16_t t, const 
 {
 	bool is_float = is_scalar_float(t);
 	switch (o->kind) {
-	case PX_O_INT:
+	case PX_O_INT: {
+		int8_t dir;
+		double v = px_fp_from_int(o->ival, &dir);
 		if (is_float)
-			print_float_init(out, t, (double)o->ival);
+			print_float_init(out, t, v, dir);
 		else
 			px_buf_puti(out, o->ival);
 		break;
+	}
 	case PX_O_FLOAT:
-		print_float_init(out, t, o->fval);
+		print_float_init(out, t, o->fval, o->fdir);
 		break;
 	case PX_O_FBITS:
 		if (o->fwidth == px_types[t].width)
 			px_buf_printf(out, o->fwidth == 32 ? "0f%08llX" : "0d%016llX",
 			              (unsigned long long)o->bits);
 		else
-			print_float_init(out, t, fbits_value(o));
+			print_float_init(out, t, fbits_value(o), 0);
 		break;
 	case PX_O_SYM:
 		print_sym_init(out, m, o->sym);
@@ -387,7 +348,16 @@ void px_print_func_open(px_buf *out, const px_mfunc *mf)
 	if (fn->is_kernel)
 		print_directives(out, fn);
 	px_buf_puts(out, "{\n");
-	if (print_reg_decls(out, mf))
+	bool decls = print_reg_decls(out, mf);
+	/* function-local arrays: bytes, aligned as written or to their element */
+	for (uint32_t i = 0; i < fn->nlocals; i++) {
+		const px_local *l = &fn->locals[i];
+		px_buf_printf(out, "\t.local .align %u .b8 ", l->align ? l->align : type_bytes(l->type));
+		put_str(out, l->name);
+		px_buf_printf(out, "[%llu];\n", (unsigned long long)(l->count * type_bytes(l->type)));
+		decls = true;
+	}
+	if (decls)
 		px_buf_putc(out, '\n');
 }
 

@@ -57,6 +57,12 @@ void px_print_inst(px_buf *out, const px_minst *mi);
 /* One operand as PTX spells it (%r3, 0f3F800000, [%rd1+8], {%r1, %r2}, $L1). */
 void px_print_mop(px_buf *out, const px_mop *op);
 
+/* ---- asm.c ---- */
+
+/* Inline PTX in its own scope: "// begin inline asm", "{", the template's lines
+ * with each $N replaced by operand N and $$ by '$', "}", "// end inline asm". */
+void px_print_asm(px_buf *out, const px_minst *mi);
+
 /* ---- isel_dump.c ---- */
 
 /* --emit=isel: "kernel @name" or "func @name", one "L:C MCNAME[ iid=N]" line

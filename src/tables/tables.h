@@ -156,7 +156,16 @@ typedef struct px_opnd_def {
 	int8_t count_slot;  /* slot whose token (v2, v4, x4) gives a group's size, or -1 */
 	uint8_t count;      /* fixed group size when count_slot is -1 */
 	uint8_t flags;      /* enum px_opnd_flags */
+	int8_t space_slot;  /* PX_OK_ADDR: the slot whose token names the state space (empty:
+	                     * generic), or -1 for the fixed space below */
+	uint8_t space;      /* PX_OK_ADDR with space_slot -1: enum px_addr_space */
 } px_opnd_def;
+
+/* The state space an address operand works in (data/ops: an op's `spaces:`). */
+enum px_addr_space {
+	PX_AS_GENERIC, PX_AS_GLOBAL, PX_AS_SHARED /* shared::cta */, PX_AS_CLUSTER /* shared::cluster */,
+	PX_AS_CONST, PX_AS_LOCAL, PX_AS_PARAM, PX_AS_TMEM /* tensor memory (tcgen05) */
+};
 
 typedef struct px_variant {
 	/* allow[i]: the tokens slot i may hold in this variant (0-terminated), or NULL
@@ -221,7 +230,13 @@ typedef struct px_op_def {
 	const px_rule *otherwise; /* the message when no variant admits the tokens (its when is empty) */
 	uint8_t family;         /* PX_FAM_*: verifier and selector code of its own (0: the tables say all) */
 } px_op_def;
-enum { PX_OPF_TERMINATOR = 1, PX_OPF_NOGUARD = 2, PX_OPF_INTERNAL = 4 /* selection-made only; not MIR */ };
+enum {
+	PX_OPF_TERMINATOR = 1,
+	PX_OPF_NOGUARD = 2,
+	PX_OPF_INTERNAL = 4,           /* selection-made only; not MIR */
+	PX_OPF_SPACE_FROM_ADDRESS = 8, /* an empty space slot is filled from the address's known space */
+	PX_OPF_REGISTER_ADDRESS = 16,  /* PTX takes no variable name in the address: a register base */
+};
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
 extern const unsigned px_nops;

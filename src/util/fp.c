@@ -1,21 +1,95 @@
 #include "util/fp.h"
 
+#include <fenv.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
-uint32_t px_f32_bits(double v)
+#include "tables/tables.h"
+
+double px_fp_parse(const char *s, int8_t *dir)
 {
-	float f = (float)v;
-	uint32_t b;
-	memcpy(&b, &f, sizeof b);
-	return b;
+	double v = strtod(s, NULL);
+	*dir = 0;
+	if (!isfinite(v))
+		return v;
+	/* strtod rounds in the current rounding mode: the two directed parses
+	 * bracket the decimal, and they agree only when it is a double */
+	int mode = fegetround();
+	fesetround(FE_DOWNWARD);
+	double lo = strtod(s, NULL);
+	fesetround(FE_UPWARD);
+	double hi = strtod(s, NULL);
+	fesetround(mode);
+	if (lo != hi)
+		*dir = v == lo ? 1 : -1;
+	return v;
 }
 
-uint64_t px_f64_bits(double v)
+double px_fp_from_int(int64_t i, int8_t *dir)
 {
-	uint64_t b;
-	memcpy(&b, &v, sizeof b);
-	return b;
+	double v = (double)i;
+	*dir = 0;
+	if (v >= 0x1p63) /* i is at most 2^63 - 1 */
+		*dir = -1;
+	else if ((int64_t)v != i)
+		*dir = (int64_t)v < i ? 1 : -1;
+	return v;
+}
+
+static const struct {
+	uint8_t ebits, mbits, shift; /* shift: where the pattern sits in its container */
+} fmts[] = {
+	[PX_FP_F16] = {5, 10, 0}, [PX_FP_BF16] = {8, 7, 0},  [PX_FP_TF32] = {8, 10, 13},
+	[PX_FP_F32] = {8, 23, 0}, [PX_FP_F64] = {11, 52, 0}, [PX_FP_E5M2] = {5, 2, 0},
+};
+
+uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir)
+{
+	uint64_t d;
+	memcpy(&d, &v, sizeof d);
+	if (fmt == PX_FP_F64)
+		return d; /* the double is the decimal rounded once */
+	int ebits = fmts[fmt].ebits, mbits = fmts[fmt].mbits;
+	uint64_t sign = (d >> 63) << (ebits + mbits);
+	int e = (int)((d >> 52) & 0x7ff);
+	uint64_t m = d & ((1ull << 52) - 1);
+	uint64_t inf = ((1ull << ebits) - 1) << mbits;
+	if (e == 0x7ff)
+		return (sign | inf | (m ? 1ull << (mbits - 1) : 0)) << fmts[fmt].shift;
+	if (e == 0) /* zero, or a double subnormal: far below every format's range */
+		return sign << fmts[fmt].shift;
+	/* where the exact magnitude lies from |v| */
+	int mdir = d >> 63 ? -dir : dir;
+	int exp = e - 1023 + (1 << (ebits - 1)) - 1; /* the biased target exponent */
+	int shift = 52 - mbits;
+	uint64_t base = 0;
+	m |= 1ull << 52;
+	if (exp > 0)
+		base = (uint64_t)(exp - 1) << mbits; /* the implicit bit adds the last 1 */
+	else
+		shift += 1 - exp; /* a subnormal result */
+	if (shift > 54) /* below half the smallest subnormal */
+		return sign << fmts[fmt].shift;
+	uint64_t r = m >> shift, rem = m & ((1ull << shift) - 1), half = 1ull << (shift - 1);
+	if (rem > half || (rem == half && (mdir > 0 || (mdir == 0 && (r & 1)))))
+		r++;
+	uint64_t bits = base + r; /* a fraction carry moves into the exponent */
+	return (sign | (bits >= inf ? inf : bits)) << fmts[fmt].shift;
+}
+
+enum px_fp_fmt px_fp_fmt_of_type(int type)
+{
+	switch (type) {
+	case PX_T_f16:
+		return PX_FP_F16;
+	case PX_T_bf16:
+		return PX_FP_BF16;
+	case PX_T_f64:
+		return PX_FP_F64;
+	default:
+		return PX_FP_F32;
+	}
 }
 
 double px_f32_from_bits(uint32_t b)
@@ -23,45 +97,4 @@ double px_f32_from_bits(uint32_t b)
 	float f;
 	memcpy(&f, &b, sizeof f);
 	return f;
-}
-
-uint16_t px_bf16_bits(double v)
-{
-	uint32_t b = px_f32_bits(v);
-	if ((b & 0x7fffffffu) > 0x7f800000u) /* NaN stays a quiet NaN */
-		return (uint16_t)((b >> 16) | 0x40);
-	/* round to nearest even on the 16 dropped bits */
-	b += 0x7fffu + ((b >> 16) & 1);
-	return (uint16_t)(b >> 16);
-}
-
-uint16_t px_f16_bits(double v)
-{
-	uint16_t sign = signbit(v) ? 0x8000 : 0;
-	double a = fabs(v);
-	if (isnan(v))
-		return 0x7e00;
-	if (a >= 65520.0) /* rounds to infinity */
-		return sign | 0x7c00;
-	if (a < 0x1p-25)
-		return sign;
-	int e;
-	double m = frexp(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-	int exp = e - 1 + 15;   /* biased exponent of 1.xxx form */
-	double scaled;
-	uint32_t bits;
-	if (exp <= 0) {
-		/* subnormal: units of 2^-24 */
-		scaled = ldexp(a, 24);
-		bits = 0;
-	} else {
-		scaled = ldexp(m * 2.0 - 1.0, 10);
-		bits = (uint32_t)exp << 10;
-	}
-	double fl = floor(scaled);
-	double frac = scaled - fl;
-	uint32_t q = (uint32_t)fl;
-	if (frac > 0.5 || (frac == 0.5 && (q & 1)))
-		q++;
-	return (uint16_t)(sign | (bits + q)); /* a mantissa carry moves into the exponent */
 }

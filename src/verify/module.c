@@ -66,6 +66,11 @@ void px_verify_globals(px_verifier *v)
 			px_error(v->d, g->init[0].loc, PX_D_init_not_allowed, name_n, g->name.s);
 			continue;
 		}
+		if (g->init_is_string && (px_types[g->type].width != 8 || !g->is_array)) {
+			px_error(v->d, g->init[0].loc, PX_D_string_init_type, name_n, g->name.s, px_types[g->type].name,
+			         g->is_array ? "[]" : "");
+			continue;
+		}
 		if (g->init_is_list != g->is_array) {
 			px_error(v->d, g->init[0].loc, g->is_array ? PX_D_init_needs_list : PX_D_init_not_list,
 			         name_n, g->name.s);

@@ -97,9 +97,9 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 	}
 }
 
-static void check_symbol(px_verifier *v, const px_opnd *o)
+static void check_symbol(px_verifier *v, const px_func *f, const px_opnd *o)
 {
-	if (px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
+	if (!px_func_local(f, o->sym) && px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
 }
 
@@ -118,7 +118,7 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 {
 	const px_opnd *b = o->base;
 	if (b->kind == PX_O_SYM) {
-		check_symbol(v, b);
+		check_symbol(v, f, b);
 	} else if (b->kind == PX_O_VALUE) {
 		check_value_use(v, f, b);
 		const px_value *val = &f->values[b->id];
@@ -191,7 +191,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	case PX_OK_LABEL:
 		return; /* labels are checked when the function ends */
 	case PX_OK_SYM:
-		check_symbol(v, o);
+		check_symbol(v, f, o);
 		return;
 	default:
 		break;

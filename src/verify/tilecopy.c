@@ -120,8 +120,6 @@ bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n)
 		return false;
 	}
 	n->slot[px_slot_find(n->op, PX_SN_dir)] = (uint16_t)dir;
-	if (px_matrix_shared_address(v, f, n))
-		n->slot[px_slot_find(n->op, PX_SN_space)] = PX_TOK_shared;
 	px_layout r, s;
 	bool ok = read_layout(v, n, "reg", &r) & read_layout(v, n, "smem", &s);
 	if (!ok)

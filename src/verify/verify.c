@@ -253,6 +253,7 @@ void px_verify_func(px_verifier *v, px_func *f)
 	memset(v->state, 0, f->nvalues + 1);
 	check_params(v, f);
 	check_directives(v, f);
+	px_verify_locals(v, f);
 	for (px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_INST:
@@ -265,9 +266,14 @@ void px_verify_func(px_verifier *v, px_func *f)
 		case PX_N_RET:
 			check_ret(v, f, n);
 			break;
+		case PX_N_ASM:
+			px_verify_asm(v, f, n);
+			break;
 		default:
 			break;
 		}
 	}
 	check_labels(v, f);
+	px_check_spaces(v, f);
+	px_check_flow(v, f);
 }

@@ -76,6 +76,23 @@ const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, u
 
 
 
+/* ---- address spaces (space.c) ---- */
+/* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
+ * an address in that state space's own window (enum px_addr_space; generic:
+ * a generic address into no known space), with PX_SP_GEN: the generic address
+ * of a place in that space. */
+enum { PX_SP_NONE = 0, PX_SP_UNKNOWN = 1, PX_SP_GEN = 0x80 };
+#define PX_SP_IN(space) ((uint8_t)(2 + (space)))
+#define PX_SP_SPACE(tag) ((unsigned)(((tag) & 0x7f) - 2))
+unsigned px_space_of_tok(unsigned tok);    /* a space token (PX_TOK_shared ...) as PX_AS_*; else generic */
+unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot); /* an address operand's PX_AS_* */
+uint8_t px_sym_space(const px_module *m, px_str name); /* the tag of a variable's name */
+/* Tag every value of f and check every memory operand's address against its space. */
+void px_check_spaces(px_verifier *v, px_func *f);
+
+/* flow.c: may a path reach the end of f's body (f->falls_off)? An error for a func with results. */
+void px_check_flow(px_verifier *v, px_func *f);
+
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
@@ -83,7 +100,6 @@ unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /*
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
-bool px_matrix_shared_address(const px_verifier *v, const px_func *f, const px_node *n); /* matrix.c */
 const px_prop *px_node_prop(const px_node *n, const char *key); /* matrix.c */
 bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n); /* tilecopy.c */
 bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n);   /* tensor.c */
@@ -95,7 +111,13 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: va
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
+<<<<<<< HEAD
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
+=======
+void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
+void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
+>>>>>>> main
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
 /* window.c: what lacks the target v->target: which targets have it. */
 void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets);

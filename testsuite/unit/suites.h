@@ -12,5 +12,6 @@ Suite *matrix_suite(void);   /* matrix copies: seed 000's ID table */
 Suite *match_suite(void);    /* the pattern matcher's costs (seed 003) */
 Suite *diag_suite(void);     /* diagnostics only the library API raises */
 Suite *mma_suite(void);      /* seed 002's packed MMA descriptor */
+Suite *fp_suite(void);       /* literal rounding (util/fp.c) */
 
 #endif

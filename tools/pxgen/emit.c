@@ -106,7 +106,8 @@ static void sb_bits(sbuf *b, unsigned bits, const char *prefix, const char *cons
 
 static const char *const slot_flag_names[] = {"FIXED", "TYPE", "REQUIRED", "NOPRINT", NULL};
 static const char *const opnd_flag_names[] = {"OPTIONAL", "SREG", "PAIR", "GROUP", "INOUT", "B8REG", "SINK", "SINK_ONLY", NULL};
-static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", NULL};
+static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", "SPACE_FROM_ADDRESS",
+                                            "REGISTER_ADDRESS", NULL};
 
 static const char *opnd_array(const opnd_list *l)
 {
@@ -121,7 +122,7 @@ static const char *opnd_array(const opnd_list *l)
 		sb_printf(&b, "%s, %d, %u, ", enum_name("PX_DERIVE_", o->derive ? o->derive : "none"), o->count_slot,
 		          o->count);
 		sb_bits(&b, o->flags, "PX_OPND_", opnd_flag_names);
-		sb_printf(&b, "}");
+		sb_printf(&b, ", %d, %u}", o->space_slot, o->space);
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
 	free(b.p);

@@ -45,9 +45,35 @@ static void read_infer(slot_row *s, const ynode *list)
 	s->infer_at = list;
 }
 
+/* windows: [{tokens: [...], sm: 80, ptx: 7.4, arch: a}, ...]: each token in one at most. */
+static void read_token_windows(slot_row *s, const ynode *list)
+{
+	static const char *const keys[] = {"tokens", "sm", "ptx", "arch", NULL};
+	expect(list, YAML_SEQUENCE_NODE, "windows");
+	SEQ_EACH(it, list) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a token window", keys);
+		tokwin_row *w = PUSH(s->wins, s->nwins, s->cap_wins);
+		*w = (tokwin_row){0};
+		v = map_need(e, "tokens", "a token window");
+		w->toks = scalar_list(v, "tokens");
+		for (size_t i = 0; i < w->toks.n; i++) {
+			if (strs_find(&s->toks, w->toks.v[i]) < 0)
+				fail(v, "token '%s' of a window is not in slot '%s'", w->toks.v[i], s->name);
+			for (size_t j = 0; j + 1 < s->nwins; j++)
+				if (strs_find(&s->wins[j].toks, w->toks.v[i]) >= 0)
+					fail(v, "token '%s' has two windows in slot '%s'", w->toks.v[i], s->name);
+		}
+		read_window(e, &w->sm, &w->ptx);
+		if ((v = map_get(e, "arch")))
+			w->arch = read_arch(v);
+	}
+}
+
 static void read_slots(op_row *op, const ynode *list)
 {
-	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer", NULL};
+	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer",
+	                                   "windows", NULL};
 	expect(list, YAML_SEQUENCE_NODE, "slots");
 	SEQ_EACH(it, list) {
 		ynode *e = node(*it), *v;
@@ -78,6 +104,8 @@ static void read_slots(op_row *op, const ynode *list)
 			read_infer(s, v);
 		if (!s->toks.n)
 			fail(e, "slot '%s' has no tokens", s->name);
+		if ((v = map_get(e, "windows")))
+			read_token_windows(s, v);
 		if (strs_find(&M.snames, s->name) < 0)
 			strs_push(&M.snames, s->name);
 		for (size_t i = 0; i < s->toks.n; i++)
@@ -141,7 +169,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
 		opnd_row *o = PUSH(out->v, out->n, out->cap);
-		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1};
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1};
 		o->name = scalar(map_need(e, "name", "an operand"), "name");
 		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
 			fail(v, "unknown operand kind '%s'", o->kind);
@@ -334,7 +362,8 @@ static void read_rules(op_row *op, const ynode *list)
 
 static unsigned read_op_flags(const ynode *v)
 {
-	static const char *const names[] = {"terminator", "noguard", "internal", NULL};
+	static const char *const names[] = {"terminator", "noguard", "internal", "space_from_address",
+	                                    "register_address", NULL};
 	unsigned flags = 0;
 	expect(v, YAML_SEQUENCE_NODE, "flags");
 	SEQ_EACH(it, v) {
@@ -386,11 +415,129 @@ static void check_infer(const op_row *op)
 				     *src >= SRC_OPERAND ? *src - SRC_OPERAND : *src, op->name);
 }
 
+/* An address operand's state space: the `spaces:` entry naming it (a slot of
+ * the op, whose token gives the space, or a space), else the op's `space`
+ * slot, else generic. Every entry must name an address operand. */
+static const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
+                                          "param", "tmem", NULL}; /* enum px_addr_space's order */
+
+static void resolve_list(const op_row *op, opnd_list *l, bool *named)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		opnd_row *o = &l->v[i];
+		if (strcmp(o->kind, "addr"))
+			continue;
+		const ynode *v = NULL;
+		if (op->spaces)
+			MAP_EACH(kv, op->spaces) {
+				if (!strcmp(scalar(node(kv->key), "an operand name"), o->name)) {
+					v = node(kv->value);
+					named[kv - op->spaces->data.mapping.pairs.start] = true;
+				}
+			}
+		const char *sp = v ? scalar(v, "a space") : slot_index(op, "space") >= 0 ? "space" : "generic";
+		o->space_slot = slot_index(op, sp);
+		if (o->space_slot >= 0)
+			continue;
+		if (!strcmp(sp, "shared::cta"))
+			sp = "shared";
+		unsigned k = 0;
+		while (space_names[k] && strcmp(space_names[k], sp))
+			k++;
+		if (!space_names[k])
+			fail(v, "'%s' is neither a slot of op '%s' nor a state space", sp, op->name);
+		o->space = k;
+	}
+}
+
+static void resolve_spaces(op_row *op)
+{
+	bool named[64] = {0};
+	if (op->spaces) {
+		expect(op->spaces, YAML_MAPPING_NODE, "spaces");
+		if (op->spaces->data.mapping.pairs.top - op->spaces->data.mapping.pairs.start > 64)
+			fail(op->spaces, "more than 64 spaces");
+	}
+	resolve_list(op, &op->operands, named);
+	for (size_t j = 0; j < op->nvariants; j++)
+		resolve_list(op, &op->variants[j].operands, named);
+	if (op->spaces)
+		MAP_EACH(kv, op->spaces) {
+			if (!named[kv - op->spaces->data.mapping.pairs.start])
+				fail(node(kv->key), "'%s' is no address operand of op '%s'",
+				     scalar(node(kv->key), "an operand name"), op->name);
+		}
+}
+
+/* The tokens of list that lie in window w (w NULL: in none of the slot's). */
+static strs *window_part(const slot_row *s, const strs *list, const tokwin_row *w)
+{
+	strs *part = xrealloc(NULL, sizeof *part);
+	*part = (strs){0};
+	for (size_t i = 0; i < list->n; i++) {
+		int in = -1;
+		for (size_t j = 0; j < s->nwins && in < 0; j++)
+			if (strs_find(&s->wins[j].toks, list->v[i]) >= 0)
+				in = (int)j;
+		if (w ? in == (int)(w - s->wins) : in < 0)
+			strs_push(part, list->v[i]);
+	}
+	return part;
+}
+
+/* Split every variant that admits tokens with windows of their own: one row for
+ * the slot empty or holding unwindowed tokens, with the variant's window, then
+ * one row per token window, the slot required there, with the later SM and PTX
+ * version of the two and the stricter arch. The rows admit disjoint token sets,
+ * so their order does not change which one a node selects. */
+static void split_token_windows(op_row *op, const ynode *at)
+{
+	for (size_t si = 0; si < op->nslots; si++) {
+		const slot_row *s = &op->slots[si];
+		if (!s->nwins)
+			continue;
+		variant_row *out = NULL;
+		size_t nout = 0, cap = 0;
+		for (size_t vi = 0; vi < op->nvariants; vi++) {
+			const variant_row *var = &op->variants[vi];
+			if (!var->allow[si]) {
+				*PUSH(out, nout, cap) = *var;
+				continue;
+			}
+			strs *plain = window_part(s, var->allow[si], NULL);
+			if (plain->n || !((var->require >> si) & 1)) {
+				variant_row *r = PUSH(out, nout, cap);
+				*r = *var;
+				r->allow[si] = plain->n ? plain : NULL;
+			}
+			for (size_t wi = 0; wi < s->nwins; wi++) {
+				const tokwin_row *w = &s->wins[wi];
+				strs *part = window_part(s, var->allow[si], w);
+				if (!part->n)
+					continue;
+				variant_row *r = PUSH(out, nout, cap);
+				*r = *var;
+				r->allow[si] = part;
+				r->require |= 1u << si;
+				r->sm = w->sm > r->sm ? w->sm : r->sm;
+				r->ptx = w->ptx > r->ptx ? w->ptx : r->ptx;
+				if (w->arch == 'a' || (w->arch == 'f' && !r->arch))
+					r->arch = w->arch;
+			}
+		}
+		if (nout > 65535)
+			fail(at, "op '%s' has more than 65535 variants after its token windows", op->name);
+		op->variants = out;
+		op->nvariants = nout;
+		op->cap_variants = cap;
+	}
+}
+
 static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "targets", "iid", "isd", NULL};
+	                                   "arch", "targets", "iid", "isd", "spaces", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
@@ -437,6 +584,7 @@ static void read_op(const ynode *e)
 		if (!op->nvariants)
 			fail(v, "op '%s' has an empty variants list", op->name);
 	}
+	split_token_windows(op, e);
 	/* A required slot is required in every variant; folding it into each
 	 * variant's mask gives the verifier one place to look. */
 	for (size_t i = 0; i < op->nslots; i++)
@@ -446,6 +594,8 @@ static void read_op(const ynode *e)
 	check_infer(op);
 	if (op->family)
 		check_family(op, map_get(e, "family"));
+	op->spaces = map_get(e, "spaces");
+	resolve_spaces(op);
 }
 
 void read_ops(void)

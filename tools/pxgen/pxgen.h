@@ -127,12 +127,22 @@ typedef struct diag_row {
 	const char *id, *text;
 } diag_row;
 
+/* Tokens with a window of their own (a slot's `windows:`): a variant that
+ * admits them is split by pxgen into rows whose windows include theirs. */
+typedef struct tokwin_row {
+	strs toks;
+	unsigned sm, ptx;
+	char arch;
+} tokwin_row;
+
 typedef struct slot_row {
 	const char *name, *fixed;
 	strs toks;
 	unsigned flags;
 	int infer[MAX_INFER + 1];
 	const ynode *infer_at;
+	tokwin_row *wins;
+	size_t nwins, cap_wins;
 } slot_row;
 enum { SLOT_FIXED = 1, SLOT_TYPE = 2, SLOT_REQUIRED = 4, SLOT_NOPRINT = 8 };
 
@@ -141,6 +151,8 @@ typedef struct opnd_row {
 	int type_slot, count_slot;
 	unsigned type, count, flags;
 	const char *derive;
+	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
+	unsigned space;  /* addr with space_slot -1: enum px_addr_space's order (ops.c) */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128 };
@@ -195,6 +207,7 @@ typedef struct op_row {
 	prop_row *props;
 	size_t nprops, cap_props;
 	unsigned flags;
+	const ynode *spaces;    /* operand name -> slot or state space of its address */
 } op_row;
 
 

@@ -1,0 +1,80 @@
+/* Control flow at a function's end. ptxas accepts a body whose last statement
+ * is not a ret and simply runs off its end; a func with results then returns
+ * whatever its result parameter held, so a path that reaches the end of such a
+ * function is an error here. A kernel or a func without results may reach its
+ * end: the selector closes the body with a ret there, so that path returns as
+ * written instead of relying on what ptxas makes of the fall.
+ *
+ * Reachability follows the statements from the first: a label and a call fall
+ * through; bra goes to its label, and also falls through when guarded; ret,
+ * exit and trap end the path unless guarded. */
+#include <stdlib.h>
+
+#include "verify/state.h"
+#include "verify/verify.h"
+
+/* Where control may go after n (at index i): up to two statement indexes,
+ * nnodes standing for the end of the body; returns how many. */
+static unsigned successors(const px_node *n, uint32_t i, const uint32_t *label_at, uint32_t out[2])
+{
+	unsigned k = 0;
+	bool guarded = n->has_guard;
+	bool ends = false;
+	if (n->kind == PX_N_RET) {
+		ends = true;
+	} else if (n->kind == PX_N_INST && n->op) {
+		if (n->op->shape == PX_SHAPE_BRANCH) {
+			for (uint32_t j = 0; j < n->nops; j++)
+				if (n->ops[j].kind == PX_O_LABEL && label_at[n->ops[j].id] != UINT32_MAX)
+					out[k++] = label_at[n->ops[j].id];
+			ends = true;
+		} else if (n->op->flags & PX_OPF_TERMINATOR) {
+			ends = true;
+		}
+	}
+	if (!ends || guarded)
+		out[k++] = i + 1;
+	return k;
+}
+
+void px_check_flow(px_verifier *v, px_func *f)
+{
+	uint32_t nn = 0;
+	for (const px_node *n = f->first; n; n = n->next)
+		nn++;
+	const px_node **at = malloc((nn + 1) * sizeof *at);
+	uint32_t *label_at = malloc((f->nlabels + 1) * sizeof *label_at);
+	uint32_t *stack = malloc((nn + 1) * sizeof *stack);
+	uint8_t *seen = calloc(nn + 1, 1);
+	if (!at || !label_at || !stack || !seen)
+		abort();
+	for (uint32_t i = 0; i < f->nlabels; i++)
+		label_at[i] = UINT32_MAX;
+	uint32_t i = 0;
+	for (const px_node *n = f->first; n; n = n->next, i++) {
+		at[i] = n;
+		if (n->kind == PX_N_LABEL)
+			label_at[n->label] = i;
+	}
+	uint32_t top = 0;
+	stack[top++] = 0;
+	seen[0] = 1;
+	while (top) {
+		uint32_t x = stack[--top], next[2];
+		if (x == nn)
+			continue;
+		unsigned k = successors(at[x], x, label_at, next);
+		for (unsigned j = 0; j < k; j++)
+			if (!seen[next[j]]) {
+				seen[next[j]] = 1;
+				stack[top++] = next[j];
+			}
+	}
+	f->falls_off = seen[nn];
+	if (f->falls_off && !f->is_kernel && f->nrets)
+		px_error(v->d, f->loc, PX_D_falls_off_end, (int)f->name.n, f->name.s, f->nrets, f->nrets == 1 ? "" : "s");
+	free(at);
+	free(label_at);
+	free(stack);
+	free(seen);
+}

@@ -1,0 +1,321 @@
+/* Address spaces: what each value's address points into, and whether every
+ * memory operand gets an address of the space its instruction works in.
+ *
+ * Run once a function's nodes are resolved. Every value gets a tag
+ * (px_value.aspace): no address known, or an address in one state space's own
+ * window (a 32-bit shared offset from `mov @tile`), or the generic address of
+ * a place in a known space (a ptr shared parameter). The tag is the join of
+ * every definition of the value, whatever the path (MIR is not SSA), so a
+ * value defined from two different spaces, or from a load, is unknown; an
+ * unknown address is allowed everywhere, as PTX allows it.
+ *
+ * Addresses are formed by mov (of a value or a variable's name), add, sub
+ * (address minus offset), mad (the addend), selp (both sides alike), and
+ * (an alignment mask with a non-address), cvt between integer widths (a window
+ * address of shared, const, local or param fits 32 bits; a global or generic
+ * one does not survive truncation) and cvta (into or out of a space). Anything
+ * else, including mul and a load, gives a value whose space is unknown. */
+#include <stdio.h>
+#include <string.h>
+
+#include "verify/state.h"
+#include "verify/verify.h"
+
+static const char *const space_words[] = {
+	[PX_AS_GENERIC] = "generic", [PX_AS_GLOBAL] = "global", [PX_AS_SHARED] = "shared",
+	[PX_AS_CLUSTER] = "shared::cluster", [PX_AS_CONST] = "const", [PX_AS_LOCAL] = "local",
+	[PX_AS_PARAM] = "param", [PX_AS_TMEM] = "tensor memory",
+};
+
+unsigned px_space_of_tok(unsigned tok)
+{
+	switch (tok) {
+	case PX_TOK_global:
+		return PX_AS_GLOBAL;
+	case PX_TOK_shared:
+	case PX_TOK_shared__cta:
+		return PX_AS_SHARED;
+	case PX_TOK_shared__cluster:
+		return PX_AS_CLUSTER;
+	case PX_TOK_const:
+		return PX_AS_CONST;
+	case PX_TOK_local:
+		return PX_AS_LOCAL;
+	case PX_TOK_param:
+		return PX_AS_PARAM;
+	default:
+		return PX_AS_GENERIC;
+	}
+}
+
+unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot)
+{
+	return def->space_slot >= 0 ? px_space_of_tok(slot[def->space_slot]) : def->space;
+}
+
+/* The tag of a variable's address (its own window); unknown for a function. */
+uint8_t px_sym_space(const px_module *m, px_str name)
+{
+	uint32_t e = px_strmap_get(&m->syms, name.s, name.n);
+	if (e == PX_STRMAP_NONE || (e & 1))
+		return PX_SP_UNKNOWN;
+	static const uint8_t of[] = {[PX_SPACE_GLOBAL] = PX_AS_GLOBAL, [PX_SPACE_CONST] = PX_AS_CONST,
+	                             [PX_SPACE_SHARED] = PX_AS_SHARED};
+	return PX_SP_IN(of[m->globals[e >> 1].space]);
+}
+
+/* A parameter's tag: a kernel's ptr global is converted once at entry into a
+ * global address (also a valid generic one); other pointers are generic
+ * addresses into their space; an aggregate lives in the param space. */
+static uint8_t param_tag(const px_func *f, const px_value *val)
+{
+	const px_param *p = &f->params[val->param_index];
+	switch (val->param) {
+	case PX_PARAM_PTR:
+		if (f->is_kernel && p->space == PX_TOK_global)
+			return PX_SP_IN(PX_AS_GLOBAL);
+		return PX_SP_IN(px_space_of_tok(p->space)) | (p->space ? PX_SP_GEN : 0);
+	case PX_PARAM_AGG:
+		return PX_SP_IN(PX_AS_PARAM);
+	default:
+		return PX_SP_UNKNOWN;
+	}
+}
+
+/* What one operand contributes: a known address's tag, else 0. */
+static uint8_t opnd_tag(const px_verifier *v, const px_func *f, const px_opnd *o)
+{
+	uint8_t t = 0;
+	if (o->kind == PX_O_VALUE && o->elem < 0 && !f->values[o->id].count)
+		t = f->values[o->id].aspace;
+	else if (o->kind == PX_O_SYM)
+		t = px_sym_space(v->m, o->sym);
+	return t == PX_SP_UNKNOWN ? 0 : t;
+}
+
+/* The one known address among ops[first..first+n), when the others are none. */
+static uint8_t only_address(const px_verifier *v, const px_func *f, const px_node *n, unsigned first, unsigned count)
+{
+	uint8_t found = 0;
+	for (unsigned i = first; i < first + count && i < n->nops; i++) {
+		uint8_t t = opnd_tag(v, f, &n->ops[i]);
+		if (t && found)
+			return PX_SP_UNKNOWN; /* two addresses: a difference or nonsense */
+		found = t ? t : found;
+	}
+	return found ? found : PX_SP_UNKNOWN;
+}
+
+static bool fits_32(uint8_t t)
+{
+	unsigned sp = PX_SP_SPACE(t);
+	return !(t & PX_SP_GEN) && sp != PX_AS_GLOBAL && sp != PX_AS_GENERIC;
+}
+
+/* The tag a node gives its first result. */
+static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node *n)
+{
+	if (!n->var || n->kind != PX_N_INST || n->nres != 1)
+		return PX_SP_UNKNOWN;
+	unsigned op = (unsigned)(n->op - px_ops);
+	int width = f->values[n->res[0].id].type ? px_types[f->values[n->res[0].id].type].width : 0;
+	uint8_t t;
+	switch (op) {
+	case PX_OP_mov:
+	case PX_OP_cvt:
+		if (op == PX_OP_cvt && px_slot_find(n->op, PX_SN_rnd) >= 0 && n->slot[px_slot_find(n->op, PX_SN_rnd)])
+			return PX_SP_UNKNOWN; /* a rounding conversion: a float */
+		t = n->nops == 1 ? opnd_tag(v, f, &n->ops[0]) : 0;
+		if (!t || (width < 64 && !fits_32(t)))
+			return PX_SP_UNKNOWN;
+		return t;
+	case PX_OP_add:
+	case PX_OP_and:
+		return only_address(v, f, n, 0, 2);
+	case PX_OP_sub:
+		return n->nops == 2 && !opnd_tag(v, f, &n->ops[1]) ? only_address(v, f, n, 0, 1) : PX_SP_UNKNOWN;
+	case PX_OP_mad: /* a * b + c: the addend c may be an address */
+		if (n->nops != 3 || opnd_tag(v, f, &n->ops[0]) || opnd_tag(v, f, &n->ops[1]))
+			return PX_SP_UNKNOWN;
+		return only_address(v, f, n, 2, 1);
+	case PX_OP_selp:
+		t = n->nops == 3 ? opnd_tag(v, f, &n->ops[0]) : 0;
+		return t && t == opnd_tag(v, f, &n->ops[1]) ? t : PX_SP_UNKNOWN;
+	case PX_OP_cvta: {
+		unsigned sp = px_space_of_tok(n->slot[px_slot_find(n->op, PX_SN_space)]);
+		bool to = n->slot[px_slot_find(n->op, PX_SN_to)] != 0;
+		return PX_SP_IN(sp) | (to || sp == PX_AS_GLOBAL ? 0 : PX_SP_GEN);
+	}
+	default:
+		return PX_SP_UNKNOWN;
+	}
+}
+
+/* A value defined several ways: the same tag, or unknown. */
+static bool join(px_value *val, uint8_t t)
+{
+	uint8_t j = !val->aspace ? t : val->aspace == t ? t : PX_SP_UNKNOWN;
+	if (j == val->aspace)
+		return false;
+	val->aspace = j;
+	return true;
+}
+
+static void compute_tags(const px_verifier *v, px_func *f)
+{
+	for (uint32_t i = 0; i < f->nvalues; i++) {
+		px_value *val = &f->values[i];
+		val->aspace = val->param ? param_tag(f, val) : val->count ? PX_SP_UNKNOWN : 0;
+	}
+	/* tags only rise (none, one space, unknown): a few passes settle them */
+	for (bool changed = true; changed;) {
+		changed = false;
+		for (px_node *n = f->first; n; n = n->next) {
+			if (n->kind != PX_N_INST && n->kind != PX_N_CALL)
+				continue;
+			uint8_t t = n->kind == PX_N_INST ? result_tag(v, f, n) : PX_SP_UNKNOWN;
+			for (uint32_t i = 0; i < n->nres; i++)
+				if (n->res[i].kind == PX_O_VALUE)
+					changed |= join(&f->values[n->res[i].id], i ? PX_SP_UNKNOWN : t);
+		}
+	}
+}
+
+/* "%a" or "@g", as written. */
+static const char *base_text(char *buf, size_t size, const px_func *f, const px_opnd *b)
+{
+	if (b->kind == PX_O_SYM)
+		snprintf(buf, size, "@%.*s", (int)b->sym.n, b->sym.s);
+	else
+		snprintf(buf, size, "%%%.*s", (int)f->values[b->id].name.n, f->values[b->id].name.s);
+	return buf;
+}
+
+/* "a shared address", "a generic address into shared memory", "the address
+ * of a global variable" */
+static const char *tag_text(char *buf, size_t size, uint8_t t, bool sym)
+{
+	const char *w = space_words[PX_SP_SPACE(t)];
+	if (sym)
+		snprintf(buf, size, "the address of a %s variable", w);
+	else if (t & PX_SP_GEN)
+		snprintf(buf, size, "a generic address into %s memory", w);
+	else
+		snprintf(buf, size, "a %s address", w);
+	return buf;
+}
+
+static const uint16_t need_diag[] = {
+	[PX_AS_GENERIC] = PX_D_space_need_generic, [PX_AS_GLOBAL] = PX_D_space_need_global,
+	[PX_AS_SHARED] = PX_D_space_need_shared,   [PX_AS_CLUSTER] = PX_D_space_need_cluster,
+	[PX_AS_CONST] = PX_D_space_need_const,     [PX_AS_LOCAL] = PX_D_space_need_local,
+	[PX_AS_PARAM] = PX_D_space_need_param,     [PX_AS_TMEM] = PX_D_space_need_tmem,
+};
+
+/* Does an address tagged t (from a variable's name when sym) suit space sp? */
+static bool suits(unsigned sp, uint8_t t, bool sym)
+{
+	if (!t || t == PX_SP_UNKNOWN)
+		return sp != PX_AS_TMEM || !sym;
+	unsigned have = PX_SP_SPACE(t);
+	switch (sp) {
+	case PX_AS_TMEM:
+		return false;
+	case PX_AS_GENERIC:
+		/* a variable's name and a parameter aggregate give their generic address */
+		return sym || (t & PX_SP_GEN) || have == PX_AS_GLOBAL || have == PX_AS_GENERIC || have == PX_AS_PARAM;
+	case PX_AS_CLUSTER:
+		return have == PX_AS_CLUSTER || have == PX_AS_SHARED || have == PX_AS_GENERIC;
+	default:
+		return have == sp || have == PX_AS_GENERIC;
+	}
+}
+
+/* An instruction whose space follows its address takes .shared for a shared one. */
+static void follow_space(const px_verifier *v, px_node *n, uint8_t t)
+{
+	int si = px_slot_find(n->op, PX_SN_space);
+	if (!(n->op->flags & PX_OPF_SPACE_FROM_ADDRESS) || si < 0 || n->slot[si] || !t || t == PX_SP_UNKNOWN ||
+	    PX_SP_SPACE(t) != PX_AS_SHARED)
+		return;
+	n->slot[si] = PX_TOK_shared;
+	const px_variant *var = px_variant_find(n->op, n->slot, v->target, v->ptx_given);
+	if (var)
+		n->var = var;
+	else
+		n->slot[si] = 0;
+}
+
+/* Is every space the operand's slot can name shared memory? Then its generic
+ * form (the slot left empty) still works only on shared memory (ldmatrix,
+ * mbarrier, st.bulk). */
+static bool shared_only(const px_op_def *op, const px_opnd_def *def)
+{
+	if (def->space_slot < 0)
+		return false;
+	for (const uint16_t *t = op->slots[def->space_slot].toks; *t; t++)
+		if (px_space_of_tok(*t) != PX_AS_SHARED && px_space_of_tok(*t) != PX_AS_CLUSTER)
+			return false;
+	return true;
+}
+
+/* A parameter aggregate where a generic address is wanted prints its generic
+ * address (cvta.param): that instruction's window applies. */
+static void need_cvta_param(px_verifier *v, px_loc loc)
+{
+	const px_op_def *cvta = &px_ops[PX_OP_cvta];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	slot[px_slot_find(cvta, PX_SN_space)] = PX_TOK_param;
+	slot[px_slot_find(cvta, PX_SN_type)] = PX_TOK_u64;
+	for (unsigned i = 0; i < cvta->nvariants; i++)
+		if (px_variant_admits(cvta, &cvta->variants[i], slot)) {
+			const px_variant *var = &cvta->variants[i];
+			px_note_window(v, loc, "cvta.param", var->sm, var->arch, var->ptx);
+			return;
+		}
+}
+
+static void check_node(px_verifier *v, px_func *f, px_node *n)
+{
+	unsigned no;
+	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
+	for (unsigned i = 0; i < n->nops && i < no; i++) {
+		const px_opnd *o = &n->ops[i];
+		if (defs[i].kind != PX_OK_ADDR || o->kind != PX_O_ADDR)
+			continue;
+		const px_opnd *b = o->base;
+		if (b->kind != PX_O_SYM && b->kind != PX_O_VALUE)
+			continue;
+		bool sym = b->kind == PX_O_SYM;
+		uint8_t t = sym ? px_sym_space(v->m, b->sym) : f->values[b->id].aspace;
+		follow_space(v, n, t);
+		unsigned sp = px_opnd_space(&defs[i], n->slot);
+		bool ok = suits(sp, t, sym);
+		if (ok && sp == PX_AS_GENERIC && t && t != PX_SP_UNKNOWN && shared_only(n->op, &defs[i])) {
+			unsigned have = PX_SP_SPACE(t);
+			ok = have == PX_AS_SHARED || have == PX_AS_CLUSTER || have == PX_AS_GENERIC;
+			sp = ok ? sp : PX_AS_SHARED;
+		}
+		if (ok && sp == PX_AS_GENERIC && !sym && f->values[b->id].param == PX_PARAM_AGG)
+			need_cvta_param(v, b->loc);
+		if (ok)
+			continue;
+		char bt[160], tt[80];
+		base_text(bt, sizeof bt, f, b);
+		tag_text(tt, sizeof tt, t, sym);
+		if (sp == PX_AS_GENERIC) {
+			const char *w = space_words[PX_SP_SPACE(t)];
+			px_error(v->d, b->loc, PX_D_space_need_generic, n->op->name, bt, tt, n->op->name, w, w);
+		} else {
+			px_error(v->d, b->loc, need_diag[sp], n->op->name, bt, tt);
+		}
+	}
+}
+
+void px_check_spaces(px_verifier *v, px_func *f)
+{
+	compute_tags(v, f);
+	for (px_node *n = f->first; n; n = n->next)
+		if (n->kind == PX_N_INST && n->var)
+			check_node(v, f, n);
+}
