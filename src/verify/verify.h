@@ -111,13 +111,9 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: va
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
-<<<<<<< HEAD
-void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
-=======
 void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
-void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
->>>>>>> main
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
 /* window.c: what lacks the target v->target: which targets have it. */
 void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets);
