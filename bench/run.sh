@@ -28,7 +28,7 @@
 # (largest size at which llc -O2 and ptxas are run, default 100000: they take
 # minutes beyond), LLC, PTXAS, CC, BENCH_WORK (scratch directory),
 # BENCH_RESULTS (where the table goes, default RESULTS.md beside this script),
-# PTXEMIT_LIB (the library for the latency row, default libptxemit.a beside
+# PTXEMIT_LIB (the library for the latency row, default .libs/libptxemit.a beside
 # PTXEMIT; the row is left out without it), PTXEMIT_LIBS (what it links with).
 set -eu
 
@@ -54,7 +54,7 @@ done
 # the floor reads its input with ptxemit's own reader
 $CC -O2 -std=c11 -I"$here/../src" -o "$work/iofloor" "$here/iofloor.c" "$here/../src/driver/input.c"
 # in-process latency: built against the library beside the binary
-lib=${PTXEMIT_LIB:-$(dirname "$ptxemit")/libptxemit.a}
+lib=${PTXEMIT_LIB:-$(dirname "$ptxemit")/.libs/libptxemit.a}
 have_lib=no
 if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -o "$work/latency" "$here/latency.c" "$lib" \
 	${PTXEMIT_LIBS:-} 2>/dev/null; then

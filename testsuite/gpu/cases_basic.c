@@ -132,27 +132,11 @@ static gpu_verdict gemm(gpu *g, const gpu_case *c)
 {
 	enum { M = 64, N = 96, K = 64 };
 	static uint16_t a[M * K], bt[N * K];
-	static int av[M][K], bv[K][N];
+	static long prod[M * N];
 	static float got[M * N], want[M * N];
-	uint32_t seed = 81;
-	/* small multiples of 1/2: every product and partial sum is exact */
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned k = 0; k < K; k++) {
-			av[r][k] = (int)(gpu_rand(&seed) % 9) - 4;
-			a[r * K + k] = gpu_f16_bits((float)av[r][k] / 2.0f);
-		}
-	for (unsigned n = 0; n < N; n++)
-		for (unsigned k = 0; k < K; k++) {
-			bv[k][n] = (int)(gpu_rand(&seed) % 9) - 4;
-			bt[n * K + k] = gpu_f16_bits((float)bv[k][n] / 2.0f);
-		}
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned n = 0; n < N; n++) {
-			long sum = 0;
-			for (unsigned k = 0; k < K; k++)
-				sum += (long)av[r][k] * bv[k][n];
-			want[r * N + n] = (float)sum / 4.0f;
-		}
+	gpu_exact_product(81, M, N, K, a, bt, prod);
+	for (size_t i = 0; i < M * N; i++)
+		want[i] = (float)prod[i] / 4.0f;
 	gpu_kernel k = {0};
 	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof got);
 	uint32_t m = M, n = N, kk = K;
@@ -186,28 +170,13 @@ static gpu_verdict hopper_gemm(gpu *g, const gpu_case *c)
 {
 	enum { M = 128, N = 64, K = 64 };
 	static uint16_t a[M * K], bt[N * K];
-	static int av[M][K], bv[K][N];
+	static long prod[M * N];
 	static float got[M * N], want[M * N];
 	if (!g->cu.TensorMapEncodeTiled)
 		return GPU_SKIP;
-	uint32_t seed = 83;
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned k = 0; k < K; k++) {
-			av[r][k] = (int)(gpu_rand(&seed) % 9) - 4;
-			a[r * K + k] = gpu_f16_bits((float)av[r][k] / 2.0f);
-		}
-	for (unsigned n = 0; n < N; n++)
-		for (unsigned k = 0; k < K; k++) {
-			bv[k][n] = (int)(gpu_rand(&seed) % 9) - 4;
-			bt[n * K + k] = gpu_f16_bits((float)bv[k][n] / 2.0f);
-		}
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned n = 0; n < N; n++) {
-			long sum = 0;
-			for (unsigned k = 0; k < K; k++)
-				sum += (long)av[r][k] * bv[k][n];
-			want[r * N + n] = (float)sum / 4.0f;
-		}
+	gpu_exact_product(83, M, N, K, a, bt, prod);
+	for (size_t i = 0; i < M * N; i++)
+		want[i] = (float)prod[i] / 4.0f;
 	gpu_kernel k = {0};
 	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof got),
 	            dmaps = gpu_alloc(g, 2 * sizeof(CUtensorMap));

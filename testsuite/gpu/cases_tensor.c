@@ -117,27 +117,14 @@ static gpu_verdict mma_stmatrix(gpu *g, const gpu_case *c)
 {
 	enum { M = 16, N = 8, K = 16 };
 	uint16_t a[M * K], bt[N * K], cin[M * N], got[M * N], want[M * N];
-	int av[M][K], bv[K][N];
-	uint32_t seed = 61;
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned k = 0; k < K; k++) {
-			av[r][k] = (int)(gpu_rand(&seed) % 9) - 4;
-			a[r * K + k] = gpu_f16_bits((float)av[r][k] / 2.0f);
-		}
-	for (unsigned n = 0; n < N; n++)
-		for (unsigned k = 0; k < K; k++) {
-			bv[k][n] = (int)(gpu_rand(&seed) % 9) - 4;
-			bt[n * K + k] = gpu_f16_bits((float)bv[k][n] / 2.0f);
-		}
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned n = 0; n < N; n++) {
-			int ci = (int)(gpu_rand(&seed) % 201) - 100;
-			long sum = ci;
-			for (unsigned k = 0; k < K; k++)
-				sum += (long)av[r][k] * bv[k][n];
-			cin[r * N + n] = gpu_f16_bits((float)ci / 4.0f);
-			want[r * N + n] = gpu_f16_bits((float)sum / 4.0f);
-		}
+	long prod[M * N];
+	gpu_exact_product(61, M, N, K, a, bt, prod);
+	uint32_t seed = 62;
+	for (unsigned i = 0; i < M * N; i++) {
+		int ci = (int)(gpu_rand(&seed) % 201) - 100;
+		cin[i] = gpu_f16_bits((float)ci / 4.0f);
+		want[i] = gpu_f16_bits((float)(prod[i] + ci) / 4.0f);
+	}
 	gpu_kernel k = {0};
 	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
 	            dd = gpu_alloc(g, sizeof got);
@@ -168,31 +155,23 @@ static size_t core_offset(unsigned row, unsigned k)
 static gpu_verdict wgmma_f16(gpu *g, const gpu_case *c)
 {
 	enum { M = 64, N = 8, K = 16 };
+	uint16_t ra[M * K], rbt[N * K];
 	uint8_t a[M * K * 2], bt[N * K * 2];
-	int av[M][K], bv[K][N];
+	long prod[M * N];
 	uint32_t cin[M * N], got[M * N], want[M * N];
-	uint32_t seed = 71;
+	gpu_exact_product(71, M, N, K, ra, rbt, prod);
 	for (unsigned r = 0; r < M; r++)
-		for (unsigned k = 0; k < K; k++) {
-			av[r][k] = (int)(gpu_rand(&seed) % 9) - 4;
-			uint16_t h = gpu_f16_bits((float)av[r][k] / 2.0f);
-			memcpy(a + core_offset(r, k), &h, 2);
-		}
+		for (unsigned k = 0; k < K; k++)
+			memcpy(a + core_offset(r, k), &ra[r * K + k], 2);
 	for (unsigned n = 0; n < N; n++)
-		for (unsigned k = 0; k < K; k++) {
-			bv[k][n] = (int)(gpu_rand(&seed) % 9) - 4;
-			uint16_t h = gpu_f16_bits((float)bv[k][n] / 2.0f);
-			memcpy(bt + core_offset(n, k), &h, 2);
-		}
-	for (unsigned r = 0; r < M; r++)
-		for (unsigned n = 0; n < N; n++) {
-			int ci = (int)(gpu_rand(&seed) % 201) - 100;
-			long sum = ci;
-			for (unsigned k = 0; k < K; k++)
-				sum += (long)av[r][k] * bv[k][n];
-			cin[r * N + n] = gpu_f32_bits((float)ci / 4.0f);
-			want[r * N + n] = gpu_f32_bits((float)sum / 4.0f);
-		}
+		for (unsigned k = 0; k < K; k++)
+			memcpy(bt + core_offset(n, k), &rbt[n * K + k], 2);
+	uint32_t seed = 72;
+	for (unsigned i = 0; i < M * N; i++) {
+		int ci = (int)(gpu_rand(&seed) % 201) - 100;
+		cin[i] = gpu_f32_bits((float)ci / 4.0f);
+		want[i] = gpu_f32_bits((float)(prod[i] + ci) / 4.0f);
+	}
 	gpu_kernel k = {0};
 	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
 	            dd = gpu_alloc(g, sizeof got);

@@ -111,6 +111,12 @@ size_t gpu_cmp_f32(gpu *g, const char *what, const float *got, const float *want
 
 uint32_t gpu_f32_bits(float f);
 float gpu_bits_f32(uint32_t u);
+/* Operands of an exactly computable f16 product: A (m x k) and B's transpose
+ * (n x k), row-major f16 bits of small multiples of 1/2 drawn from seed, and
+ * prod (m x n) = 4 * A * B, an integer: every product and partial sum is
+ * exact in f16 accumulators below 2^11 and in f32. */
+void gpu_exact_product(uint32_t seed, unsigned m, unsigned n, unsigned k, uint16_t *a, uint16_t *bt,
+                       long *prod);
 /* f32 to f16 bits, rounded to nearest even (NaN to 0x7fff). */
 uint16_t gpu_f16_bits(float f);
 

@@ -276,6 +276,31 @@ uint16_t gpu_f16_bits(float f)
 	return (uint16_t)(sign | h);
 }
 
+void gpu_exact_product(uint32_t seed, unsigned m, unsigned n, unsigned k, uint16_t *a, uint16_t *bt,
+                       long *prod)
+{
+	int *av = malloc(sizeof *av * m * k), *bv = malloc(sizeof *bv * n * k);
+	if (!av || !bv)
+		abort();
+	for (unsigned i = 0; i < m * k; i++) {
+		av[i] = (int)(gpu_rand(&seed) % 9) - 4;
+		a[i] = gpu_f16_bits((float)av[i] / 2.0f);
+	}
+	for (unsigned i = 0; i < n * k; i++) {
+		bv[i] = (int)(gpu_rand(&seed) % 9) - 4;
+		bt[i] = gpu_f16_bits((float)bv[i] / 2.0f);
+	}
+	for (unsigned r = 0; r < m; r++)
+		for (unsigned c = 0; c < n; c++) {
+			long sum = 0;
+			for (unsigned j = 0; j < k; j++)
+				sum += (long)av[r * k + j] * bv[c * k + j];
+			prod[r * n + c] = sum;
+		}
+	free(av);
+	free(bv);
+}
+
 enum { SHOW_MISMATCHES = 8 };
 
 size_t gpu_cmp_u32(gpu *g, const char *what, const uint32_t *got, const uint32_t *want, size_t n)

@@ -13,5 +13,6 @@ Suite *match_suite(void);    /* the pattern matcher's costs (seed 003) */
 Suite *diag_suite(void);     /* diagnostics only the library API raises */
 Suite *mma_suite(void);      /* seed 002's packed MMA descriptor */
 Suite *fp_suite(void);       /* literal rounding (util/fp.c) */
+Suite *threads_suite(void);  /* translations on several threads at once */
 
 #endif

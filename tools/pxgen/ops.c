@@ -510,11 +510,15 @@ static void split_token_windows(op_row *op, const ynode *at)
 				*r = *var;
 				r->allow[si] = plain->n ? plain : NULL;
 			}
+			if (!plain->n)
+				strs_free(plain);
 			for (size_t wi = 0; wi < s->nwins; wi++) {
 				const tokwin_row *w = &s->wins[wi];
 				strs *part = window_part(s, var->allow[si], w);
-				if (!part->n)
+				if (!part->n) {
+					strs_free(part);
 					continue;
+				}
 				variant_row *r = PUSH(out, nout, cap);
 				*r = *var;
 				r->allow[si] = part;
@@ -527,6 +531,17 @@ static void split_token_windows(op_row *op, const ynode *at)
 		}
 		if (nout > 65535)
 			fail(at, "op '%s' has more than 65535 variants after its token windows", op->name);
+		/* The split rows hold copies of everything but this slot's lists, which
+		 * an earlier split may have left shared between rows: free each once. */
+		for (size_t vi = 0; vi < op->nvariants; vi++) {
+			strs *l = op->variants[vi].allow[si];
+			size_t seen = 0;
+			while (seen < vi && op->variants[seen].allow[si] != l)
+				seen++;
+			if (l && l != &op->slots[si].toks && seen == vi)
+				strs_free(l);
+		}
+		free(op->variants);
 		op->variants = out;
 		op->nvariants = nout;
 		op->cap_variants = cap;

@@ -40,6 +40,7 @@ void *grow(void *v, size_t *cap, size_t n, size_t elsize);
 #define PUSH(arr, n, cap) ((arr) = grow((arr), &(cap), (n), sizeof *(arr)), &(arr)[(n)++])
 void strs_push(strs *s, const char *str);
 int strs_find(const strs *s, const char *str);
+void strs_free(strs *s); /* one allocated with its own list */
 void sb_printf(sbuf *b, const char *fmt, ...);
 void sb_cstr(sbuf *b, const char *s);
 char *sanitize(const char *s);

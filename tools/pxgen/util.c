@@ -36,6 +36,12 @@ void strs_push(strs *s, const char *str)
 	*PUSH(s->v, s->n, s->cap) = str;
 }
 
+void strs_free(strs *s)
+{
+	free(s->v);
+	free(s);
+}
+
 int strs_find(const strs *s, const char *str)
 {
 	for (size_t i = 0; i < s->n; i++)
