@@ -172,9 +172,7 @@ typedef struct px_variant {
 	 * when the slot must be empty. A fixed slot is always allowed. */
 	const uint16_t *allow[PX_MAX_SLOTS];
 	uint32_t require;       /* bit i: slot i must be filled in this variant */
-	uint16_t sm, ptx;       /* lowest SM (70..121) and PTX ISA version (major*10+minor) */
-	uint16_t sm_max;        /* highest SM, or 0 for no limit */
-	char arch;              /* 0, 'a' (needs an sm_XXa target) or 'f' (sm_XXa or sm_XXf) */
+	uint16_t sm, ptx;       /* lowest SM of its targets (70..121) and PTX ISA version (major*10+minor) */
 	uint64_t targets;       /* bit i: px_targets[i] runs the variant (sm, sm_max, arch, targets:) */
 	const char *mc;         /* MC opcode stem; see px_mc_name() */
 	int32_t iid;            /* NVVM intrinsic ID, or -1 */

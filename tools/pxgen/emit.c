@@ -177,10 +177,6 @@ static void emit_variant(sbuf *b, const op_row *op, const variant_row *v)
 	sb_printf(b, "}, .sm = %u, .ptx = %u", v->sm, v->ptx);
 	if (v->require)
 		sb_printf(b, ", .require = 0x%x", v->require);
-	if (v->sm_max)
-		sb_printf(b, ", .sm_max = %u", v->sm_max);
-	if (v->arch)
-		sb_printf(b, ", .arch = '%c'", v->arch);
 	sb_printf(b, ", .targets = 0x%llxull", (unsigned long long)v->targets);
 	sb_printf(b, ", .mc = ");
 	sb_cstr(b, v->mc);

@@ -133,7 +133,7 @@ typedef struct diag_row {
 typedef struct tokwin_row {
 	strs toks;
 	unsigned sm, ptx;
-	char arch;
+	uint64_t targets;
 } tokwin_row;
 
 typedef struct slot_row {
