@@ -6,7 +6,9 @@
 # For each size it generates a module (bench/mirgen.c) as MIR and as the
 # equivalent LLVM IR, then times, in alternating rounds, ptxemit on the MIR,
 # the I/O floor (bench/iofloor.c: read the MIR, write as many bytes as
-# ptxemit's PTX, nothing in between) and llc -O0 on the LLVM IR; llc at its
+# ptxemit's PTX, nothing in between), the parse floor (bench/floor.awk: the
+# same flex scanner and Bison grammar with no actions, recognising the MIR)
+# and llc -O0 on the LLVM IR; llc at its
 # default level (-O2) and ptxas on ptxemit's PTX are timed once. It prints a
 # table and writes it, with the command and the machine, to RESULTS.md.
 # Ratios and verdicts use CPU time (user + system): all the tools are single
@@ -26,7 +28,7 @@
 # 1000000"), BENCH_ONE_SIZES (statements of the one-kernel modules, default
 # "10000 100000 1000000"), BENCH_ROUNDS (default 5; 3 above 100000 nodes), BENCH_SLOW_MAX
 # (largest size at which llc -O2 and ptxas are run, default 100000: they take
-# minutes beyond), LLC, PTXAS, CC, BENCH_WORK (scratch directory),
+# minutes beyond), LLC, PTXAS, CC, FLEX, BISON, BENCH_WORK (scratch directory),
 # BENCH_RESULTS (where the table goes, default RESULTS.md beside this script),
 # PTXEMIT_LIB (the library for the latency row, default .libs/libptxemit.a beside
 # PTXEMIT; the row is left out without it), PTXEMIT_LIBS (what it links with).
@@ -53,6 +55,14 @@ for tool in mirgen timeit; do
 done
 # the floor reads its input with ptxemit's own reader
 $CC -O2 -std=c11 -I"$here/../src" -o "$work/iofloor" "$here/iofloor.c" "$here/../src/driver/input.c"
+# the parse floor: ptxemit's grammar and scanner with the actions taken out
+grammar=$here/../grammar
+awk -v part=y -f "$here/floor.awk" "$grammar/parser.y" > "$work/floor.y"
+awk -v part=l -f "$here/floor.awk" "$grammar/lexer.l" > "$work/floor.l"
+${BISON:-bison} -Wall -d -o "$work/floor.tab.c" "$work/floor.y"
+${FLEX:-flex} -o "$work/floor.lex.c" "$work/floor.l"
+$CC -O2 -std=c11 -I"$here/../src" -I"$work" -o "$work/floor" \
+	"$work/floor.tab.c" "$work/floor.lex.c" "$here/../src/driver/input.c"
 # in-process latency: built against the library beside the binary
 lib=${PTXEMIT_LIB:-$(dirname "$ptxemit")/.libs/libptxemit.a}
 have_lib=no
@@ -98,12 +108,12 @@ if [ $have_lib = yes ]; then
 fi
 
 {
-	echo "| nodes | MIR MB | PTX MB | ptxemit wall ms | ptxemit ms | ptxemit net ms | MB/s | Mnodes/s | peak RSS MiB | I/O floor ms | x floor | llc -O0 ms | llc -O0 / ptxemit | llc -O2 ms | llc -O2 / ptxemit | ptxas ms | ptxemit % of ptxas |"
-	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+	echo "| nodes | MIR MB | PTX MB | ptxemit wall ms | ptxemit ms | ptxemit net ms | MB/s | Mnodes/s | peak RSS MiB | I/O floor ms | x floor | parse floor ms | x parse floor | llc -O0 ms | llc -O0 / ptxemit | llc -O2 ms | llc -O2 / ptxemit | ptxas ms | ptxemit % of ptxas |"
+	echo "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 } > "$table"
 
 prev_nodes='' prev_t='' linearity='' lin_worst=0
-min_l0='' max_as='' last_floor='' last_rss='' last_nodes=
+min_l0='' max_as='' last_floor='' last_parse='' last_rss='' last_nodes=
 for size in $sizes; do
 	mir=$work/m$size.mir ll=$work/m$size.ll ptx=$work/m$size.ptx
 	nodes=$("$work/mirgen" "$size" "$mir" "$ll")
@@ -113,8 +123,9 @@ for size in $sizes; do
 	llc0=
 	[ $have_llc = yes ] && llc0="-- $LLC -march=nvptx64 -mcpu=$target -O0 $ll -o $work/l0.ptx"
 	set -- $("$work/timeit" "$rounds" "$ptxemit" "$mir" -o "$ptx" \
-		-- "$work/iofloor" "$mir" "$work/floor.out" "$ptx_bytes" $llc0)
-	wall_px=$1 rss=$3 t_px=$4 tmin_px=$5 t_io=$9 t_l0=${14:-}
+		-- "$work/iofloor" "$mir" "$work/floor.out" "$ptx_bytes" \
+		-- "$work/floor" "$mir" $llc0)
+	wall_px=$1 rss=$3 t_px=$4 tmin_px=$5 t_io=$9 t_parse=${14} t_l0=${19:-}
 	t_l2='' t_as=''
 	if [ "$size" -le "$slow_max" ]; then
 		[ $have_llc = yes ] &&
@@ -136,15 +147,15 @@ for size in $sizes; do
 	# this many-function module's CPU time per node (us), for the one-kernel rows
 	eval "many_$size=$(awk -v t="$tmin_px" -v n="$nodes" 'BEGIN { printf "%.3f", t * 1e6 / n }')"
 	# ratios of net times (see the top of this file)
-	n_px=$(net "$t_px") n_io=$(net "$t_io") n_l0=${t_l0:+$(net "$t_l0")}
+	n_px=$(net "$t_px") n_io=$(net "$t_io") n_parse=$(net "$t_parse") n_l0=${t_l0:+$(net "$t_l0")}
 	n_l2=${t_l2:+$(net "$t_l2")} n_as=${t_as:+$(net "$t_as")}
 	r0=$(div "${n_l0:-0}" "$n_px")
 	[ -n "$t_l0" ] && min_l0=$(awk -v m="${min_l0:-1e9}" -v r="$r0" 'BEGIN { print (r < m ? r : m) }')
 	[ -n "$t_as" ] && max_as=$(awk -v m="${max_as:-0}" -v a="$n_px" -v b="$n_as" \
 		'BEGIN { p = 100 * a / b; printf "%.2f", (p > m ? p : m) }')
-	last_floor=$(div "$n_px" "$n_io") last_rss=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
+	last_floor=$(div "$n_px" "$n_io") last_parse=$(div "$n_px" "$n_parse") last_rss=$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')
 	last_nodes=$nodes
-	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+	printf '| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
 		"$nodes" \
 		"$(awk -v b="$mir_bytes" 'BEGIN { printf "%.2f", b / 1e6 }')" \
 		"$(awk -v b="$ptx_bytes" 'BEGIN { printf "%.2f", b / 1e6 }')" \
@@ -153,6 +164,7 @@ for size in $sizes; do
 		"$(awk -v n="$nodes" -v t="$t_px" 'BEGIN { printf "%.2f", n / 1e6 / t }')" \
 		"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" \
 		"$(ms "$t_io")" "$(div "$n_px" "$n_io")" \
+		"$(ms "$t_parse")" "$(div "$n_px" "$n_parse")" \
 		"${t_l0:+$(ms "$t_l0")}" "${t_l0:+$(div "$n_l0" "$n_px")}" \
 		"${t_l2:+$(ms "$t_l2")}" "${t_l2:+$(div "$n_l2" "$n_px")}" \
 		"${t_as:+$(ms "$t_as")}" \
@@ -205,7 +217,7 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "Times are CPU times (user + system) except the wall column; net times, ratios and the"
 	echo "x floor and % columns subtract the bare process's $spawn_ms ms from each tool's time;"
 	echo "MB/s and Mnodes/s use the raw time. Medians of alternating rounds"
-	echo "(${BENCH_ROUNDS:-5; 3 above 100000 nodes}) of ptxemit, the I/O floor and llc -O0;"
+	echo "(${BENCH_ROUNDS:-5; 3 above 100000 nodes}) of ptxemit, the I/O floor, the parse floor and llc -O0;"
 	echo "llc -O2 and ptxas ran once, and only up to $slow_max nodes (empty cells: not run)."
 	echo
 	echo "| target | measured | verdict |"
@@ -213,6 +225,7 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "| >= 50x faster than llc -O0 at every size (net) | ${min_l0:+x$min_l0 (worst)} | $(verdict "$min_l0" 50 ">") |"
 	echo "| < 2% of ptxas's time (net) | ${max_as:+$max_as% (worst)} | $(verdict "$max_as" 2 "<") |"
 	echo "| within 5x of the I/O floor at $last_nodes nodes | x$last_floor | $(verdict "$last_floor" 5 "<") |"
+	echo "| within 2.5x of the parse floor at $last_nodes nodes | x$last_parse | $(verdict "$last_parse" 2.5 "<") |"
 	echo "| start-up < 2 ms (over a bare process) | $startup_net ms | $(verdict "$startup_net" 2 "<") |"
 	echo "| < 64 MiB resident at $last_nodes nodes | $last_rss MiB | $(verdict "$last_rss" 64 "<") |"
 	echo "| a 1K-statement kernel translated in-process in < 1 ms | ${lat_ms:+$lat_ms ms} | $(verdict "$lat_ms" 1 "<") |"
@@ -250,6 +263,6 @@ cat "$table"
 	echo
 	cat "$table"
 } > "$results"
-rm -f "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
+rm -f "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
 rmdir "$work" 2>/dev/null || true
 echo "results written to $results"

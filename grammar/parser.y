@@ -73,6 +73,8 @@ static int64_t addr_offset(px_parser *P, px_tok t, bool minus);
 static uint16_t type_of(px_parser *P, px_tok t);
 static uint64_t small_uint(px_parser *P, px_tok t, uint64_t lo, uint64_t hi);
 static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc);
+static void loc_set(px_parser *P, px_tok file, px_tok line, const px_tok *col);
+static void loc_off(px_parser *P, px_tok word);
 static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props);
 static void stmt_done(px_parser *P, px_guard g, px_node *n);
 static void label_def(px_parser *P, px_tok t);
@@ -132,7 +134,7 @@ static void stmt_reset(px_parser *P);
 %token <tok> NL "end of line" ARROW "'->'" DISCARD "'_'" STRING "string"
 %token <tok> K_ALIGN "'align'" K_ASM "'asm'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
 %token <tok> K_EXTERN "'extern'" K_FUNC "'func'" K_GLOBAL "'global'" K_INTERNAL "'internal'"
-%token <tok> K_KERNEL "'kernel'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
+%token <tok> K_KERNEL "'kernel'" K_LOC "'loc'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
 %token <tok> K_SHARED "'shared'" K_TARGET "'target'" K_WEAK "'weak'"
 %token <tok> '(' ')' '[' ']' '{' '}' ',' ':' '|' '=' '+' '-' '!' '@'
 
@@ -299,7 +301,7 @@ fattrs
 /* The body's '{' ends the header, so it does not count toward the nesting
  * of the first statement (the scanner ends no statement after '{'). */
 body_open
-	: '{' { func_register(P, true); P->in_body = true; P->depth = 0; stmt_reset(P); }
+	: '{' { func_register(P, true); P->in_body = true; P->depth = 0; P->dloc = (px_dloc){0, 0, 0}; stmt_reset(P); }
 	;
 
 /* The body of a function whose header did not parse: parsed for its errors only. */
@@ -327,6 +329,9 @@ stmt
 	| guard instr { stmt_done(P, $1, $2); }
 	| K_LOCAL SYM ':' WORD garray align
 		{ local_def(P, $2, $4, $5.present && !$5.unsized ? &$5.count : NULL, $5.unsized, $6.present ? &$6.n : NULL); }
+	| K_LOC STRING INT            { loc_set(P, $2, $3, NULL); }
+	| K_LOC STRING INT ':' INT    { loc_set(P, $2, $3, &$5); }
+	| K_LOC WORD                  { loc_off(P, $2); }
 	;
 
 guard
@@ -835,8 +840,55 @@ static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist
 	return n;
 }
 
+/* loc "file" LINE[:COL]: the statements that follow are attributed to that
+ * place in the generator's source (PTX .loc) until the next loc or loc off.
+ * The file table lives as long as the module; each name is kept once. */
+static void loc_set(px_parser *P, px_tok file, px_tok line, const px_tok *col)
+{
+	px_module *m = P->m;
+	px_str name = unescape(&P->tmp, file); /* the printer escapes it again for PTX */
+	if (line.neg || line.i < 1 || line.i > UINT32_MAX) {
+		PX_PERR(P, line.loc, PX_D_loc_line, (int)line.s.n, line.s.s);
+		return;
+	}
+	if (col && (col->neg || col->i > UINT32_MAX)) {
+		PX_PERR(P, col->loc, PX_D_loc_column, (int)col->s.n, col->s.s);
+		return;
+	}
+	uint32_t id = 0;
+	for (uint32_t i = 0; i < m->nlocfiles; i++)
+		if (m->locfiles[i].n == name.n && memcmp(m->locfiles[i].s, name.s, name.n) == 0)
+			id = i + 1;
+	if (!id) {
+		if (m->nlocfiles == m->cap_locfiles) {
+			uint32_t cap = m->cap_locfiles ? 2 * m->cap_locfiles : 8;
+			px_str *grown = px_arena_alloc(&m->arena, cap * sizeof *grown);
+			if (m->nlocfiles)
+				memcpy(grown, m->locfiles, m->nlocfiles * sizeof *grown);
+			m->locfiles = grown;
+			m->cap_locfiles = cap;
+		}
+		char *copy = px_arena_alloc(&m->arena, name.n + 1);
+		memcpy(copy, name.s, name.n);
+		copy[name.n] = '\0';
+		m->locfiles[m->nlocfiles++] = (px_str){copy, name.n};
+		id = m->nlocfiles;
+	}
+	P->dloc = (px_dloc){id, (uint32_t)line.i, col ? (uint32_t)col->i : 0};
+}
+
+static void loc_off(px_parser *P, px_tok word)
+{
+	if (word.s.n != 3 || memcmp(word.s.s, "off", 3) != 0) {
+		PX_PERR(P, word.loc, PX_D_loc_syntax, (int)word.s.n, word.s.s);
+		return;
+	}
+	P->dloc = (px_dloc){0, 0, 0};
+}
+
 static void stmt_done(px_parser *P, px_guard g, px_node *n)
 {
+	n->dloc = P->dloc;
 	if (g.has) {
 		n->has_guard = true;
 		n->guard_neg = g.neg;

@@ -1,10 +1,12 @@
 /* libptxemit's one entry point: parse, and as each function closes verify it,
  * select it and print it; then the module header, globals and prototypes go in
  * front. Output exists only when the whole module translated without error. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "diag/diag.h"
+#include "front/sniff.h"
 #include "isel/isel.h"
 #include "print/print.h"
 #include "ptxemit.h"
@@ -61,7 +63,7 @@ static void flush_insts(void *ctx, const px_mfunc *mf)
 	if (p->opt->emit == PX_EMIT_ISEL)
 		px_print_isel_insts(&p->body, mf->first);
 	else
-		px_print_insts(&p->fbody, mf->first);
+		px_print_insts(&p->fbody, mf, mf->first);
 }
 
 /* Called by the parser as each function closes; the function arena is reset
@@ -90,7 +92,7 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	} else {
 		p->fbody.len = 0;
 		const px_mfunc *mf = px_select_func(&p->s, f);
-		px_print_insts(&p->fbody, mf->first);
+		px_print_insts(&p->fbody, mf, mf->first);
 		px_print_func_open(&p->body, mf);
 		put_out(p, p->fbody.data ? p->fbody.data : "", p->fbody.len);
 		px_print_func_close(&p->body);
@@ -105,6 +107,8 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 static void print_front(px_pipeline *p, px_module *m, px_buf *out)
 {
 	px_print_header(out, p->v.target, px_verify_ptx_version(&p->v), p->opt->debug);
+	if (p->opt->lineinfo || p->opt->debug)
+		px_print_files(out, m);
 	px_print_globals(out, m);
 	bool any = false;
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
@@ -134,6 +138,15 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	memset(&p, 0, sizeof p);
 	p.opt = opt;
 	px_diags_init(&p.diags, filename, src, len, diag, diag_ctx, opt->max_errors);
+	/* input past px_loc's 32-bit offsets is refused by the parser, unread */
+	if (len <= INT32_MAX - 2 && px_sniff(&p.diags, &src, &len)) {
+		int errors = (int)p.diags.nerrors;
+		px_diags_flush(&p.diags);
+		return errors;
+	}
+	/* the byte-order mark skipped, columns count from the text */
+	p.diags.src = src;
+	p.diags.len = len;
 	px_module m;
 	px_module_init(&m, filename, src, len, &p.diags);
 	m.on_function = on_function;
@@ -142,6 +155,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_isel_init(&p.s, &m, &p.diags);
 	p.s.remarks = opt->remarks;
 	p.s.mc_names = opt->emit == PX_EMIT_ISEL;
+	p.s.lineinfo = opt->lineinfo || opt->debug;
 	px_buf_init(&p.body);
 	px_buf_init(&p.fbody);
 	p.s.flush = flush_insts;

@@ -30,7 +30,8 @@ typedef struct px_options {
 	const char *ptx;      /* "8.0": the PTX ISA version to print; NULL: the lowest that fits */
 	px_emit emit;
 	bool verify_only;     /* stop after the verifier; no output */
-	bool debug;           /* -g: ", debug" on the .target line */
+	bool debug;           /* -g: ", debug" on the .target line, and lineinfo */
+	bool lineinfo;        /* --lineinfo: .file and .loc lines name the MIR (and loc) places */
 	bool remarks;         /* report selection remarks */
 	unsigned max_errors;  /* stop reporting after this many errors; 0: no limit */
 	/* NULL: all of the output goes to *out. Otherwise the functions' text goes

@@ -33,7 +33,7 @@ void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, p
 	d->max_errors = max_errors;
 }
 
-static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *msg)
+static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *msg, bool echo)
 {
 	if (!d->fn || d->nkept == PX_DIAG_KEEP)
 		return;
@@ -53,7 +53,7 @@ static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *ms
 	if (loc && loc->line) {
 		e->d.line = loc->line;
 		e->d.col = loc->col;
-		if (d->src && loc->off <= d->len) {
+		if (echo && d->src && loc->off <= d->len) {
 			size_t b = loc->off, end = loc->off;
 			while (b > 0 && d->src[b - 1] != '\n')
 				b--;
@@ -78,20 +78,20 @@ static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *ms
 	e->own = d->nkept++;
 }
 
-static void emit(px_diags *d, px_severity sev, const px_loc *loc, int id, va_list ap)
+static void emit(px_diags *d, px_severity sev, const px_loc *loc, int id, va_list ap, bool echo)
 {
 	if (sev == PX_SEV_ERROR)
 		d->nerrors++;
 	char msg[1024];
 	vsnprintf(msg, sizeof msg, px_diag_texts[id].text, ap);
-	keep(d, sev, loc, msg);
+	keep(d, sev, loc, msg, echo);
 }
 
 void px_error(px_diags *d, px_loc loc, int id, ...)
 {
 	va_list ap;
 	va_start(ap, id);
-	emit(d, PX_SEV_ERROR, &loc, id, ap);
+	emit(d, PX_SEV_ERROR, &loc, id, ap, true);
 	va_end(ap);
 }
 
@@ -99,7 +99,15 @@ void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...)
 {
 	va_list ap;
 	va_start(ap, id);
-	emit(d, sev, &loc, id, ap);
+	emit(d, sev, &loc, id, ap, true);
+	va_end(ap);
+}
+
+void px_error_unquoted(px_diags *d, px_loc loc, int id, ...)
+{
+	va_list ap;
+	va_start(ap, id);
+	emit(d, PX_SEV_ERROR, &loc, id, ap, false);
 	va_end(ap);
 }
 
@@ -107,7 +115,7 @@ void px_error_noloc(px_diags *d, int id, ...)
 {
 	va_list ap;
 	va_start(ap, id);
-	emit(d, PX_SEV_ERROR, NULL, id, ap);
+	emit(d, PX_SEV_ERROR, NULL, id, ap, false);
 	va_end(ap);
 }
 

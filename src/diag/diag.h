@@ -25,6 +25,8 @@ void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, p
 /* id is a PX_D_* row; the row's text is the printf format for the arguments. */
 void px_error(px_diags *d, px_loc loc, int id, ...);
 void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...);
+/* An error at loc whose source line is not shown (it holds raw bytes). */
+void px_error_unquoted(px_diags *d, px_loc loc, int id, ...);
 /* A location-less error (usage of the library, I/O) with the row's format. */
 void px_error_noloc(px_diags *d, int id, ...);
 /* Where the diagnostics stand, and a return there that forgets (and frees)

@@ -13,25 +13,34 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag/suggest.h"
 #include "driver/input.h"
+#include "driver/json.h"
 #include "driver/output.h"
 #include "ptxemit.h"
+#include "tables/describe.h"
 #include "tables/tables.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 /* getopt_long values of the options that have no short form; above any char
  * so that a '?' with one of them in optopt means "unexpected argument". */
-enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION };
+enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
+       OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
 	{"target", required_argument, NULL, OPT_TARGET},
+	{"gpu-name", required_argument, NULL, OPT_TARGET}, /* ptxas's spelling */
 	{"ptx", required_argument, NULL, OPT_PTX},
 	{"emit", required_argument, NULL, OPT_EMIT},
 	{"verify-only", no_argument, NULL, OPT_VERIFY_ONLY},
 	{"remarks", no_argument, NULL, OPT_REMARKS},
 	{"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	{"diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT},
+	{"lineinfo", no_argument, NULL, OPT_LINEINFO},
+	{"list-ops", no_argument, NULL, OPT_LIST_OPS},
+	{"describe", required_argument, NULL, OPT_DESCRIBE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -43,16 +52,28 @@ static const char usage_text[] =
 	"\n"
 	"  -o, --output=FILE   write to FILE instead of standard output\n"
 	"      --target=SM     target sm_XX, sm_XXa or sm_XXf; overrides the module's\n"
+	"                      (also --gpu-name=SM and -arch=SM, as ptxas spells it)\n"
 	"      --ptx=X.Y       PTX ISA version to print (default: the lowest that fits)\n"
 	"      --emit=KIND     ptx (default) or isel (the selected machine instructions)\n"
 	"      --verify-only   check the input and write nothing\n"
-	"  -g                  mark the target for debugging (.target sm_XX, debug)\n"
+	"      --lineinfo      name the MIR lines (and loc statements' places) with .loc\n"
+	"  -g                  --lineinfo, and mark the target for debugging (, debug)\n"
 	"      --remarks       report instruction selection remarks\n"
 	"      --max-errors=N  stop after N errors (default 20; 0: no limit)\n"
-	"      --help          print this help and exit\n"
-	"      --version       print the version and exit\n"
+	"      --diagnostics-format=FORMAT\n"
+	"                      text (default) or json: one JSON array on stderr\n"
+	"      --list-ops      list the operations with their lowest target and exit\n"
+	"      --describe=OP   print every form of operation OP and exit\n"
+	"  -h, --help          print this help and exit\n"
+	"  -V, --version       print the version and exit\n"
 	"\n"
 	"Exit status: 0 success, 1 errors in the input, 2 usage or I/O errors.\n";
+
+/* With --diagnostics-format=json every diagnostic, the command line's own
+ * too, is collected here and written as one array when ptxemit ends. */
+static drv_json *json;
+
+static void print_diagnostic(void *ctx, const px_diagnostic *d);
 
 /* A usage or I/O error: "ptxemit: error: <driver.yaml text>", no location. */
 static void fail(int id, ...)
@@ -63,15 +84,17 @@ static void fail(int id, ...)
 	vsnprintf(msg, sizeof msg, px_diag_texts[id].text, ap);
 	va_end(ap);
 	px_diagnostic d = {PX_SEV_ERROR, "ptxemit", 0, 0, msg, NULL, 0};
-	char out[sizeof msg + 64];
-	px_diagnostic_format(&d, out, sizeof out);
-	fputs(out, stderr);
+	print_diagnostic(NULL, &d);
 }
 
 /* The library's diagnostics, in the one format px_diagnostic_format defines. */
 static void print_diagnostic(void *ctx, const px_diagnostic *d)
 {
 	(void)ctx;
+	if (json) {
+		drv_json_add(json, d);
+		return;
+	}
 	/* Header, source line and caret line; 64 covers the punctuation, the
 	 * severity word, two line numbers and the indentation. */
 	size_t size = (d->file ? strlen(d->file) : 0) + (d->message ? strlen(d->message) : 0) +
@@ -124,14 +147,156 @@ static const char *option_word(const char *arg, char *buf, size_t size)
 	return buf;
 }
 
+/* The long options that "--PREFIX" (no "=value") begins, as
+ * "'--a', '--b'" in buf; returns how many there are with distinct meanings. */
+static int prefix_matches(const char *arg, char *buf, size_t size)
+{
+	size_t n = strcspn(arg + 2, "=");
+	int found = 0;
+	const struct option *first = NULL;
+	buf[0] = '\0';
+	for (const struct option *lo = long_options; lo->name; lo++) {
+		if (strncmp(lo->name, arg + 2, n) != 0)
+			continue;
+		if (strlen(lo->name) == n)
+			return 1; /* an exact name is never ambiguous */
+		if (first && first->val == lo->val && first->has_arg == lo->has_arg)
+			continue; /* another spelling of the same option */
+		if (!first)
+			first = lo;
+		size_t used = strlen(buf);
+		snprintf(buf + used, size - used, "%s'--%s'", found ? ", " : "", lo->name);
+		found++;
+	}
+	return found;
+}
+
+/* The argument vector getopt sees, and the strings made for it. */
+typedef struct args {
+	int argc; /* "-arch sm_90" is one argument less */
+	char **argv;
+	char **made;
+	int nmade;
+} args;
+
+/* nvcc and ptxas write the target as "-arch=sm_90" or "-arch sm_90", a long
+ * option with one dash that getopt cannot take: it becomes --target. Without
+ * memory for the copy, argv stays as it is and -arch is an unknown option. */
+static void arch_aliases(int argc, char **argv, args *a)
+{
+	a->argc = argc;
+	a->argv = argv;
+	a->nmade = 0;
+	char **v = malloc(((size_t)argc + 1) * sizeof *v);
+	a->made = malloc(((size_t)argc + 1) * sizeof *a->made);
+	if (!v || !a->made) {
+		free(v);
+		free(a->made);
+		a->made = NULL;
+		return;
+	}
+	int n = 0;
+	for (int i = 0; i < argc; i++) {
+		const char *arg = argv[i];
+		if (i > 0 && strcmp(arg, "--") == 0) {
+			while (i < argc)
+				v[n++] = argv[i++];
+			break;
+		}
+		if (i > 0 && strncmp(arg, "-arch", 5) == 0 && (arg[5] == '=' || arg[5] == '\0')) {
+			const char *val = arg[5] == '=' ? arg + 6 : (i + 1 < argc ? argv[++i] : NULL);
+			char *t = malloc((val ? strlen(val) : 0) + sizeof "--target=");
+			if (t) {
+				strcpy(t, val ? "--target=" : "--target");
+				strcat(t, val ? val : "");
+				a->made[a->nmade++] = t;
+				v[n++] = t;
+				continue;
+			}
+		}
+		v[n++] = argv[i];
+	}
+	v[n] = NULL;
+	a->argc = n;
+	a->argv = v;
+}
+
+static void free_aliases(args *a)
+{
+	if (!a->made)
+		return;
+	for (int i = 0; i < a->nmade; i++)
+		free(a->made[i]);
+	free(a->made);
+	free(a->argv);
+	a->made = NULL;
+}
+
+/* --list-ops (op NULL) or --describe=op on standard output. */
+static int print_tables(const char *op)
+{
+	px_buf out;
+	px_buf_init(&out);
+	if (!op) {
+		px_list_ops(&out);
+	} else {
+		const px_op_def *d = px_op_lookup(op, strlen(op));
+		if (!d || (d->flags & PX_OPF_INTERNAL)) {
+			px_suggest sg;
+			px_suggest_init(&sg, op, strlen(op));
+			for (unsigned i = 0; i < px_nops; i++)
+				if (!(px_ops[i].flags & PX_OPF_INTERNAL))
+					px_suggest_offer_str(&sg, px_ops[i].name);
+			if (sg.best)
+				fail(PX_D_drv_describe_unknown_hint, op, (int)sg.best_n, sg.best);
+			else
+				fail(PX_D_drv_describe_unknown, op);
+			px_buf_free(&out);
+			return EXIT_USAGE;
+		}
+		px_describe_op(&out, d);
+	}
+	int err = drv_write_fd(1, out.data ? out.data : "", out.len);
+	px_buf_free(&out);
+	if (err) {
+		fail(PX_D_drv_write, "<stdout>", strerror(err));
+		return EXIT_USAGE;
+	}
+	return EXIT_SUCCESS;
+}
+
+/* Whether the diagnostics are JSON: decided before the options are parsed,
+ * so that a mistake in any of them is reported in the format asked for. The
+ * last --diagnostics-format wins, as options do; "--" ends the options. */
+static bool diagnostics_json(int argc, char **argv)
+{
+	bool j = false;
+	for (int i = 1; i < argc; i++) {
+		const char *v = NULL;
+		if (strcmp(argv[i], "--") == 0)
+			break;
+		if (strncmp(argv[i], "--diagnostics-format=", 21) == 0)
+			v = argv[i] + 21;
+		else if (strcmp(argv[i], "--diagnostics-format") == 0 && i + 1 < argc)
+			v = argv[++i];
+		else if (strcmp(argv[i], "-o") == 0)
+			i++; /* -o's argument is a file name, whatever it reads */
+		if (v && strcmp(v, "json") == 0)
+			j = true;
+		else if (v && strcmp(v, "text") == 0)
+			j = false;
+	}
+	return j;
+}
+
 /* Parse the command line into *o, *input and *output. Returns -1 to go on,
  * or the exit status to stop with. */
 static int parse_args(int argc, char **argv, px_options *o, const char **input, const char **output)
 {
-	char word[64];
+	char word[64], names[256];
 	opterr = 0; /* getopt's own messages would bypass driver.yaml */
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:g", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:ghV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			*output = optarg;
@@ -141,7 +306,11 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 			break;
 		case OPT_TARGET:
 			if (!px_target_lookup(optarg, strlen(optarg))) {
-				fail(PX_D_drv_bad_target, optarg);
+				const char *near = px_suggest_target(optarg, strlen(optarg));
+				if (near)
+					fail(PX_D_drv_bad_target_hint, optarg, near);
+				else
+					fail(PX_D_drv_bad_target, optarg);
 				return EXIT_USAGE;
 			}
 			o->target = optarg;
@@ -166,8 +335,18 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 		case OPT_VERIFY_ONLY:
 			o->verify_only = true;
 			break;
+		case OPT_LINEINFO:
+			o->lineinfo = true;
+			break;
 		case OPT_REMARKS:
 			o->remarks = true;
+			break;
+		case OPT_DIAG_FORMAT:
+			/* already applied by diagnostics_format(); only checked here */
+			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0) {
+				fail(PX_D_drv_bad_diag_format, optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case OPT_MAX_ERRORS:
 			if (parse_count(optarg, &o->max_errors) != 0) {
@@ -175,9 +354,14 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_LIST_OPS:
+		case OPT_DESCRIBE:
+			return print_tables(c == OPT_DESCRIBE ? optarg : NULL);
+		case 'h':
 		case OPT_HELP:
 			fputs(usage_text, stdout);
 			return EXIT_SUCCESS;
+		case 'V':
 		case OPT_VERSION:
 			puts("ptxemit " PTXEMIT_VERSION_STRING);
 			return EXIT_SUCCESS;
@@ -190,6 +374,9 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 			} else if (optopt) {
 				snprintf(word, sizeof word, "-%c", optopt);
 				fail(PX_D_drv_unknown_option, word);
+			} else if (strncmp(argv[optind - 1], "--", 2) == 0 &&
+			           prefix_matches(argv[optind - 1], names, sizeof names) > 1) {
+				fail(PX_D_drv_ambiguous_option, option_word(argv[optind - 1], word, sizeof word), names);
 			} else {
 				fail(PX_D_drv_unknown_option, option_word(argv[optind - 1], word, sizeof word));
 			}
@@ -205,22 +392,46 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 	return -1;
 }
 
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	drv_json collected;
+	if (diagnostics_json(argc, argv)) {
+		drv_json_init(&collected);
+		json = &collected;
+	}
+	int status = run(argc, argv);
+	if (json)
+		drv_json_finish(json, stderr);
+	return status;
+}
+
+static int run(int argc, char **argv)
 {
 	px_options o;
 	px_options_default(&o);
 	const char *input = NULL, *output = NULL;
-	int status = parse_args(argc, argv, &o, &input, &output);
-	if (status >= 0)
-		return status;
-	if (output && strcmp(output, "-") == 0)
+	args a;
+	arch_aliases(argc, argv, &a);
+	int status = parse_args(a.argc, a.argv, &o, &input, &output);
+	if (status < 0 && output && strcmp(output, "-") == 0)
 		output = NULL;
+	if (status < 0 && input && output && drv_same_file(input, output)) {
+		fail(PX_D_drv_output_is_input, output);
+		status = EXIT_USAGE;
+	}
+	if (status >= 0) {
+		free_aliases(&a);
+		return status;
+	}
 	const char *name = input ? input : "<stdin>";
 
 	drv_input in;
 	int err = drv_read_input(input, &in);
 	if (err) {
 		fail(PX_D_drv_read, name, strerror(err));
+		free_aliases(&a);
 		return EXIT_USAGE;
 	}
 
@@ -241,11 +452,15 @@ int main(int argc, char **argv)
 	if (nerrors || o.verify_only) {
 		drv_spool_close(&spool);
 		free(out);
+		free_aliases(&a);
 		return nerrors ? EXIT_INPUT : EXIT_SUCCESS;
 	}
 
-	/* A closed pipe must be an error we report, not a silent death by SIGPIPE. */
-	signal(SIGPIPE, SIG_IGN);
+	/* A closed pipe on an output file (a FIFO) is an error we report; on
+	 * standard output (ptxemit ... | head -1) the reader has all it wanted,
+	 * and SIGPIPE ends ptxemit quietly, as it ends cat. */
+	if (output)
+		signal(SIGPIPE, SIG_IGN);
 	if (spool.err)
 		err = spool.err;
 	else if (output)
@@ -254,6 +469,7 @@ int main(int argc, char **argv)
 		err = drv_write_all(1, out, outlen, spool.fd);
 	drv_spool_close(&spool);
 	free(out);
+	free_aliases(&a);
 	if (err) {
 		fail(PX_D_drv_write, output ? output : "<stdout>", strerror(err));
 		return EXIT_USAGE;

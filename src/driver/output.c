@@ -2,8 +2,7 @@
  * beside it, which is renamed over the target only once everything has been
  * written. A failed or interrupted run therefore never leaves a truncated
  * .ptx behind for a build system to mistake for a good one. */
-/* realpath (X/Open) and copy_file_range (Linux) are beyond the
- * _POSIX_C_SOURCE the build asks for. */
+/* copy_file_range (Linux) is beyond the _POSIX_C_SOURCE the build asks for. */
 #define _GNU_SOURCE
 #include "driver/output.h"
 #include "driver/input.h"
@@ -223,21 +222,64 @@ void drv_spool_close(drv_spool *s)
 	s->fd = -1;
 }
 
+/* The path a chain of symbolic links ends at, the last one possibly naming
+ * a file that does not exist yet (malloc'd; NULL with errno set). A relative
+ * link is read from the directory of the link. */
+static char *link_target(const char *path)
+{
+	char *cur = strdup(path);
+	for (int hops = 0; cur; hops++) {
+		struct stat st;
+		if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+			return cur;
+		if (hops == 40) {
+			free(cur);
+			errno = ELOOP;
+			return NULL;
+		}
+		char to[4096];
+		ssize_t n = readlink(cur, to, sizeof to - 1);
+		if (n < 0) {
+			free(cur);
+			return NULL;
+		}
+		to[n] = '\0';
+		const char *slash = strrchr(cur, '/');
+		size_t dirlen = to[0] == '/' || !slash ? 0 : (size_t)(slash - cur) + 1;
+		char *next = malloc(dirlen + (size_t)n + 1);
+		if (next) {
+			memcpy(next, cur, dirlen);
+			memcpy(next + dirlen, to, (size_t)n + 1);
+		}
+		free(cur);
+		cur = next;
+	}
+	errno = ENOMEM;
+	return NULL;
+}
+
+int drv_same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int drv_write_file(const char *path, const char *data, size_t len, int spool)
 {
-	struct stat st;
-	if (stat(path, &st) != 0) {
-		if (errno != ENOENT)
-			return errno;
-		return replace(path, new_file_mode(), data, len, spool);
-	}
-	if (!S_ISREG(st.st_mode))
-		return write_in_place(path, data, len, spool);
-	/* Through a symbolic link, replace the file it names and keep the link. */
-	char *real = realpath(path, NULL);
+	/* Through a symbolic link, write the file it names (creating it if the
+	 * link dangles) and keep the link. */
+	char *real = link_target(path);
 	if (!real)
 		return errno;
-	int err = replace(real, st.st_mode & 07777, data, len, spool);
+	struct stat st;
+	int err;
+	if (stat(real, &st) != 0)
+		err = errno != ENOENT ? errno : replace(real, new_file_mode(), data, len, spool);
+	else if (!S_ISREG(st.st_mode))
+		err = write_in_place(real, data, len, spool);
+	else
+		err = replace(real, st.st_mode & 07777, data, len, spool);
 	free(real);
 	return err;
 }

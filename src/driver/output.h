@@ -27,6 +27,9 @@ void drv_spool_close(drv_spool *s);
  * (spool -1: none), or leave it as it was. Returns 0 or an errno value. */
 int drv_write_file(const char *path, const char *data, size_t len, int spool);
 
+/* Whether the paths a and b name one existing file (through links too). */
+int drv_same_file(const char *a, const char *b);
+
 /* Write these bytes, then the spool's, to fd. Returns 0 or an errno value. */
 int drv_write_all(int fd, const char *data, size_t len, int spool);
 

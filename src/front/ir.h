@@ -17,6 +17,12 @@
 #include "util/loc.h"
 #include "util/strmap.h"
 
+/* A place in a generator's own source, from a loc statement: file is an
+ * index (from 1) into the module's locfiles; 0 means none. */
+typedef struct px_dloc {
+	uint32_t file, line, col;
+} px_dloc;
+
 typedef struct px_str {
 	const char *s; /* points into the source text or an arena; not NUL-terminated */
 	uint32_t n;
@@ -97,6 +103,7 @@ typedef struct px_node px_node;
 struct px_node {
 	uint8_t kind;       /* enum px_nkind */
 	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
+	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
 	/* guard: @%p or @!%p */
 	bool has_guard, guard_neg;
 	uint32_t guard;     /* value index */
@@ -240,6 +247,8 @@ struct px_module {
 	px_func_hook on_function;
 	void *hook_ctx;
 	struct px_diags *diags;
+	px_str *locfiles;       /* the files loc statements name, in order of first use */
+	uint32_t nlocfiles, cap_locfiles;
 };
 
 /* Parse src into m, calling m->on_function for each function as it closes.

@@ -7,7 +7,6 @@
 void px_select_asm(px_isel *s, const px_node *n)
 {
 	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_inline_asm], NULL, n->loc);
-	mi->pseudo = PX_PSEUDO_ASM;
 	mi->name = n->text;
 	mi->nops = n->nres + n->nops;
 	mi->ops = px_mops(s, mi->nops);

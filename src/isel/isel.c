@@ -63,6 +63,10 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 	mi->var = var;
 	mi->iid = var ? var->iid : -1;
 	mi->loc = loc;
+	if (s->cur && s->cur->dloc.file)
+		mi->dloc = (px_dloc){s->cur->dloc.file + 1, s->cur->dloc.line, s->cur->dloc.col};
+	else if (s->cur)
+		mi->dloc = (px_dloc){1, s->cur->loc.line, s->cur->loc.col};
 	if (s->mf.last)
 		s->mf.last->next = mi;
 	else
@@ -214,7 +218,6 @@ static bool select_chain(px_isel *s, const px_node *n)
 static void select_label(px_isel *s, const px_node *n)
 {
 	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_label], NULL, n->loc);
-	mi->pseudo = PX_PSEUDO_LABEL;
 	mi->name = s->f->labels[n->label].name;
 	px_finish(s, mi);
 }
@@ -229,6 +232,8 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	memset(&s->mf, 0, sizeof s->mf);
 	memset(s->next, 0, sizeof s->next);
 	s->mf.fn = f;
+	s->mf.lineinfo = s->lineinfo;
+	s->cur = NULL;
 	if (s->vcap < f->nvalues + 1) {
 		free(s->vreg);
 		s->vcap = f->nvalues + 64;
@@ -242,6 +247,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	px_match_plan(s, f);
 	s->vskip = 0;
 	for (const px_node *n = f->first; n; n = n->next) {
+		s->cur = n;
 		switch (n->kind) {
 		case PX_N_LABEL:
 			select_label(s, n);
@@ -265,6 +271,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 			px_arena_reset(&s->ia);
 		}
 	}
+	s->cur = NULL; /* the closing ret below has no statement: no .loc */
 	if (f->falls_off) /* a path runs off the end: it returns there, as MIR says (verify/flow.c) */
 		px_finish(s, px_emit_inst(s, &px_ops[PX_OP_ret], NULL, f->loc));
 	return &s->mf;

@@ -33,6 +33,8 @@ typedef struct px_isel {
 	px_strmap early_calls; /* callees called before their definition: need a prototype */
 	bool remarks;          /* report selection remarks (--remarks) */
 	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */
+	bool lineinfo;         /* --lineinfo / -g: the printer marks source places with .loc */
+	const px_node *cur;    /* the statement being selected (NULL: the entry sequence) */
 	struct px_match_plan *match; /* match.c: per function, the nodes patterns absorb */
 	uint32_t vskip;        /* vector.c: statements a merged vector access already covers */
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */

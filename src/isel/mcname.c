@@ -29,7 +29,7 @@ const char *px_mc_name(px_arena *a, const px_minst *mi)
 	const char *stem = mi->var && mi->var->mc ? mi->var->mc : mi->op->name;
 	for (const char *p = stem; *p && n < sizeof buf - 1; p++)
 		buf[n++] = *p;
-	if (mi->pseudo)
+	if (px_pseudo_op(mi) >= 0)
 		return px_arena_strndup(a, buf, n);
 	for (unsigned i = 0; i < mi->op->nslots; i++) {
 		const px_slot_def *s = &mi->op->slots[i];

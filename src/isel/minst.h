@@ -40,23 +40,11 @@ struct px_mop {
 	uint32_t nelems;
 };
 
-/* Pseudo instructions the param ABI and the call sequence need (seed 003). */
-enum px_pseudo {
-	PX_PSEUDO_NONE,
-	PX_PSEUDO_LABEL,         /* name: "$name:" */
-	PX_PSEUDO_CALLSEQ_BEGIN, /* "{ // callseq N" (aux = N) */
-	PX_PSEUDO_CALLSEQ_END,   /* "} // callseq N" */
-	PX_PSEUDO_DECLARE_PARAM, /* ".param .align A .b8 name[size];" or ".param .bW name;" */
-	PX_PSEUDO_CALL,          /* "call.uni (rets), callee, (args);" res = ret params, ops = args */
-	PX_PSEUDO_ASM,           /* inline PTX: name = template, ops = outputs then inputs */
-};
-
 typedef struct px_minst px_minst;
 struct px_minst {
-	const px_op_def *op;     /* NULL for a pseudo without a table row */
+	const px_op_def *op;     /* a pseudo instruction's too (data/ops/pseudo.yaml): px_pseudo_op */
 	const px_variant *var;
 	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
-	uint8_t pseudo;          /* enum px_pseudo */
 	bool has_guard, guard_neg;
 	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
 	uint32_t guard_reg;      /* a %p register number */
@@ -68,6 +56,7 @@ struct px_minst {
 	int32_t iid;             /* NVVM intrinsic ID or -1 */
 	uint64_t mma_desc;       /* seed 002's packed MMA descriptor (isel/mma_desc.h), or 0 */
 	px_loc loc;              /* the MIR node it came from */
+	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
 	/* pseudo payload */
 	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
 	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
@@ -79,9 +68,21 @@ struct px_minst {
 /* A selected function: the front end's function plus its instructions. */
 typedef struct px_mfunc {
 	const px_func *fn;
+	bool lineinfo;           /* print .loc before each statement's first instruction */
 	px_minst *first, *last;
 	px_minst *before_last;   /* last's predecessor when last was appended to it */
 	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */
 } px_mfunc;
+
+/* The PX_OP_* of a pseudo instruction (an op of `shape: pseudo`), or -1:
+ *   label            name: "$name:"
+ *   callseq_begin    "{ // callseq N" (aux = N);  callseq_end  "} // callseq N"
+ *   declare_param    ".param .align A .b8 name[size];" or ".param .bW name;"
+ *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args
+ *   inline_asm       inline PTX: name = template, ops = outputs then inputs */
+static inline int px_pseudo_op(const px_minst *mi)
+{
+	return mi->op && mi->op->shape == PX_SHAPE_PSEUDO ? (int)(mi->op - px_ops) : -1;
+}
 
 #endif

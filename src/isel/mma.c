@@ -1,6 +1,6 @@
-/* The tensor-core selectors of seed 003's first layer: an mma node is lowered
- * from its tables and then carries seed 002's packed descriptor, which the
- * printer reads its suffixes from. */
+/* The tensor-core selectors of the selector's first layer: an mma node is
+ * lowered from its tables and then carries NVVM's packed MMA descriptor,
+ * which --emit=isel shows (the printer takes the suffixes from the slots). */
 #include <string.h>
 
 #include "isel/isel.h"
@@ -178,7 +178,7 @@ bool px_select_wmma(px_isel *s, const px_node *n)
 	for (uint32_t i = 0; i < mi->nres; i++)
 		as_group(s, &mi->res[i]);
 	for (uint32_t i = 0; i < mi->nops && i < no; i++)
-		if (strlen(defs[i].name) == 1) /* the fragments a, b, c, d; not p or stride */
+		if (px_opnd_is_group(&defs[i], n->slot)) /* the fragments (a `count:`); not p or stride */
 			as_group(s, &mi->ops[i]);
 	if (px_slot_find(n->op, PX_SN_mid) >= 0) {
 		static const char mids[] = "abcd";

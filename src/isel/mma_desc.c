@@ -103,24 +103,3 @@ const char *px_mma_query(uint64_t d, const char *key)
 	}
 	return NULL;
 }
-
-/* Which query key prints which slot of the ops that carry a descriptor. */
-static const char *const slot_keys[][2] = {
-	{"shape", "shape"}, {"alayout", "al"}, {"blayout", "bl"}, {"satf", "satf"},
-	{"rnd", "rnd"},     {"atype", "aty"},  {"btype", "bty"},  {"opc", "opc"},
-	{"mid", "mid"},     {"rowcol", "rowcol"}, {"ety", "ety"},
-};
-
-const char *px_mma_slot_text(const px_minst *mi, unsigned slot)
-{
-	if (!mi->mma_desc || !mi->op || slot >= mi->op->nslots)
-		return NULL;
-	/* a slot the node left empty prints nothing, even where the word holds an
-	 * implied value (wmma.mma's f16 inputs) */
-	if (!mi->slot[slot] && !(mi->op->slots[slot].flags & PX_SLOT_FIXED))
-		return NULL;
-	for (unsigned i = 0; i < sizeof slot_keys / sizeof slot_keys[0]; i++)
-		if (!strcmp(mi->op->slots[slot].name, slot_keys[i][0]))
-			return px_mma_query(mi->mma_desc, slot_keys[i][1]);
-	return NULL;
-}

@@ -1,10 +1,12 @@
-/* Seed 002's packed 64-bit MMA descriptor: the selector encodes a tensor-core
- * node's shape, element types, layouts, rounding, saturation and bit operation
- * into one word, and the printer reads the suffixes back out of it by the
- * seed's query keys ("shape", "aty", "bty", "al", "bl", "satf", "rnd", "opc",
- * and for a fragment "mid", "rowcol", "ety").
+/* The packed 64-bit MMA descriptor of NVVM's tensor-core selection: the
+ * selector encodes a tensor-core node's shape, element types, layouts,
+ * rounding, saturation and bit operation into one word, which --emit=isel
+ * shows (the printer takes the suffixes from the slots, which hold the same
+ * facts). px_mma_query reads a field back by its key ("shape", "aty", "bty",
+ * "al", "bl", "satf", "rnd", "opc", and for a fragment "mid", "rowcol",
+ * "ety"); the unit tests check the encoding with it.
  *
- * Two words share the layout, as in the seed: an instruction word (rnd [2:0],
+ * Two words share the layout: an instruction word (rnd [2:0],
  * opc [7:4], aty [15:8], bty [23:16], al [25:24], bl [27:26], satf [28],
  * shape [39:32]) and a fragment word (rowcol [0], mid [2:1], ety [27:24],
  * shape [39:32]). The key decides which bits are read. */
@@ -13,9 +15,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "isel/minst.h"
+#include "tables/tables.h"
 
-/* The seed's element-type and shape enum value of a token, or 0. */
+/* The descriptor's element-type and shape id of a token (data/mma_desc.yaml), or 0. */
 unsigned px_mma_type_id(unsigned tok);
 unsigned px_mma_shape_id(unsigned tok);
 
@@ -38,9 +40,5 @@ unsigned px_mma_encode_frag(unsigned shape, unsigned mid, bool col, unsigned ety
 /* The PTX text the seed's key reads from a word ("" for an absent modifier),
  * or NULL for an unknown key or a value outside the enums. */
 const char *px_mma_query(uint64_t desc, const char *key);
-
-/* The printer's view: the text of slot `slot` of an instruction carrying a
- * descriptor, or NULL when the descriptor does not describe that slot. */
-const char *px_mma_slot_text(const px_minst *mi, unsigned slot);
 
 #endif

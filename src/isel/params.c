@@ -4,17 +4,35 @@
  * ParamCallEnd); a device function returns through st.param to func_retval. */
 #include <string.h>
 
+#include "isel/abi.h"
 #include "isel/isel.h"
-#include "print/print.h"
+#include "util/buf.h"
 #include "verify/verify.h"
+
+void px_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size, uint32_t *align)
+{
+	uint32_t off = 0, max = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t b = px_types[rets[i]].width / 8 ? px_types[rets[i]].width / 8 : 1;
+		off = (off + b - 1) / b * b;
+		if (offs)
+			offs[i] = off;
+		off += b;
+		if (b > max)
+			max = b;
+	}
+	*size = (off + max - 1) / max * max;
+	*align = max;
+}
 
 px_str px_param_sym(px_isel *s, uint32_t index)
 {
 	const px_func *f = s->f;
-	char *p = px_arena_alloc(s->a, f->name.n + sizeof "_param_" + 20);
+	const size_t infix = sizeof PX_PARAM_INFIX - 1;
+	char *p = px_arena_alloc(s->a, f->name.n + infix + 20);
 	memcpy(p, f->name.s, f->name.n);
-	memcpy(p + f->name.n, "_param_", 7);
-	size_t n = f->name.n + 7 + px_utoa(p + f->name.n + 7, index);
+	memcpy(p + f->name.n, PX_PARAM_INFIX, infix);
+	size_t n = f->name.n + infix + px_utoa(p + f->name.n + infix, index);
 	return (px_str){p, (uint32_t)n};
 }
 
@@ -92,11 +110,9 @@ void px_select_entry(px_isel *s)
 	}
 }
 
-static px_minst *pseudo(px_isel *s, unsigned op, uint8_t kind, px_loc loc)
+static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
 {
-	px_minst *mi = px_emit_inst(s, &px_ops[op], NULL, loc);
-	mi->pseudo = kind;
-	return mi;
+	return px_emit_inst(s, &px_ops[op], NULL, loc);
 }
 
 static const px_funcsig *callee_sig(px_isel *s, px_str name)
@@ -125,13 +141,13 @@ void px_select_call(px_isel *s, const px_node *n)
 		              n->callee.n, 1);
 	uint32_t seq = s->callseq++;
 	uint32_t nrets = sig ? sig->nrets : n->nres;
-	px_minst *b = pseudo(s, PX_OP_callseq_begin, PX_PSEUDO_CALLSEQ_BEGIN, n->loc);
+	px_minst *b = pseudo(s, PX_OP_callseq_begin, n->loc);
 	b->aux = seq;
 	px_finish(s, b);
 	int *types = px_arena_alloc(s->a, (n->nops + nrets + 1) * sizeof *types);
 	for (uint32_t i = 0; i < n->nops; i++) {
 		types[i] = arg_type(s, sig, &n->ops[i], i);
-		px_minst *d = pseudo(s, PX_OP_declare_param, PX_PSEUDO_DECLARE_PARAM, n->loc);
+		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, "param", i);
 		d->type = (uint16_t)types[i];
 		px_finish(s, d);
@@ -145,11 +161,11 @@ void px_select_call(px_isel *s, const px_node *n)
 		rtypes[i] = (uint16_t)types[n->nops + i];
 	}
 	if (nrets) {
-		px_minst *d = pseudo(s, PX_OP_declare_param, PX_PSEUDO_DECLARE_PARAM, n->loc);
-		d->name = sym_name(s, "retval", 0);
+		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
+		d->name = sym_name(s, PX_RETVAL_CALLER, 0);
 		d->type = rtypes[0];
 		if (nrets > 1)
-			px_print_ret_layout(rtypes, nrets, offs, &d->aux, &d->align);
+			px_ret_layout(rtypes, nrets, offs, &d->aux, &d->align);
 		px_finish(s, d);
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
@@ -160,12 +176,12 @@ void px_select_call(px_isel *s, const px_node *n)
 		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, types[i], n->loc);
 		store_param(s, types[i], sym_name(s, "param", i), 0, src, n->loc);
 	}
-	px_minst *c = pseudo(s, PX_OP_call, PX_PSEUDO_CALL, n->loc);
+	px_minst *c = pseudo(s, PX_OP_call, n->loc);
 	c->name = n->callee;
 	c->res = px_mops(s, 1);
 	c->nres = nrets ? 1 : 0;
 	if (nrets)
-		c->res[0] = sym_mop(sym_name(s, "retval", 0));
+		c->res[0] = sym_mop(sym_name(s, PX_RETVAL_CALLER, 0));
 	c->ops = px_mops(s, n->nops);
 	c->nops = n->nops;
 	for (uint32_t i = 0; i < n->nops; i++)
@@ -184,14 +200,14 @@ void px_select_call(px_isel *s, const px_node *n)
 		int t = types[n->nops + i];
 		uint32_t off = nrets > 1 ? offs[i] : 0;
 		if (!c->has_guard) {
-			load_param(s, t, dst, sym_name(s, "retval", 0), off, n->loc);
+			load_param(s, t, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, n->loc);
 			continue;
 		}
 		/* ptxas predicates no ld.param of a return value: load it into a
 		 * scratch register and copy that under the call's guard, so a call
 		 * that did not happen leaves its results as they were */
 		px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
-		load_param(s, t, tmp, sym_name(s, "retval", 0), off, n->loc);
+		load_param(s, t, tmp, sym_name(s, PX_RETVAL_CALLER, 0), off, n->loc);
 		const px_op_def *mov = &px_ops[PX_OP_mov];
 		uint16_t slot[PX_MAX_SLOTS] = {0};
 		unsigned w = px_types[t].width;
@@ -202,7 +218,7 @@ void px_select_call(px_isel *s, const px_node *n)
 		mv->guard_neg = c->guard_neg;
 		mv->guard_reg = c->guard_reg;
 	}
-	px_minst *e = pseudo(s, PX_OP_callseq_end, PX_PSEUDO_CALLSEQ_END, n->loc);
+	px_minst *e = pseudo(s, PX_OP_callseq_end, n->loc);
 	e->aux = seq;
 	px_finish(s, e);
 }
@@ -213,7 +229,7 @@ void px_select_ret(px_isel *s, const px_node *n)
 	uint32_t *offs = px_arena_alloc(s->a, (f->nrets + 1) * sizeof *offs);
 	if (f->nrets > 1) {
 		uint32_t size, align;
-		px_print_ret_layout(f->rets, f->nrets, offs, &size, &align);
+		px_ret_layout(f->rets, f->nrets, offs, &size, &align);
 	}
 	for (uint32_t i = 0; i < n->nops && i < f->nrets; i++) {
 		int t = f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i];
@@ -222,7 +238,7 @@ void px_select_ret(px_isel *s, const px_node *n)
 		def.kind = PX_OK_VALUE;
 		def.type_slot = -1;
 		px_mop src = px_lower_operand(s, n, &n->ops[i], &def, t, n->loc);
-		store_param(s, t, sym_name(s, "func_retval", 0), offs[i], src, n->loc);
+		store_param(s, t, sym_name(s, PX_RETVAL_CALLEE, 0), offs[i], src, n->loc);
 	}
 	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_ret], NULL, n->loc);
 	if (n->has_guard) {

@@ -2,7 +2,6 @@
  * order in the tables (PTX's grammar order), whatever order the MIR used; the
  * operand spellings follow seed 004's register printer: class prefix plus the
  * register number, the same number under a float view (%f, %fd). */
-#include "isel/mma_desc.h"
 #include "print/print.h"
 
 static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
@@ -103,12 +102,6 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 		const px_slot_def *sd = &op->slots[i];
 		if (sd->flags & PX_SLOT_NOPRINT)
 			continue;
-		const char *desc = px_mma_slot_text(mi, i); /* an MMA reads its descriptor */
-		if (desc) {
-			if (*desc)
-				px_buf_printf(out, ".%s", desc);
-			continue;
-		}
 		unsigned tok = mi->slot[i];
 		if (!tok && (sd->flags & PX_SLOT_FIXED))
 			tok = sd->fixed_tok;
@@ -176,25 +169,25 @@ static void print_call(px_buf *out, const px_minst *mi)
 
 static void print_pseudo(px_buf *out, const px_minst *mi)
 {
-	switch (mi->pseudo) {
-	case PX_PSEUDO_LABEL:
+	switch (px_pseudo_op(mi)) {
+	case PX_OP_label:
 		px_buf_putc(out, '$');
 		put_str(out, mi->name);
 		px_buf_puts(out, ":\n");
 		break;
-	case PX_PSEUDO_CALLSEQ_BEGIN:
-	case PX_PSEUDO_CALLSEQ_END:
-		px_buf_puts(out, mi->pseudo == PX_PSEUDO_CALLSEQ_BEGIN ? "\t{ // callseq " : "\t} // callseq ");
+	case PX_OP_callseq_begin:
+	case PX_OP_callseq_end:
+		px_buf_puts(out, px_pseudo_op(mi) == PX_OP_callseq_begin ? "\t{ // callseq " : "\t} // callseq ");
 		px_buf_putu(out, mi->aux);
 		px_buf_putc(out, '\n');
 		break;
-	case PX_PSEUDO_DECLARE_PARAM:
+	case PX_OP_declare_param:
 		print_declare_param(out, mi);
 		break;
-	case PX_PSEUDO_CALL:
+	case PX_OP_call:
 		print_call(out, mi);
 		break;
-	case PX_PSEUDO_ASM:
+	case PX_OP_inline_asm:
 		px_print_asm(out, mi);
 		break;
 	}
@@ -202,7 +195,7 @@ static void print_pseudo(px_buf *out, const px_minst *mi)
 
 void px_print_inst(px_buf *out, const px_minst *mi)
 {
-	if (mi->pseudo != PX_PSEUDO_NONE) {
+	if (px_pseudo_op(mi) >= 0) {
 		print_pseudo(out, mi);
 		return;
 	}

@@ -7,27 +7,19 @@
  *     7:3 INT_NVVM_FOO_r iid=4242
  *
  * L:C is the MIR node the instruction came from. A pseudo instruction without
- * an MC name prints its pseudo name in lower case. */
+ * an MC name prints its op name (data/ops/pseudo.yaml). */
 #include "print/print.h"
-
-static const char *const pseudo_names[] = {
-	[PX_PSEUDO_CALLSEQ_BEGIN] = "callseq_begin",
-	[PX_PSEUDO_CALLSEQ_END] = "callseq_end",
-	[PX_PSEUDO_DECLARE_PARAM] = "declare_param",
-	[PX_PSEUDO_CALL] = "call",
-	[PX_PSEUDO_ASM] = "inline_asm",
-};
 
 static void print_isel_line(px_buf *out, const px_minst *mi)
 {
 	px_buf_printf(out, "%u:%u ", mi->loc.line, mi->loc.col);
-	if (mi->pseudo == PX_PSEUDO_LABEL) {
+	if (px_pseudo_op(mi) == PX_OP_label) {
 		px_buf_puts(out, "label ^");
 		px_buf_put(out, mi->name.s, mi->name.n);
 		px_buf_putc(out, '\n');
 		return;
 	}
-	px_buf_puts(out, mi->mc ? mi->mc : pseudo_names[mi->pseudo]);
+	px_buf_puts(out, mi->mc ? mi->mc : mi->op->name);
 	if (mi->iid >= 0)
 		px_buf_printf(out, " iid=%d", (int)mi->iid);
 	if (mi->var && mi->var->isd)

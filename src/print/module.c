@@ -4,6 +4,7 @@
  * rejects the obvious one the comment says what it wants instead. */
 #include <string.h>
 
+#include "isel/abi.h"
 #include "print/print.h"
 #include "ptxemit.h"
 #include "util/fp.h"
@@ -192,23 +193,6 @@ void px_print_globals(px_buf *out, const px_module *m)
 
 /* ---------------------------------------------------------------- signatures */
 
-void px_print_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size,
-                         uint32_t *align)
-{
-	uint32_t off = 0, max = 1;
-	for (uint32_t i = 0; i < n; i++) {
-		uint32_t b = type_bytes(rets[i]);
-		off = (off + b - 1) / b * b;
-		if (offs)
-			offs[i] = off;
-		off += b;
-		if (b > max)
-			max = b;
-	}
-	*size = (off + max - 1) / max * max;
-	*align = max;
-}
-
 /* (.param .bW func_retval0) for one return; several share one aggregate,
  * because ptxas says "Multiple return parameters require .register state space". */
 static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
@@ -216,12 +200,12 @@ static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
 	if (!n)
 		return;
 	if (n == 1) {
-		px_buf_printf(out, "(.param .b%u func_retval0) ", px_types[rets[0]].width);
+		px_buf_printf(out, "(.param .b%u " PX_RETVAL_CALLEE "0) ", px_types[rets[0]].width);
 		return;
 	}
 	uint32_t size, align;
-	px_print_ret_layout(rets, n, NULL, &size, &align);
-	px_buf_printf(out, "(.param .align %u .b8 func_retval0[%u]) ", align, size);
+	px_ret_layout(rets, n, NULL, &size, &align);
+	px_buf_printf(out, "(.param .align %u .b8 " PX_RETVAL_CALLEE "0[%u]) ", align, size);
 }
 
 /* Kernel pointers carry .ptr [.space] .align (ptxas's alias hints, only legal
@@ -244,7 +228,7 @@ static void print_param(px_buf *out, px_str fname, uint32_t i, const px_param *p
 		px_buf_printf(out, ".b%u ", px_types[p->type].width);
 	}
 	put_str(out, fname);
-	px_buf_printf(out, "_param_%u", i);
+	px_buf_printf(out, PX_PARAM_INFIX "%u", i);
 	if (p->kind == PX_PARAM_AGG)
 		px_buf_printf(out, "[%u]", p->size);
 }
@@ -280,6 +264,31 @@ static px_param sig_param(const px_funcsig *s, uint32_t i)
 		p.align = s->param_aligns[i];
 	}
 	return p;
+}
+
+/* A PTX string: the quote and the backslash escaped. */
+static void put_ptx_string(px_buf *out, const char *s, size_t n)
+{
+	px_buf_putc(out, '"');
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '"' || s[i] == '\\')
+			px_buf_putc(out, '\\');
+		px_buf_putc(out, s[i]);
+	}
+	px_buf_putc(out, '"');
+}
+
+void px_print_files(px_buf *out, const px_module *m)
+{
+	px_buf_puts(out, ".file 1 ");
+	put_ptx_string(out, m->filename, strlen(m->filename));
+	px_buf_putc(out, '\n');
+	for (uint32_t i = 0; i < m->nlocfiles; i++) {
+		px_buf_printf(out, ".file %u ", i + 2);
+		put_ptx_string(out, m->locfiles[i].s, m->locfiles[i].n);
+		px_buf_putc(out, '\n');
+	}
+	px_buf_putc(out, '\n');
 }
 
 void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw)
@@ -361,10 +370,21 @@ void px_print_func_open(px_buf *out, const px_mfunc *mf)
 		px_buf_putc(out, '\n');
 }
 
-void px_print_insts(px_buf *out, const px_minst *first)
+void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 {
-	for (const px_minst *mi = first; mi; mi = mi->next)
+	px_dloc at = {0, 0, 0};
+	for (const px_minst *mi = first; mi; mi = mi->next) {
+		/* a statement's first instruction carries its place; labels and
+		 * call brackets are not instructions */
+		int pseudo = px_pseudo_op(mi);
+		bool inst = pseudo != PX_OP_label && pseudo != PX_OP_callseq_begin && pseudo != PX_OP_callseq_end;
+		if (mf->lineinfo && inst && mi->dloc.file &&
+		    (mi->dloc.file != at.file || mi->dloc.line != at.line || mi->dloc.col != at.col)) {
+			px_buf_printf(out, "\t.loc %u %u %u\n", mi->dloc.file, mi->dloc.line, mi->dloc.col);
+			at = mi->dloc;
+		}
 		px_print_inst(out, mi);
+	}
 }
 
 void px_print_func_close(px_buf *out) { px_buf_puts(out, "}\n\n"); }
@@ -378,6 +398,6 @@ void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf)
 		return;
 	}
 	px_print_func_open(out, mf);
-	px_print_insts(out, mf->first);
+	px_print_insts(out, mf, mf->first);
 	px_print_func_close(out);
 }

@@ -27,6 +27,8 @@ void px_print_globals(px_buf *out, const px_module *m);
  * linkage_kw is ".visible", ".extern", ".weak", or "" / NULL for internal. */
 void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw);
 
+/* ".file N \"path\"" for the MIR file (1) and each file loc statements name. */
+void px_print_files(px_buf *out, const px_module *m);
 /* A whole function: signature, kernel directives, register declarations and
  * body, then a blank line. A function without a body (is_decl) prints as its
  * prototype. */
@@ -35,19 +37,13 @@ void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf);
  * are selected: the signature, directives and register declarations (once
  * mf->nregs is final), the instructions from first on, the closing brace. */
 void px_print_func_open(px_buf *out, const px_mfunc *mf);
-void px_print_insts(px_buf *out, const px_minst *first);
+/* mf->lineinfo: a .loc before each statement's first instruction (again
+ * after a flush: harmless). */
+void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first);
 void px_print_func_close(px_buf *out);
 
 /* The keyword of a linkage (enum px_linkage): ".visible", ".extern", ".weak" or "". */
 const char *px_print_linkage(uint8_t linkage);
-
-/* PTX allows one .param return value only, so a device function with several
- * returns returns one byte aggregate "func_retval0" in which return i lies at
- * offs[i], each at its natural alignment. The selector lays out its st.param /
- * ld.param accesses and the caller's "retval0" declaration with this.
- * offs may be NULL; n must be >= 1. */
-void px_print_ret_layout(const uint16_t *rets, uint32_t n, uint32_t *offs, uint32_t *size,
-                         uint32_t *align);
 
 /* ---- inst.c ---- */
 

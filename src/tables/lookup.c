@@ -115,3 +115,16 @@ int px_slot_has(const px_slot_def *slot, unsigned tok)
 {
 	return px_toks_have(slot->toks, tok);
 }
+
+const int32_t *px_opnd_allowed(const px_opnd_def *def, const uint16_t *slot, unsigned *n)
+{
+	if (!def->allowed)
+		return NULL;
+	int32_t by = def->allowed[0];
+	for (const int32_t *p = def->allowed + 1; p[0] >= 0; p += 2 + p[1])
+		if (by < 0 || slot[by] == p[0]) {
+			*n = (unsigned)p[1];
+			return p + 2;
+		}
+	return NULL;
+}

@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "px_tables.h" /* generated: PX_MAX_SLOTS, PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
+#include "px_tables.h" /* generated: PX_MAX_SLOTS, PX_MAX_PAT_OPNDS, PX_T_*, PX_TOK_*, PX_OP_*, PX_D_*, PX_RC_*, PX_DIR_*, PX_PAT_* */
 
 
 /* ---- value types (data/types.yaml) ---- */
@@ -125,6 +125,8 @@ typedef struct px_slot_def {
 	uint8_t flags;          /* enum px_slot_flags */
 	uint16_t fixed_tok;     /* for PX_SLOT_FIXED */
 	int8_t infer[4];        /* PX_SRC_* in order of preference, PX_SRC_END-terminated */
+	int8_t dflt_from;       /* with dflt: the slot whose token picks this one's default */
+	const uint16_t *dflt;   /* NULL or pairs {its token, the default, ..., 0} (`default:`) */
 } px_slot_def;
 
 enum px_opnd_kind {
@@ -159,6 +161,7 @@ typedef struct px_opnd_def {
 	int8_t space_slot;  /* PX_OK_ADDR: the slot whose token names the state space (empty:
 	                     * generic), or -1 for the fixed space below */
 	uint8_t space;      /* PX_OK_ADDR with space_slot -1: enum px_addr_space */
+	const int32_t *allowed; /* NULL, or the immediates allowed (`allowed:`): px_opnd_allowed */
 } px_opnd_def;
 
 /* The state space an address operand works in (data/ops: an op's `spaces:`). */
@@ -197,12 +200,12 @@ typedef struct px_prop_def {
 
 /* A legality check of seed 003's kind ("checks run before any ID lookup"): when
  * every named slot holds one of its tokens (an empty list: the slot is empty)
- * and the target is below sm_below / ptx_below or lacks the not_arch suffix,
- * the node is rejected with diag, formatted with args. */
+ * and the target is below sm_below / ptx_below, at or above sm_from, or lacks
+ * the not_arch suffix, the node is rejected with diag, formatted with args. */
 enum { PX_RARG_END = -1, PX_RARG_OP = -2, PX_RARG_TARGET = -3 };
 typedef struct px_rule {
 	const uint16_t *when[PX_MAX_SLOTS];
-	uint16_t sm_below, ptx_below;
+	uint16_t sm_below, ptx_below, sm_from;
 	char not_arch;
 	uint16_t diag;          /* PX_D_* */
 	int8_t args[4];         /* slot index (its token), PX_RARG_OP, PX_RARG_TARGET */
@@ -271,7 +274,6 @@ typedef struct px_pat_node {
 typedef struct px_pat_ref {
 	uint8_t inner, index;
 } px_pat_ref;
-enum { PX_MAX_PAT_OPNDS = 4 };
 /* root(inner(...), ...) -> emit(...): the inner node defines root operand at
  * and is absorbed, so its result must have that one read. */
 typedef struct px_pattern {
@@ -294,6 +296,10 @@ extern const px_pattern px_patterns[];  /* indexed by PX_PAT_* */
 extern const unsigned px_npatterns;
 
 /* ---- lookups (tables/lookup.c) ---- */
+/* The immediates an operand allows given the node's slots (*n of them), or
+ * NULL when the table restricts none. px_opnd_def.allowed is {slot or -1,
+ * then per set: its token (0 with slot -1), the count, the values; -1 ends}. */
+const int32_t *px_opnd_allowed(const px_opnd_def *def, const uint16_t *slot, unsigned *n);
 const px_op_def *px_op_lookup(const char *s, size_t n);
 const px_target *px_target_lookup(const char *s, size_t n);
 const px_sreg *px_sreg_lookup(const char *s, size_t n);

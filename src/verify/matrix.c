@@ -1,11 +1,11 @@
-/* Matrix copies (seed 000): the property blob {num, shape, sz, trans, layout}
- * read into the PTX slots before the tables' rules run, and the state space
- * chosen from the address.
+/* Matrix copies: NVVM's property blob {num, shape, sz, trans, layout} read
+ * into the PTX slots before the tables' rules run, and the state space chosen
+ * from the address.
  *
- * The tables hold the PTX spelling; what this file adds is what a value map
- * cannot say: a seed num for the m16n16 shape counts 32-bit registers (num 2
- * is .x1), layout col is the transposed load, the m8n8 and stmatrix.m16n8
- * element formats follow from the shape. (An address known to be in shared
+ * The tables hold the PTX spelling and the element format each shape implies
+ * (the sz slot's `default:`); what this file adds is what a value map cannot
+ * say: NVVM's num for the m16n16 shape counts 32-bit registers (num 2 is .x1),
+ * layout col is the transposed load. (An address known to be in shared
  * memory takes the .shared form: verify/space.c, once the function's
  * addresses are known.) */
 #include <string.h>
@@ -23,7 +23,7 @@ const px_prop *px_node_prop(const px_node *n, const char *key)
 	return NULL;
 }
 
-/* The seed's num for m16n16 counts registers: 2 and 4 are PTX's .x1 and .x2. */
+/* NVVM's num for m16n16 counts registers: 2 and 4 are PTX's .x1 and .x2. */
 static bool m16n16_num(px_verifier *v, px_node *n, int num)
 {
 	const px_prop *p = px_node_prop(n, "num");
@@ -40,18 +40,12 @@ static bool m16n16_num(px_verifier *v, px_node *n, int num)
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	int shape = slot(n, PX_SN_shape), num = slot(n, PX_SN_num), trans = slot(n, PX_SN_trans);
-	int sz = slot(n, PX_SN_sz), layout = slot(n, PX_SN_layout);
+	int layout = slot(n, PX_SN_layout);
 	unsigned sh = n->slot[shape];
 	if (layout >= 0) {
 		if (n->slot[layout] == PX_TOK_col)
 			n->slot[trans] = PX_TOK_trans;
 		n->slot[layout] = 0; /* no PTX token: read, then let go */
 	}
-	if (sh == PX_TOK_m16n16 && !m16n16_num(v, n, num))
-		return false;
-	if (!n->slot[sz] && sh == PX_TOK_m8n8)
-		n->slot[sz] = PX_TOK_b16;
-	if (!n->slot[sz] && sh == PX_TOK_m16n8)
-		n->slot[sz] = PX_TOK_b8;
-	return true;
+	return sh != PX_TOK_m16n16 || m16n16_num(v, n, num);
 }

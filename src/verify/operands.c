@@ -2,6 +2,7 @@
  * read, the types the variant expects, immediates that fit their type, groups
  * of the right size, symbols and labels that exist. Results define values: the
  * first definition of a value in text order gives its type. */
+#include <stdio.h>
 #include <string.h>
 
 #include "verify/verify.h"
@@ -29,7 +30,7 @@ static void check_value_use(px_verifier *v, px_func *f, const px_opnd *o)
 		if (val->has_def)
 			px_error(v->d, o->loc, PX_D_use_before_def, (int)val->name.n, val->name.s);
 		else
-			px_error(v->d, o->loc, PX_D_undefined_value, (int)val->name.n, val->name.s);
+			px_undefined_value(v, f, o->loc, o->id);
 		v->state[o->id] |= PX_VS_DEF; /* report once */
 	}
 	if (o->elem >= 0) {
@@ -258,4 +259,23 @@ void px_check_operands(px_verifier *v, px_func *f, px_node *n)
 	for (unsigned i = 0; i < n->nops && i < no; i++)
 		check_use(v, f, n, &n->ops[i], &o[i], i + 1, what);
 	px_define_results(v, f, n, r, nr);
+}
+
+/* Whether an operand is an integer of the table's allowed set (`allowed:`). */
+bool px_int_allowed(const px_opnd *o, const int32_t *vals, unsigned n)
+{
+	for (unsigned i = 0; o->kind == PX_O_INT && i < n; i++)
+		if (o->ival == vals[i])
+			return true;
+	return false;
+}
+
+/* The allowed set as a message reads it: "1 or -1", "4, 8 or 16" (after
+ * "a predicate, " when a predicate register is allowed too). */
+const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *vals, unsigned n)
+{
+	size_t at = (size_t)snprintf(buf, cap, "%s", pred ? "a predicate, " : "");
+	for (unsigned i = 0; i < n && at < cap; i++)
+		at += (size_t)snprintf(buf + at, cap - at, "%s%d", !i ? "" : i + 1 == n ? " or " : ", ", (int)vals[i]);
+	return buf;
 }

@@ -19,13 +19,15 @@ static bool slots_match(const px_rule *r, const px_node *n)
 static bool target_below(const px_verifier *v, const px_rule *r)
 {
 	const px_target *t = v->target;
-	bool any = r->sm_below || r->ptx_below || r->not_arch;
+	bool any = r->sm_below || r->ptx_below || r->sm_from || r->not_arch;
 	if (!any)
 		return true;
 	if (!t)
 		return false;
 	uint16_t ptx = px_verify_ptx_version(v);
 	if (r->sm_below && t->sm < r->sm_below)
+		return true;
+	if (r->sm_from && t->sm >= r->sm_from)
 		return true;
 	if (r->ptx_below && ptx && ptx < r->ptx_below)
 		return true;

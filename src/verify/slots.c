@@ -5,6 +5,7 @@
  * the same slots by name. */
 #include <string.h>
 
+#include "diag/suggest.h"
 #include "verify/verify.h"
 
 static px_loc loc_at(px_loc base, uint32_t off)
@@ -83,8 +84,17 @@ static bool fill_dotted(px_verifier *v, px_node *n, uint32_t start)
 			uint32_t e = i;
 			while (e < len && s[e] != '.')
 				e++;
-			px_error(v->d, loc_at(n->oploc, i - 1), PX_D_unknown_modifier, (int)(e - i), s + i,
-			         op_name(n));
+			px_suggest sg;
+			px_suggest_init(&sg, s + i, e - i);
+			for (unsigned t = 1; t < px_ntoks; t++)
+				if (op_holds(n->op, t))
+					px_suggest_offer_str(&sg, px_tok_names[t]);
+			if (sg.best)
+				px_error(v->d, loc_at(n->oploc, i - 1), PX_D_unknown_modifier_hint, (int)(e - i),
+				         s + i, op_name(n), (int)sg.best_n, sg.best);
+			else
+				px_error(v->d, loc_at(n->oploc, i - 1), PX_D_unknown_modifier, (int)(e - i), s + i,
+				         op_name(n));
 			ok = false;
 			i = e;
 			continue;
@@ -166,7 +176,19 @@ static bool apply_props(px_verifier *v, px_node *n)
 		const char *const *from;
 		int si = prop_slot(n->op, p->key, &from);
 		if (si < 0) {
-			px_error(v->d, p->loc, PX_D_unknown_property, (int)p->key.n, p->key.s, op_name(n));
+			px_suggest sg;
+			px_suggest_init(&sg, p->key.s, p->key.n);
+			for (const px_prop_def *pd = n->op->props; pd && pd->key; pd++)
+				px_suggest_offer_str(&sg, pd->key);
+			for (unsigned k = 0; k < n->op->nslots; k++)
+				px_suggest_offer_str(&sg, n->op->slots[k].name);
+			for (unsigned k = 0; k < px_nnode_flags; k++)
+				px_suggest_offer_str(&sg, px_node_flags[k].name);
+			if (sg.best)
+				px_error(v->d, p->loc, PX_D_unknown_property_hint, (int)p->key.n, p->key.s,
+				         op_name(n), (int)sg.best_n, sg.best);
+			else
+				px_error(v->d, p->loc, PX_D_unknown_property, (int)p->key.n, p->key.s, op_name(n));
 			ok = false;
 			continue;
 		}
@@ -174,7 +196,16 @@ static bool apply_props(px_verifier *v, px_node *n)
 			continue;
 		unsigned tok = prop_token(&n->op->slots[si], from, p->val);
 		if (!tok) {
-			if (p->val.n)
+			px_suggest sg;
+			px_suggest_init(&sg, p->val.s, p->val.n);
+			for (const char *const *f = from; f && f[0]; f += 2)
+				px_suggest_offer_str(&sg, f[0]);
+			for (const uint16_t *t = n->op->slots[si].toks; !from && t && *t; t++)
+				px_suggest_offer_str(&sg, px_tok_names[*t]);
+			if (p->val.n && sg.best)
+				px_error(v->d, p->val_loc, PX_D_property_value_hint, (int)p->val.n, p->val.s,
+				         (int)p->key.n, p->key.s, op_name(n), (int)sg.best_n, sg.best);
+			else if (p->val.n)
 				px_error(v->d, p->val_loc, PX_D_property_value, (int)p->val.n, p->val.s,
 				         (int)p->key.n, p->key.s, op_name(n));
 			else
@@ -216,6 +247,14 @@ bool px_resolve_op(px_verifier *v, px_node *n)
 	uint32_t stem = 0;
 	while (stem < len && s[stem] != '.')
 		stem++;
-	px_error(v->d, n->oploc, PX_D_unknown_op, (int)stem, s);
+	px_suggest sg;
+	px_suggest_init(&sg, s, stem);
+	for (unsigned i = 0; i < px_nops; i++)
+		if (!(px_ops[i].flags & PX_OPF_INTERNAL))
+			px_suggest_offer_str(&sg, px_ops[i].name);
+	if (sg.best)
+		px_error(v->d, n->oploc, PX_D_unknown_op_hint, (int)stem, s, (int)sg.best_n, sg.best);
+	else
+		px_error(v->d, n->oploc, PX_D_unknown_op, (int)stem, s);
 	return false;
 }

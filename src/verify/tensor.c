@@ -1,8 +1,8 @@
 /* Tensor-core checks beyond the tables (wgmma, tcgen05): how operand A is
  * given (it picks the variant, and PTX spells the forms alike), the values
- * PTX allows for wgmma's immediates, and seed 002's target and mask checks
- * that depend on more than the slots. */
-#include <string.h>
+ * PTX allows for wgmma's immediates, tcgen05.commit's mask width and
+ * tcgen05.mma's disable-output-lane group. (tcgen05.mma's target gates are
+ * rules of data/ops/tcgen05.yaml.) */
 
 #include "verify/verify.h"
 
@@ -25,31 +25,24 @@ bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n)
 	return true;
 }
 
-static bool int_in(const px_opnd *o, int64_t a, int64_t b)
-{
-	return o->kind == PX_O_INT && (o->ival == a || o->ival == b);
-}
-
+/* The immediates of data/ops/wgmma.yaml's `allowed:` sets; an operand that
+ * takes values as well (scale-d) takes a predicate register. */
 void px_wgmma_check(px_verifier *v, px_func *f, px_node *n)
 {
-	unsigned no;
+	unsigned no, nv;
 	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
 	for (unsigned i = 0; i < n->nops && i < no; i++) {
 		const px_opnd *o = &n->ops[i];
-		const char *name = defs[i].name;
-		if (!strcmp(name, "scale_d")) {
-			bool pred = o->kind == PX_O_VALUE && px_types[f->values[o->id].type].kind == PX_KIND_PRED;
-			if (!pred && !int_in(o, 0, 1))
-				px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, "a predicate, 0 or 1");
-		} else if (!strncmp(name, "scale_", 6) && !int_in(o, 1, -1)) {
-			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, "1 or -1");
-		} else if (!strncmp(name, "trans_", 6) && !int_in(o, 0, 1)) {
-			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, "0 or 1");
-		}
+		const int32_t *vals = px_opnd_allowed(&defs[i], n->slot, &nv);
+		bool pred_ok = defs[i].kind != PX_OK_IMM;
+		bool pred = o->kind == PX_O_VALUE && px_types[f->values[o->id].type].kind == PX_KIND_PRED;
+		char text[64];
+		if (vals && !(pred_ok && pred) && !px_int_allowed(o, vals, nv))
+			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, px_allowed_text(text, sizeof text, pred_ok, vals, nv));
 	}
 }
 
-/* tcgen05.commit's multicast mask: seed 002's selector takes 16- and 32-bit
+/* tcgen05.commit's multicast mask: NVVM's selector takes 16- and 32-bit
  * masks only. The width picks the variant (the noprint slot mask). */
 bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n)
 {
@@ -66,28 +59,8 @@ bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n)
 	return true;
 }
 
-/* Seed 002's gate for tcgen05.mma: an arch- or family-conditional target of
- * the sm_100 family (ptxas refuses sm_120a too), and its scale-input
- * accumulator, which ptxas refuses from sm_110 on. */
-static bool mma_target(px_verifier *v, px_node *n)
-{
-	const px_target *t = v->target;
-	if (!t)
-		return true;
-	if (t->sm < 100 || t->sm >= 120 || (t->suffix != 'a' && t->suffix != 'f')) {
-		px_error(v->d, n->oploc, PX_D_tc05_arch);
-		return false;
-	}
-	int sia = px_slot_find(n->op, PX_SN_sia);
-	if (n->slot[sia] && t->sm >= 110) {
-		px_error(v->d, n->oploc, PX_D_tc05_sia_arch);
-		return false;
-	}
-	return true;
-}
-
 /* tcgen05.mma's disable-output-lane: a group right after idesc (the noprint
- * slot dol picks seed 002's Large class). */
+ * slot dol picks NVVM's Large selection class). */
 static void output_lanes(const px_func *f, px_node *n)
 {
 	int dol = px_slot_find(n->op, PX_SN_dol), sp = px_slot_find(n->op, PX_SN_sp);
@@ -98,8 +71,6 @@ static void output_lanes(const px_func *f, px_node *n)
 
 bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	if (!mma_target(v, n))
-		return false;
 	output_lanes(f, n);
 	return px_wgmma_prepare(v, f, n);
 }

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag/suggest.h"
 #include "verify/state.h"
 #include "verify/verify.h"
 #include "family.h"
@@ -73,14 +74,35 @@ static void check_directives(px_verifier *v, px_func *f)
 		px_error(v->d, bac->loc, PX_D_blocksareclusters_needs);
 }
 
+void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id)
+{
+	const px_value *val = &f->values[id];
+	px_suggest sg;
+	px_suggest_init(&sg, val->name.s, val->name.n);
+	for (uint32_t j = 0; j < f->nvalues; j++)
+		if (f->values[j].has_def)
+			px_suggest_offer(&sg, f->values[j].name.s, f->values[j].name.n);
+	/* a special register without a dot ("%laneidd") reads as a value name */
+	for (unsigned j = 0; j < px_nsregs; j++)
+		if (px_sregs[j].name[0] == '%')
+			px_suggest_offer_str(&sg, px_sregs[j].name + 1);
+	if (sg.best)
+		px_error(v->d, loc, PX_D_undefined_value_hint, (int)val->name.n, val->name.s, (int)sg.best_n,
+		         sg.best);
+	else
+		px_error(v->d, loc, PX_D_undefined_value, (int)val->name.n, val->name.s);
+}
+
 static void check_guard(px_verifier *v, px_func *f, px_node *n)
 {
 	if (!n->has_guard)
 		return;
 	px_value *g = &f->values[n->guard];
 	if (!(v->state[n->guard] & PX_VS_DEF)) {
-		px_error(v->d, n->guard_loc, g->has_def ? PX_D_use_before_def : PX_D_undefined_value,
-		         (int)g->name.n, g->name.s);
+		if (g->has_def)
+			px_error(v->d, n->guard_loc, PX_D_use_before_def, (int)g->name.n, g->name.s);
+		else
+			px_undefined_value(v, f, n->guard_loc, n->guard);
 		v->state[n->guard] |= PX_VS_DEF;
 	} else if (g->type && px_types[g->type].kind != PX_KIND_PRED) {
 		px_error(v->d, n->guard_loc, PX_D_guard_not_pred, (int)g->name.n, g->name.s, px_types[g->type].name);
@@ -89,10 +111,22 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, n->guard_loc, PX_D_noguard, n->op->name);
 }
 
+/* The family's own preparation, then the tables' defaults: an empty slot
+ * whose default another slot's token picks (`default:` of data/ops). */
 static bool prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	bool (*own)(px_verifier *, px_func *, px_node *) = px_families[n->op->family].prepare;
-	return !own || own(v, f, n);
+	if (own && !own(v, f, n))
+		return false;
+	for (unsigned i = 0; i < n->op->nslots; i++) {
+		const px_slot_def *s = &n->op->slots[i];
+		if (!s->dflt || n->slot[i])
+			continue;
+		for (const uint16_t *p = s->dflt; p[0]; p += 2)
+			if (n->slot[s->dflt_from] == p[0])
+				n->slot[i] = p[1];
+	}
+	return true;
 }
 
 static void check_inst(px_verifier *v, px_func *f, px_node *n)
@@ -119,8 +153,10 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 	case PX_O_VALUE:
 		if (!(v->state[o->id] & PX_VS_DEF)) {
 			const px_value *val = &f->values[o->id];
-			px_error(v->d, o->loc, val->has_def ? PX_D_use_before_def : PX_D_undefined_value,
-			         (int)val->name.n, val->name.s);
+			if (val->has_def)
+				px_error(v->d, o->loc, PX_D_use_before_def, (int)val->name.n, val->name.s);
+			else
+				px_undefined_value(v, f, o->loc, o->id);
 			v->state[o->id] |= PX_VS_DEF;
 		}
 		if (f->values[o->id].count && o->elem < 0) {
@@ -232,7 +268,17 @@ static void check_labels(px_verifier *v, px_func *f)
 {
 	for (uint32_t i = 0; i < f->nlabels; i++) {
 		const px_label *l = &f->labels[i];
-		if (l->used && !l->defined)
+		if (!l->used || l->defined)
+			continue;
+		px_suggest sg;
+		px_suggest_init(&sg, l->name.s, l->name.n);
+		for (uint32_t j = 0; j < f->nlabels; j++)
+			if (f->labels[j].defined)
+				px_suggest_offer(&sg, f->labels[j].name.s, f->labels[j].name.n);
+		if (sg.best)
+			px_error(v->d, l->first_use, PX_D_undefined_label_hint, (int)l->name.n, l->name.s,
+			         (int)sg.best_n, sg.best);
+		else
 			px_error(v->d, l->first_use, PX_D_undefined_label, (int)l->name.n, l->name.s);
 	}
 }

@@ -109,8 +109,12 @@ bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tenso
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
+bool px_int_allowed(const px_opnd *o, const int32_t *vals, unsigned n); /* operands.c */
+const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *vals, unsigned n);
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
+/* verify.c: "undefined value", with the nearest defined name if one is near */
+void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id);
 void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,

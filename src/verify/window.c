@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diag/suggest.h"
 #include "verify/verify.h"
 
 bool px_target_in(uint64_t targets, const px_target *t)
@@ -75,11 +76,18 @@ void px_verify_target(px_verifier *v)
 	px_loc none = {0, 0, 0};
 	if (v->opt_target) {
 		v->target = px_target_lookup(v->opt_target, strlen(v->opt_target));
-		if (!v->target)
+		const char *near = v->target ? NULL : px_suggest_target(v->opt_target, strlen(v->opt_target));
+		if (!v->target && near)
+			px_error_noloc(v->d, PX_D_unknown_target_hint, v->opt_target, near);
+		else if (!v->target)
 			px_error_noloc(v->d, PX_D_unknown_target, v->opt_target);
 	} else if (m->target.n) {
 		v->target = px_target_lookup(m->target.s, m->target.n);
-		if (!v->target)
+		const char *near = v->target ? NULL : px_suggest_target(m->target.s, m->target.n);
+		if (!v->target && near)
+			px_error(v->d, m->target_loc, PX_D_unknown_target_at_hint, (int)m->target.n, m->target.s,
+			         near);
+		else if (!v->target)
 			px_error(v->d, m->target_loc, PX_D_unknown_target_at, (int)m->target.n, m->target.s);
 	}
 	v->target_reported = v->target || v->opt_target || m->target.n || m->target_written;

@@ -71,7 +71,7 @@ START_TEST(errors_have_locations_and_no_output)
 	ck_assert_ptr_null(out);
 	ck_assert_uint_eq(s.first.line, 3);
 	ck_assert_uint_eq(s.first.col, 12);
-	ck_assert_str_eq(s.first_msg, "unknown operation 'ad'");
+	ck_assert_str_eq(s.first_msg, "unknown operation 'ad'; did you mean 'add'?");
 	ck_assert_ptr_nonnull(s.first.source_line);
 }
 END_TEST

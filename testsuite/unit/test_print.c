@@ -5,6 +5,7 @@
  * whatever operations the tables hold; tokens come from the real token list. */
 #include <string.h>
 
+#include "isel/abi.h"
 #include "print/print.h"
 #include "ptxemit.h"
 #include "suites.h"
@@ -158,15 +159,15 @@ END_TEST
 
 START_TEST(test_pseudos)
 {
-	px_minst label = { .pseudo = PX_PSEUDO_LABEL, .name = S("loop") };
+	px_minst label = { .op = &px_ops[PX_OP_label], .name = S("loop") };
 	check_inst(&label, "$loop:\n");
-	px_minst begin = { .pseudo = PX_PSEUDO_CALLSEQ_BEGIN, .aux = 2 };
+	px_minst begin = { .op = &px_ops[PX_OP_callseq_begin], .aux = 2 };
 	check_inst(&begin, "\t{ // callseq 2\n");
-	px_minst end = { .pseudo = PX_PSEUDO_CALLSEQ_END, .aux = 2 };
+	px_minst end = { .op = &px_ops[PX_OP_callseq_end], .aux = 2 };
 	check_inst(&end, "\t} // callseq 2\n");
-	px_minst scalar = { .pseudo = PX_PSEUDO_DECLARE_PARAM, .name = S("param0"), .type = PX_T_f32 };
+	px_minst scalar = { .op = &px_ops[PX_OP_declare_param], .name = S("param0"), .type = PX_T_f32 };
 	check_inst(&scalar, "\t.param .b32 param0;\n");
-	px_minst agg = { .pseudo = PX_PSEUDO_DECLARE_PARAM, .name = S("param1"), .aux = 16, .align = 8 };
+	px_minst agg = { .op = &px_ops[PX_OP_declare_param], .name = S("param1"), .aux = 16, .align = 8 };
 	check_inst(&agg, "\t.param .align 8 .b8 param1[16];\n");
 }
 END_TEST
@@ -175,7 +176,7 @@ START_TEST(test_call)
 {
 	px_mop rets[2] = { { .kind = PX_M_SYM, .name = S("retval0") }, { .kind = PX_M_SYM, .name = S("retval1") } };
 	px_mop args[2] = { { .kind = PX_M_SYM, .name = S("param0") }, { .kind = PX_M_SYM, .name = S("param1") } };
-	px_minst call = { .pseudo = PX_PSEUDO_CALL, .name = S("helper"), .res = rets, .nres = 2,
+	px_minst call = { .op = &px_ops[PX_OP_call], .name = S("helper"), .res = rets, .nres = 2,
 		          .ops = args, .nops = 2 };
 	check_inst(&call, "\tcall.uni (retval0, retval1), helper, (param0, param1);\n");
 	call.nres = 0;
@@ -275,7 +276,7 @@ START_TEST(test_multiple_returns)
 {
 	uint16_t rets[3] = { PX_T_u8, PX_T_f64, PX_T_b32 };
 	uint32_t offs[3], size, align;
-	px_print_ret_layout(rets, 3, offs, &size, &align);
+	px_ret_layout(rets, 3, offs, &size, &align);
 	ck_assert_uint_eq(offs[0], 0);
 	ck_assert_uint_eq(offs[1], 8);
 	ck_assert_uint_eq(offs[2], 16);
@@ -394,9 +395,9 @@ END_TEST
 START_TEST(test_isel_dump)
 {
 	px_func fn = { .name = S("vadd"), .is_kernel = true };
-	px_minst c = { .pseudo = PX_PSEUDO_CALLSEQ_BEGIN, .iid = -1, .loc = { 9, 3, 0 } };
+	px_minst c = { .op = &px_ops[PX_OP_callseq_begin], .iid = -1, .loc = { 9, 3, 0 } };
 	px_minst b = { .mc = "INT_NVVM_BAR_SYNC", .iid = 4242, .loc = { 7, 3, 0 }, .next = &c };
-	px_minst l = { .pseudo = PX_PSEUDO_LABEL, .name = S("loop"), .loc = { 5, 1, 0 }, .next = &b };
+	px_minst l = { .op = &px_ops[PX_OP_label], .name = S("loop"), .loc = { 5, 1, 0 }, .next = &b };
 	px_minst a = { .mc = "MOV_U32_ri", .iid = -1, .loc = { 3, 3, 0 }, .next = &l };
 	px_mfunc mf = { .fn = &fn, .first = &a, .last = &c };
 	px_print_isel(&out, &mf);

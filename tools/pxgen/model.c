@@ -8,6 +8,10 @@ const char *const type_kinds[] = {"none", "pred", "bit", "uint", "sint", "float"
 const char *const opnd_kinds[] = {"value", "reg", "imm", "addr", "label", "pred", "sym", NULL};
 const char *const layer_names[] = {"chain", "vector", "match", NULL};
 const char *const shape_names[] = {"plain", "branch", "pseudo", NULL};
+/* A state space's spelling and, at the same index, its enum px_addr_space constant. */
+const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
+                                   "param", "tmem", NULL};
+const char *const space_consts[] = {"GENERIC", "GLOBAL", "SHARED", "CLUSTER", "CONST", "LOCAL", "PARAM", "TMEM"};
 
 struct model M;
 

@@ -24,7 +24,7 @@ int need_slot(const op_row *op, const ynode *n)
 
 /* Keys a variant understands besides slot names; a slot may not take one of these names. */
 static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "targets", "mc",
-                                           "iid", "isd", "results", "operands", NULL};
+                                           "iid", "isd", "results", "operands", "foreach", "let", NULL};
 
 static void read_infer(slot_row *s, const ynode *list)
 {
@@ -80,10 +80,33 @@ static void read_token_windows(slot_row *s, const ynode *list)
 	}
 }
 
+/* default: {SLOT: {TOKEN: DEFAULT, ...}}: an empty slot takes DEFAULT when the
+ * earlier slot SLOT holds TOKEN. */
+static void read_slot_default(const op_row *op, slot_row *s, const ynode *map)
+{
+	expect(map, YAML_MAPPING_NODE, "default");
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start != 1)
+		fail(map, "default names one slot");
+	const ynode *key = node(map->data.mapping.pairs.start->key), *by = node(map->data.mapping.pairs.start->value);
+	s->dflt_from = need_slot(op, key);
+	if (s->dflt_from == (int)(s - op->slots))
+		fail(key, "slot '%s' cannot default by its own token", s->name);
+	expect(by, YAML_MAPPING_NODE, "a default's tokens");
+	MAP_EACH(p, by) {
+		const char *when = key_of(p), *tok = scalar(node(p->value), "a default token");
+		if (strs_find(&op->slots[s->dflt_from].toks, when) < 0)
+			fail(node(p->key), "token '%s' is not in slot '%s'", when, op->slots[s->dflt_from].name);
+		if (strs_find(&s->toks, tok) < 0)
+			fail(node(p->value), "token '%s' is not in slot '%s'", tok, s->name);
+		strs_push(&s->dflt, when);
+		strs_push(&s->dflt, tok);
+	}
+}
+
 static void read_slots(op_row *op, const ynode *list)
 {
 	static const char *const keys[] = {"name", "tokens", "type", "required", "fixed", "noprint", "infer",
-	                                   "windows", NULL};
+	                                   "windows", "default", NULL};
 	expect(list, YAML_SEQUENCE_NODE, "slots");
 	SEQ_EACH(it, list) {
 		ynode *e = node(*it), *v;
@@ -116,6 +139,8 @@ static void read_slots(op_row *op, const ynode *list)
 			fail(e, "slot '%s' has no tokens", s->name);
 		if ((v = map_get(e, "windows")))
 			read_token_windows(s, v);
+		if ((v = map_get(e, "default")))
+			read_slot_default(op, s, v);
 		if (strs_find(&M.snames, s->name) < 0)
 			strs_push(&M.snames, s->name);
 		for (size_t i = 0; i < s->toks.n; i++)
@@ -146,12 +171,12 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 /* sink: true (PTX takes _ for this result) or only (it takes nothing else);
  * a result's property, so an operand list rejects it. The verifier points at a
  * value written for a sink-only result as the list's only result. */
-static void read_opnd_sink(opnd_row *o, const ynode *v, const ynode *list, const char *what)
+static void read_opnd_sink(opnd_row *o, const ynode *v, size_t nlist, const char *what)
 {
 	if (strcmp(what, "results"))
 		fail(v, "sink is a property of results, not %s", what);
 	const char *s = scalar(v, "sink");
-	if (!strcmp(s, "only") && list->data.sequence.items.top - list->data.sequence.items.start != 1)
+	if (!strcmp(s, "only") && nlist != 1)
 		fail(v, "sink: only needs a list of one result");
 	if (!strcmp(s, "only"))
 		o->flags |= OPND_SINK | OPND_SINK_ONLY;
@@ -159,6 +184,42 @@ static void read_opnd_sink(opnd_row *o, const ynode *v, const ynode *list, const
 		o->flags |= OPND_SINK;
 	else if (strcmp(s, "false"))
 		fail(v, "sink must be true, false or only, not '%s'", s);
+}
+
+/* allowed: [1, -1] (the immediates the operand takes) or {SLOT: {TOKEN: [4, 8, 16], ...}}
+ * (a set per token of SLOT; a token without one restricts nothing). */
+static void read_allowed_set(opnd_row *o, const char *tok, const ynode *v)
+{
+	expect(v, YAML_SEQUENCE_NODE, "allowed values");
+	o->allowed_n = xrealloc(o->allowed_n, (o->nallowed + 1) * sizeof *o->allowed_n);
+	o->allowed_n[o->nallowed] = 0;
+	strs_push(&o->allowed, tok);
+	SEQ_EACH(it, v) {
+		to_int(node(*it), "an allowed value");
+		strs_push(&o->allowed, scalar(node(*it), "an allowed value"));
+		o->allowed_n[o->nallowed]++;
+	}
+	if (!o->allowed_n[o->nallowed++])
+		fail(v, "allowed values must not be empty");
+}
+
+static void read_allowed(const op_row *op, opnd_row *o, const ynode *v)
+{
+	if (v->type == YAML_SEQUENCE_NODE) {
+		read_allowed_set(o, "", v);
+		return;
+	}
+	expect(v, YAML_MAPPING_NODE, "allowed");
+	if (v->data.mapping.pairs.top - v->data.mapping.pairs.start != 1)
+		fail(v, "allowed names one slot");
+	const ynode *by = node(v->data.mapping.pairs.start->value);
+	o->allowed_slot = need_slot(op, node(v->data.mapping.pairs.start->key));
+	expect(by, YAML_MAPPING_NODE, "allowed values by token");
+	MAP_EACH(p, by) {
+		if (strs_find(&op->slots[o->allowed_slot].toks, key_of(p)) < 0)
+			fail(node(p->key), "token '%s' is not in slot '%s'", key_of(p), op->slots[o->allowed_slot].name);
+		read_allowed_set(o, key_of(p), node(p->value));
+	}
 }
 
 static const struct {
@@ -169,17 +230,18 @@ static const struct {
 static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
-	                                   "inout", "b8reg", "sink", NULL};
+	                                   "inout", "b8reg", "sink", "allowed", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
-	SEQ_EACH(it, list) {
-		ynode *e = node(*it), *v;
+	opnd_items items = operand_items(list);
+	for (size_t k = 0; k < items.n; k++) {
+		ynode *e = items.v[k], *v;
 		check_keys(e, "an operand", keys);
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
 		opnd_row *o = PUSH(out->v, out->n, out->cap);
-		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1};
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1, .allowed_slot = -1};
 		o->name = scalar(map_need(e, "name", "an operand"), "name");
 		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
 			fail(v, "unknown operand kind '%s'", o->kind);
@@ -196,11 +258,14 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if ((v = map_get(e, "count")))
 			read_opnd_count(op, o, v);
 		if ((v = map_get(e, "sink")))
-			read_opnd_sink(o, v, list, what);
+			read_opnd_sink(o, v, items.n, what);
+		if ((v = map_get(e, "allowed")))
+			read_allowed(op, o, v);
 		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
 			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
 				o->flags |= opnd_flag_keys[f].bit;
 	}
+	free(items.v);
 }
 
 strs *variant_tokens(const op_row *op, int slot, const ynode *v)
@@ -240,14 +305,16 @@ static void read_variant_window(variant_row *var, const ynode *map)
 	var->targets = window_mask(map, var->sm, var->sm_max, var->arch, var->list);
 	if ((v = map_get(map, "mc")))
 		var->mc = identifier(v, "mc");
-	if ((v = map_get(map, "iid")))
-		var->iid = to_int(v, "iid");
+	if ((v = map_get(map, "iid")) && v->type == YAML_MAPPING_NODE)
+		var->iid_formula = v;
+	else if (v)
+		var->iid = to_int(v, "iid"), var->iid_formula = NULL;
 	if ((v = map_get(map, "isd")))
 		var->isd = to_int(v, "isd");
 }
 
 /* A variant: slot names map to the tokens allowed; a slot not named stays empty. */
-static void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt)
+void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt)
 {
 	const ynode *v;
 	expect(e, YAML_MAPPING_NODE, "a variant");
@@ -264,6 +331,8 @@ static void read_variant(op_row *op, variant_row *var, const ynode *e, const var
 			fail(node(p->key), "unknown slot '%s' in a variant of op '%s'", k, op->name);
 	}
 	read_variant_window(var, e);
+	if (var->iid_formula)
+		var->iid = iid_formula(var->iid_formula);
 	if ((v = map_get(e, "require"))) {
 		expect(v, YAML_SEQUENCE_NODE, "require");
 		SEQ_EACH(it, v)
@@ -282,6 +351,8 @@ static void default_variant(op_row *op, const variant_row *dflt)
 	*var = *dflt;
 	for (size_t i = 0; i < op->nslots; i++)
 		var->allow[i] = &op->slots[i].toks;
+	if (var->iid_formula)
+		var->iid = iid_formula(var->iid_formula);
 }
 
 static void read_props(op_row *op, const ynode *map)
@@ -322,7 +393,8 @@ static size_t diag_index(const ynode *n)
 
 static void read_rule(op_row *op, rule_row *r, const ynode *e)
 {
-	static const char *const keys[] = {"when", "sm_below", "ptx_below", "not_arch", "diag", "args", NULL};
+	static const char *const keys[] = {"when", "sm_below", "ptx_below", "sm_from", "not_arch", "diag",
+	                                   "args", NULL};
 	const ynode *v;
 	expect(e, YAML_MAPPING_NODE, "a rule");
 	check_keys(e, "a rule", keys);
@@ -339,6 +411,8 @@ static void read_rule(op_row *op, rule_row *r, const ynode *e)
 		}
 		if ((v = map_get(e, "sm_below")))
 			r->sm_below = to_uint(v, "sm_below", 1000);
+		if ((v = map_get(e, "sm_from")))
+			r->sm_from = to_uint(v, "sm_from", 1000);
 		if ((v = map_get(e, "ptx_below")))
 			r->ptx_below = to_ptx(v);
 		if ((v = map_get(e, "not_arch"))) {
@@ -428,9 +502,6 @@ static void check_infer(const op_row *op)
 /* An address operand's state space: the `spaces:` entry naming it (a slot of
  * the op, whose token gives the space, or a space), else the op's `space`
  * slot, else generic. Every entry must name an address operand. */
-static const char *const space_names[] = {"generic", "global", "shared", "shared::cluster", "const", "local",
-                                          "param", "tmem", NULL}; /* enum px_addr_space's order */
-
 static void resolve_list(const op_row *op, opnd_list *l, bool *named)
 {
 	for (size_t i = 0; i < l->n; i++) {
@@ -564,9 +635,10 @@ static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "targets", "iid", "isd", "spaces", NULL};
+	                                   "arch", "targets", "iid", "isd", "spaces", "lists", "operand_sets", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
+	foreach_begin_op(e);
 	op_row *op = PUSH(M.ops, M.nops, M.cap_ops);
 	*op = (op_row){0};
 	v = map_need(e, "op", "an op");
@@ -605,9 +677,7 @@ static void read_op(const ynode *e)
 	if (!(v = map_get(e, "variants"))) {
 		default_variant(op, &dflt);
 	} else {
-		expect(v, YAML_SEQUENCE_NODE, "variants");
-		SEQ_EACH(it, v)
-			read_variant(op, PUSH(op->variants, op->nvariants, op->cap_variants), node(*it), &dflt);
+		read_variants(op, v, &dflt);
 		if (!op->nvariants)
 			fail(v, "op '%s' has an empty variants list", op->name);
 	}

@@ -11,7 +11,6 @@
  * folding an inner node into the root that reads its result. Ops and slots
  * are named as in ops/ and checked against them; op indices are resolved at
  * emit time, after the ops are sorted. */
-enum { PAT_MAX_OPNDS = 4 }; /* mirrors PX_MAX_PAT_OPNDS */
 
 typedef struct lattice_step {
 	unsigned sm_below, byte;

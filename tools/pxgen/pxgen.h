@@ -6,6 +6,7 @@
  *   model.c     the model (M) and the lookups every reader shares
  *   basic.c     regclasses, types, targets, sregs, directives, flags, diag/
  *   ops.c       ops/NAME.yaml, the operations
+ *   foreach.c   an op's lists, operand sets, variant templates and iid formulas
  *   families.c  families.yaml
  *   mma.c       mma_desc.yaml
  *   patterns.c  patterns.yaml
@@ -16,10 +17,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <yaml.h>
 
 /* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
 enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
+/* A pattern replacement's most operands, written into px_tables.h as PX_MAX_PAT_OPNDS. */
+enum { PAT_MAX_OPNDS = 4 };
 
 /* ---------------------------------------------------------------- memory and strings (util.c) */
 
@@ -89,6 +93,7 @@ const char *identifier(const ynode *n, const char *what);
 /* The spellings the YAML may write for tables.h's enums; the generated C
  * names the constant (opnd kind "reg": PX_OK_REG), so their order is free. */
 extern const char *const type_kinds[], *const opnd_kinds[], *const layer_names[], *const shape_names[];
+extern const char *const space_names[], *const space_consts[];
 
 typedef struct regclass_row {
 	const char *name, *decl, *prefix, *view_decl;
@@ -144,6 +149,8 @@ typedef struct slot_row {
 	const ynode *infer_at;
 	tokwin_row *wins;
 	size_t nwins, cap_wins;
+	int dflt_from;  /* `default: {SLOT: {TOKEN: TOKEN}}`: SLOT's index */
+	strs dflt;      /* SLOT's token, this slot's default, ... */
 } slot_row;
 enum { SLOT_FIXED = 1, SLOT_TYPE = 2, SLOT_REQUIRED = 4, SLOT_NOPRINT = 8 };
 
@@ -153,7 +160,11 @@ typedef struct opnd_row {
 	unsigned type, count, flags;
 	const char *derive;
 	int space_slot;  /* addr: the slot whose token names its state space, or -1 */
-	unsigned space;  /* addr with space_slot -1: enum px_addr_space's order (ops.c) */
+	unsigned space;  /* addr with space_slot -1: index in space_names (ops.c) */
+	int allowed_slot; /* `allowed:` keyed by this slot's token, or -1 */
+	strs allowed;    /* per set: its token ("" with allowed_slot -1), then its values */
+	size_t *allowed_n; /* the values in each set */
+	size_t nallowed;
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128 };
@@ -174,6 +185,7 @@ typedef struct variant_row {
 	const char *mc;
 	int32_t iid;
 	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
+	const ynode *iid_formula; /* the op's `iid:` formula, evaluated per variant, or NULL */
 	opnd_list results, operands;
 } variant_row;
 
@@ -187,7 +199,7 @@ typedef struct prop_row {
  * the window), the node is rejected with the named diagnostic. */
 typedef struct rule_row {
 	strs *when[MAX_SLOTS];  /* NULL: any token; an empty list: the slot must be empty */
-	unsigned sm_below, ptx_below;
+	unsigned sm_below, ptx_below, sm_from;
 	char not_arch;
 	size_t diag;
 	int args[4];            /* slot index, RARG_OP, RARG_TARGET; RARG_END ends */
@@ -275,6 +287,21 @@ int slot_index(const op_row *op, const char *name);
 int need_slot(const op_row *op, const ynode *n);
 strs *variant_tokens(const op_row *op, int slot, const ynode *v);
 void read_ops(void);
+
+/* ops.c's variant reader, which foreach.c calls once per expanded template */
+void read_variant(op_row *op, variant_row *var, const ynode *e, const variant_row *dflt);
+
+/* foreach.c */
+typedef struct opnd_items {
+	ynode **v;
+	size_t n, cap;
+} opnd_items;
+const char *subst(const ynode *at, const char *s);
+void foreach_context(FILE *f);
+void foreach_begin_op(const ynode *op);
+opnd_items operand_items(const ynode *list);
+int32_t iid_formula(const ynode *f);
+void read_variants(op_row *op, const ynode *list, const variant_row *dflt);
 
 /* families.c */
 void read_families(void);

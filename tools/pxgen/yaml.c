@@ -18,6 +18,7 @@ _Noreturn void fail(const ynode *n, const char *fmt, ...)
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
+	foreach_context(stderr);
 	fputc('\n', stderr);
 	exit(1);
 }
@@ -31,7 +32,7 @@ const char *scalar(const ynode *n, const char *what)
 {
 	if (n->type != YAML_SCALAR_NODE)
 		fail(n, "%s must be a scalar", what);
-	return (const char *)n->data.scalar.value;
+	return subst(n, (const char *)n->data.scalar.value);
 }
 
 bool is_null(const ynode *n)

@@ -1,0 +1,27 @@
+/* "Did you mean": the nearest of a set of names to a misspelt one. */
+#ifndef PX_SUGGEST_H
+#define PX_SUGGEST_H
+#include <stddef.h>
+
+typedef struct px_suggest {
+	const char *word;
+	size_t n;
+	const char *best; /* the nearest candidate so far, NULL if none is near */
+	size_t best_n;
+	unsigned dist;
+} px_suggest;
+
+void px_suggest_init(px_suggest *s, const char *word, size_t n);
+/* Consider a candidate (n bytes). The word itself is never suggested. */
+void px_suggest_offer(px_suggest *s, const char *cand, size_t n);
+static inline void px_suggest_offer_str(px_suggest *s, const char *cand)
+{
+	px_suggest_offer(s, cand, __builtin_strlen(cand));
+}
+
+/* The nearest target ("sm_90a") or special register ("%tid.x") to a
+ * misspelt one, or NULL. */
+const char *px_suggest_target(const char *word, size_t n);
+const char *px_suggest_sreg(const char *word, size_t n);
+
+#endif
