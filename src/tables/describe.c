@@ -6,25 +6,35 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* The lowest target of a variant, spelled as a target name: "sm_90a". */
-static void put_target(px_buf *out, unsigned sm, char arch)
+/* The lowest target of a target mask, or -1 when it has none. */
+static int lowest_target(uint64_t targets)
 {
-	px_buf_printf(out, "sm_%u", sm);
-	if (arch)
-		px_buf_putc(out, arch);
+	for (unsigned i = 0; i < px_ntargets && i < 64; i++)
+		if (targets >> i & 1)
+			return (int)i;
+	return -1;
 }
 
-/* Of all variants, the one with the lowest SM; an arch-specific one only
- * when every variant is. */
-static const px_variant *lowest(const px_op_def *op)
+/* A target mask as text: "sm_80 and later" when every later target is in it,
+ * else the targets one by one ("sm_90a, sm_100f, ... only"). */
+static void put_targets(px_buf *out, uint64_t targets)
 {
-	const px_variant *best = NULL;
-	for (unsigned i = 0; i < op->nvariants; i++) {
-		const px_variant *v = &op->variants[i];
-		if (!best || (best->arch && !v->arch) || (!!best->arch == !!v->arch && v->sm < best->sm))
-			best = v;
+	int low = lowest_target(targets);
+	if (low < 0) {
+		px_buf_puts(out, "no target");
+		return;
 	}
-	return best;
+	bool all_later = true;
+	for (unsigned i = (unsigned)low; i < px_ntargets && i < 64; i++)
+		all_later = all_later && (targets >> i & 1);
+	if (all_later) {
+		px_buf_printf(out, "%s and later", px_targets[low].name);
+		return;
+	}
+	for (unsigned i = (unsigned)low; i < px_ntargets && i < 64; i++)
+		if (targets >> i & 1)
+			px_buf_printf(out, "%s%s", i == (unsigned)low ? "" : ", ", px_targets[i].name);
+	px_buf_puts(out, " only");
 }
 
 void px_list_ops(px_buf *out)
@@ -33,15 +43,18 @@ void px_list_ops(px_buf *out)
 		const px_op_def *op = &px_ops[i];
 		if (op->flags & PX_OPF_INTERNAL)
 			continue;
-		const px_variant *v = lowest(op);
+		uint64_t targets = 0;
+		for (unsigned k = 0; k < op->nvariants; k++)
+			targets |= op->variants[k].targets;
+		int low = lowest_target(targets);
 		size_t start = out->len;
 		px_buf_puts(out, op->name);
 		size_t w = out->len - start;
 		do
 			px_buf_putc(out, ' ');
 		while (++w < 28);
-		if (v)
-			put_target(out, v->sm, v->arch);
+		if (low >= 0)
+			px_buf_puts(out, px_targets[low].name);
 		px_buf_putc(out, '\n');
 	}
 }
@@ -129,13 +142,7 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	for (unsigned i = 0; i < op->nvariants; i++) {
 		const px_variant *v = &op->variants[i];
 		px_buf_printf(out, "  variant %u: ", i + 1);
-		put_target(out, v->sm, v->arch);
-		if (v->arch == 'f')
-			px_buf_puts(out, " (or its family)");
-		if (v->sm_max)
-			px_buf_printf(out, " to sm_%u", v->sm_max);
-		else
-			px_buf_puts(out, " and later");
+		put_targets(out, v->targets);
 		px_buf_printf(out, ", PTX ISA %u.%u", v->ptx / 10, v->ptx % 10);
 		if (v->mc)
 			px_buf_printf(out, ", MC %s", v->mc);

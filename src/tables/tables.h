@@ -63,6 +63,8 @@ typedef struct px_target {
 	uint16_t sm;      /* 90 */
 	uint16_t ptx;     /* lowest PTX ISA version, major*10+minor: 80 */
 	char suffix;      /* 0, 'a' (architecture-specific) or 'f' (family) */
+	uint8_t index;    /* its place in px_targets: its bit in a window's target mask */
+	uint16_t family;  /* the lowest SM of the family whose sm_XXf code it runs: 100 for sm_103f */
 } px_target;
 extern const px_target px_targets[];
 extern const unsigned px_ntargets;
@@ -74,6 +76,7 @@ typedef struct px_sreg {
 	const char *name; /* "%tid.x" */
 	uint16_t type;    /* PX_T_*; PX_T_none for a vector register that needs a component */
 	uint16_t sm, ptx; /* lowest SM and PTX ISA version */
+	uint64_t targets; /* bit i: px_targets[i] has it */
 } px_sreg;
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
@@ -87,6 +90,7 @@ typedef struct px_directive {
 	uint8_t kernel_only;
 	uint32_t needs, excludes;        /* 1 << PX_DIR_*: directives it needs / refuses beside it */
 	uint16_t needs_diag, excludes_diag; /* PX_D_* reported at it when one is missing / present */
+	uint64_t targets; /* bit i: px_targets[i] has it */
 } px_directive;
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;
@@ -175,9 +179,8 @@ typedef struct px_variant {
 	 * when the slot must be empty. A fixed slot is always allowed. */
 	const uint16_t *allow[PX_MAX_SLOTS];
 	uint32_t require;       /* bit i: slot i must be filled in this variant */
-	uint16_t sm, ptx;       /* lowest SM (70..121) and PTX ISA version (major*10+minor) */
-	uint16_t sm_max;        /* highest SM, or 0 for no limit */
-	char arch;              /* 0, 'a' (needs an sm_XXa target) or 'f' (sm_XXa or sm_XXf) */
+	uint16_t sm, ptx;       /* lowest SM of its targets (70..121) and PTX ISA version (major*10+minor) */
+	uint64_t targets;       /* bit i: px_targets[i] runs the variant (sm, sm_max, arch, targets:) */
 	const char *mc;         /* MC opcode stem; see px_mc_name() */
 	int32_t iid;            /* NVVM intrinsic ID, or -1 */
 	int32_t isd;            /* the NVPTXISD opcode NVVM selects (tcgen05), or 0 */

@@ -119,7 +119,7 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 			px_error(v->d, o->loc, PX_D_sreg_vector, s->name, s->name);
 			break;
 		}
-		px_note_window(v, o->loc, s->name, s->sm, 0, s->ptx);
+		px_note_window(v, o->loc, s->name, s->targets, s->ptx);
 		if (want && !px_type_fits(s->type, want))
 			px_error(v->d, o->loc, PX_D_sreg_type, s->name, tname(s->type), tname(want));
 		break;

@@ -273,7 +273,7 @@ static void need_cvta_param(px_verifier *v, px_loc loc)
 	for (unsigned i = 0; i < cvta->nvariants; i++)
 		if (px_variant_admits(cvta, &cvta->variants[i], slot)) {
 			const px_variant *var = &cvta->variants[i];
-			px_note_window(v, loc, "cvta.param", var->sm, var->arch, var->ptx);
+			px_note_window(v, loc, "cvta.param", var->targets, var->ptx);
 			return;
 		}
 }

@@ -299,23 +299,9 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 		px_error(v->d, n->oploc, PX_D_operand_count_range, what, need, no, n->nops);
 }
 
-/* The lowest target able to run var: its SM, with the suffix the row needs. */
-static const px_target *lowest_target(const px_variant *var)
-{
-	const px_target *best = NULL;
-	for (unsigned i = 0; i < px_ntargets; i++) {
-		const px_target *t = &px_targets[i];
-		if (!px_window_ok(var, t, 0))
-			continue;
-		if (!best || t->sm < best->sm || (t->sm == best->sm && t->suffix < best->suffix))
-			best = t;
-	}
-	return best;
-}
-
 static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 {
-	const px_target *low = NULL;
+	uint64_t targets = 0;
 	bool sm_ok_somewhere = false;
 	for (unsigned vi = 0; vi < n->op->nvariants; vi++) {
 		const px_variant *var = &n->op->variants[vi];
@@ -323,11 +309,7 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 			continue;
 		if (px_window_ok(var, v->target, 0))
 			sm_ok_somewhere = true;
-		if (var->sm_max && v->target->sm > var->sm_max)
-			continue; /* no later target runs this row: naming one would mislead */
-		const px_target *t = lowest_target(var);
-		if (t && (!low || t->sm < low->sm))
-			low = t;
+		targets |= var->targets;
 	}
 	char what[256];
 	describe(n, -1, what, sizeof what);
@@ -342,10 +324,8 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 		}
 		px_error(v->d, n->oploc, PX_D_needs_ptx, what, need / 10, need % 10, v->ptx_given / 10,
 		         v->ptx_given % 10);
-	} else if (low) {
-		px_error(v->d, n->oploc, PX_D_needs_target, what, low->name, v->target->name);
 	} else {
-		px_error(v->d, n->oploc, PX_D_not_on_target, what, v->target->name);
+		px_window_report(v, n->oploc, what, targets);
 	}
 }
 

@@ -26,21 +26,12 @@ void px_verifier_free(px_verifier *v)
 	v->state = NULL;
 }
 
-void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch, uint16_t ptx)
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets, uint16_t ptx)
 {
-	px_variant w;
-	memset(&w, 0, sizeof w);
-	w.sm = sm;
-	w.arch = arch;
-	w.ptx = ptx;
 	if (!v->target)
 		return;
-	if (!px_window_ok(&w, v->target, 0)) {
-		const px_target *low = NULL;
-		for (unsigned i = 0; i < px_ntargets && !low; i++)
-			if (px_window_ok(&w, &px_targets[i], 0))
-				low = &px_targets[i];
-		px_error(v->d, loc, PX_D_needs_target, what, low ? low->name : "?", v->target->name);
+	if (!px_target_in(targets, v->target)) {
+		px_window_report(v, loc, what, targets);
 	} else if (v->ptx_given && v->ptx_given < ptx) {
 		px_error(v->d, loc, PX_D_needs_ptx, what, ptx / 10, ptx % 10, v->ptx_given / 10, v->ptx_given % 10);
 	} else if (ptx > v->ptx_needed) {
@@ -65,7 +56,7 @@ static void check_directives(px_verifier *v, px_func *f)
 			px_error(v->d, dv->loc, PX_D_directive_on_func, d->name);
 			continue;
 		}
-		px_note_window(v, dv->loc, d->print, d->sm, 0, d->ptx);
+		px_note_window(v, dv->loc, d->print, d->targets, d->ptx);
 	}
 	uint32_t present = 0;
 	for (unsigned i = 0; i < px_ndirectives; i++)

@@ -69,6 +69,8 @@ int px_literal_text(const px_verifier *v, px_loc loc, const char **s);
 bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any. */
 bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx);
+/* Is t in the target mask (bit i: px_targets[i])? No target: yes. */
+bool px_target_in(uint64_t targets, const px_target *t);
 /* The first variant admitting slot and covering the window, or NULL. */
 const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
                                   uint16_t ptx);
@@ -123,6 +125,8 @@ void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /*
 void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id);
 void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
-void px_note_window(px_verifier *v, px_loc loc, const char *what, uint16_t sm, char arch,
+void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
+/* window.c: what lacks the target v->target: which targets have it. */
+void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets);
 #endif

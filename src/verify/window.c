@@ -1,21 +1,50 @@
 /* Target windows: which SM and PTX ISA version an operation needs, and the
  * target and version a module is translated for. */
+#include <stdio.h>
 #include <string.h>
 
 #include "diag/suggest.h"
 #include "verify/verify.h"
 
+bool px_target_in(uint64_t targets, const px_target *t)
+{
+	return !t || (t->index < 64 && (targets >> t->index & 1));
+}
+
 bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx)
 {
 	if (!t)
 		return true; /* no target known: the missing target was reported already */
-	if (t->sm < var->sm || (var->sm_max && t->sm > var->sm_max))
-		return false;
-	if (var->arch == 'a' && t->suffix != 'a')
-		return false;
-	if (var->arch == 'f' && t->suffix != 'a' && t->suffix != 'f')
-		return false;
-	return !ptx || ptx >= var->ptx;
+	return px_target_in(var->targets, t) && (!ptx || ptx >= var->ptx);
+}
+
+/* The target is outside `targets`: name the lowest one when every later target
+ * has it too ("sm_90 or later"), else every target that has it. */
+void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets)
+{
+	unsigned low = 0;
+	while (low < px_ntargets && !(targets >> low & 1))
+		low++;
+	if (low == px_ntargets) {
+		px_error(v->d, loc, PX_D_not_on_target, what, v->target->name);
+		return;
+	}
+	uint64_t later = (px_ntargets >= 64 ? ~0ull : (1ull << px_ntargets) - 1) & ~((1ull << low) - 1);
+	if ((targets & later) == later) {
+		px_error(v->d, loc, PX_D_needs_target, what, px_targets[low].name, v->target->name);
+		return;
+	}
+	char list[512];
+	size_t n = 0;
+	list[0] = 0;
+	for (unsigned i = low; i < px_ntargets; i++)
+		if (targets >> i & 1) {
+			int k = snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", px_targets[i].name);
+			if (k < 0 || (size_t)k >= sizeof list - n)
+				break;
+			n += (size_t)k;
+		}
+	px_error(v->d, loc, PX_D_only_on_targets, what, list, v->target->name);
 }
 
 static uint16_t parse_version(const char *s, size_t n, bool *ok)

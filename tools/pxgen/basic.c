@@ -114,7 +114,7 @@ void read_types(void)
 void read_targets(void)
 {
 	static const char *const top_keys[] = {"ptx_versions", "targets", NULL};
-	static const char *const keys[] = {"name", "sm", "ptx", "suffix", NULL};
+	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", NULL};
 	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
 	if (!root)
 		return;
@@ -147,7 +147,12 @@ void read_targets(void)
 				fail(s, "suffix must be a or f, not '%s'", sfx);
 			t->suffix = sfx[0];
 		}
+		t->family = (s = map_get(e, "family")) ? to_uint(s, "family", 1000) : t->sm;
+		if (t->family > t->sm)
+			fail(s, "family %u is above the target's SM %u", t->family, t->sm);
 	}
+	if (M.ntargets > 64)
+		fail(v, "more than 64 targets: a window is a 64-bit mask");
 }
 
 /* Targets ascend by SM; within one SM the file's order (plain, a, f) stays. */
@@ -159,11 +164,108 @@ int cmp_target(const void *a, const void *b)
 	return x->line < y->line ? -1 : x->line > y->line;
 }
 
+static int target_index(const char *name)
+{
+	for (size_t i = 0; i < M.ntargets; i++)
+		if (!strcmp(M.targets[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+/* The targets that run sm_XXf code: the a and f targets of its family from SM XX on. */
+static uint64_t family_mask(unsigned sm, unsigned family)
+{
+	uint64_t m = 0;
+	for (size_t i = 0; i < M.ntargets; i++)
+		if (M.targets[i].suffix && M.targets[i].family == family && M.targets[i].sm >= sm)
+			m |= 1ull << i;
+	return m;
+}
+
+/* `targets: [...]`: an a or plain name is that target alone, an f name its family
+ * from it on (the targets that run sm_XXf code). */
+uint64_t read_target_list(const ynode *v)
+{
+	strs names = scalar_list(v, "targets");
+	uint64_t m = 0;
+	if (!names.n)
+		fail(v, "targets must name at least one target");
+	for (size_t i = 0; i < names.n; i++) {
+		int t = target_index(names.v[i]);
+		if (t < 0)
+			fail(v, "unknown target '%s' (targets.yaml)", names.v[i]);
+		const target_row *r = &M.targets[t];
+		m |= r->suffix == 'f' ? family_mask(r->sm, r->family) : 1ull << t;
+	}
+	free(names.v);
+	return m;
+}
+
+/* The targets of a window: `targets:` exactly; else every target from SM `sm` up to
+ * `sm_max`, narrowed by `arch`: a, the sm_XXa targets alone; f, the family of sm_XXf. */
+uint64_t window_mask(const ynode *at, unsigned sm, unsigned sm_max, char arch, uint64_t list)
+{
+	uint64_t m = 0;
+	if (list)
+		return list;
+	for (size_t i = 0; i < M.ntargets; i++) {
+		const target_row *t = &M.targets[i];
+		if (t->sm < sm || (sm_max && t->sm > sm_max))
+			continue;
+		if (arch == 'a' && (t->suffix != 'a' || t->sm > (sm_max ? sm_max : sm)))
+			continue;
+		if (arch == 'f') {
+			unsigned fam = 0;
+			for (size_t j = 0; j < M.ntargets; j++)
+				if (M.targets[j].sm == sm)
+					fam = M.targets[j].family;
+			if (!t->suffix || t->family != fam)
+				continue;
+		}
+		m |= 1ull << i;
+	}
+	if (!m && M.ntargets)
+		fail(at, "the window names no target of targets.yaml");
+	return m;
+}
+
+unsigned mask_sm(uint64_t m)
+{
+	for (size_t i = 0; i < M.ntargets; i++)
+		if (m >> i & 1)
+			return M.targets[i].sm;
+	return DEFAULT_SM;
+}
+
+char read_arch(const ynode *v)
+{
+	const char *a = scalar(v, "arch");
+	if (strcmp(a, "a") && strcmp(a, "f"))
+		fail(v, "arch must be a or f, not '%s'", a);
+	return a[0];
+}
+
+/* The target mask of a special register or directive: sm, sm_max, arch, targets. */
+static uint64_t entry_targets(const ynode *e, unsigned *sm)
+{
+	const ynode *v;
+	if ((v = map_get(e, "targets"))) {
+		if (map_get(e, "sm") || map_get(e, "arch") || map_get(e, "sm_max"))
+			fail(v, "targets names the targets exactly: leave out sm, sm_max and arch");
+		uint64_t m = read_target_list(v);
+		*sm = mask_sm(m);
+		return m;
+	}
+	unsigned sm_max = (v = map_get(e, "sm_max")) ? to_uint(v, "sm_max", 1000) : 0;
+	char arch = (v = map_get(e, "arch")) ? read_arch(v) : 0;
+	return window_mask(e, *sm, sm_max, arch, 0);
+}
+
 /* ---------------------------------------------------------------- sregs.yaml */
 
 void read_sregs(void)
 {
-	static const char *const keys[] = {"name", "type", "sm", "ptx", NULL};
+	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", NULL};
 	ynode *root = root_list("sregs.yaml");
 	if (!root)
 		return;
@@ -183,6 +285,7 @@ void read_sregs(void)
 		if (strcmp(tn, "none") && !(s->type = type_index(tn)))
 			fail(v, "unknown type '%s'", tn);
 		read_window(e, &s->sm, &s->ptx);
+		s->targets = entry_targets(e, &s->sm);
 	}
 }
 
@@ -217,8 +320,8 @@ static uint32_t dir_constraint(const ynode *map, size_t *diag)
 
 void read_directives(void)
 {
-	static const char *const keys[] = {"name", "print", "args", "sm", "ptx", "kernel_only", "needs", "excludes",
-	                                   NULL};
+	static const char *const keys[] = {"name", "print", "args", "sm", "ptx", "sm_max", "arch", "targets",
+	                                   "kernel_only", "needs", "excludes", NULL};
 	ynode *root = root_list("directives.yaml");
 	if (!root)
 		return;
@@ -241,6 +344,7 @@ void read_directives(void)
 		if (d->min_args > d->max_args)
 			fail(v, "args [min, max] has min > max");
 		read_window(e, &d->sm, &d->ptx);
+		d->targets = entry_targets(e, &d->sm);
 		if ((v = map_get(e, "kernel_only")))
 			d->kernel_only = to_bool(v, "kernel_only");
 		d->needs_at = map_get(e, "needs");

@@ -196,10 +196,7 @@ static void emit_variant(sbuf *b, const op_row *op, const variant_row *v)
 	sb_printf(b, "}, .sm = %u, .ptx = %u", v->sm, v->ptx);
 	if (v->require)
 		sb_printf(b, ", .require = 0x%x", v->require);
-	if (v->sm_max)
-		sb_printf(b, ", .sm_max = %u", v->sm_max);
-	if (v->arch)
-		sb_printf(b, ", .arch = '%c'", v->arch);
+	sb_printf(b, ", .targets = 0x%llxull", (unsigned long long)v->targets);
 	sb_printf(b, ", .mc = ");
 	sb_cstr(b, v->mc);
 	sb_printf(b, ", .iid = %d", (int)v->iid);
@@ -431,7 +428,8 @@ static void emit_targets(sbuf *c)
 	for (size_t i = 0; i < M.ntargets; i++) {
 		const target_row *t = &M.targets[i];
 		sb_printf(c, "\t{\"%s\", %u, %u, ", t->name, t->sm, t->ptx);
-		sb_printf(c, t->suffix ? "'%c'},\n" : "0},\n", t->suffix);
+		sb_printf(c, t->suffix ? "'%c'" : "0", t->suffix);
+		sb_printf(c, ", %zu, %u},\n", i, t->family);
 	}
 	if (!M.ntargets)
 		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
@@ -445,10 +443,10 @@ static void emit_sregs(sbuf *c)
 {
 	sb_printf(c, "\n/* special registers (data/sregs.yaml), sorted by name */\nconst px_sreg px_sregs[] = {\n");
 	for (size_t i = 0; i < M.nsregs; i++)
-		sb_printf(c, "\t{\"%s\", %u, %u, %u},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
-		          M.sregs[i].ptx);
+		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
+		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets);
 	if (!M.nsregs)
-		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_nsregs = %zu;\n", M.nsregs);
 	const char **names = xrealloc(NULL, (M.nsregs + 1) * sizeof *names);
 	for (size_t i = 0; i < M.nsregs; i++)
@@ -465,11 +463,12 @@ static void emit_directives(sbuf *c)
 		const dir_row *d = &M.dirs[i];
 		sb_printf(c, "\t{\"%s\", ", d->name);
 		sb_cstr(c, d->print);
-		sb_printf(c, ", %u, %u, %u, %u, %d, 0x%x, 0x%x, %zu, %zu},\n", d->min_args, d->max_args, d->sm, d->ptx,
-		          d->kernel_only, (unsigned)d->needs, (unsigned)d->excludes, d->needs_diag, d->excludes_diag);
+		sb_printf(c, ", %u, %u, %u, %u, %d, 0x%x, 0x%x, %zu, %zu, 0x%llxull},\n", d->min_args, d->max_args,
+		          d->sm, d->ptx, d->kernel_only, (unsigned)d->needs, (unsigned)d->excludes, d->needs_diag,
+		          d->excludes_diag, (unsigned long long)d->targets);
 	}
 	if (!M.ndirs)
-		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_ndirectives = %zu;\n", M.ndirs);
 }
 

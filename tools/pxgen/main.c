@@ -150,9 +150,10 @@ int main(int argc, char **argv)
 			}
 		if (order[k] == K_REGCLASSES)
 			check_rc_ids();
+		if (order[k] == K_TARGETS) /* sorted before any window names a target */
+			qsort(M.targets, M.ntargets, sizeof *M.targets, cmp_target);
 	}
 	check_op_names();
-	qsort(M.targets, M.ntargets, sizeof *M.targets, cmp_target);
 	qsort(M.sregs, M.nsregs, sizeof *M.sregs, cmp_sreg);
 	qsort(M.ops, M.nops, sizeof *M.ops, cmp_op);
 	qsort(M.snames.v, M.snames.n, sizeof *M.snames.v, cmp_str);

@@ -23,8 +23,8 @@ int need_slot(const op_row *op, const ynode *n)
 }
 
 /* Keys a variant understands besides slot names; a slot may not take one of these names. */
-static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "mc", "iid", "isd",
-                                           "results", "operands", "foreach", "let", NULL};
+static const char *const variant_keys[] = {"require", "sm", "ptx", "sm_max", "arch", "targets", "mc",
+                                           "iid", "isd", "results", "operands", "foreach", "let", NULL};
 
 static void read_infer(slot_row *s, const ynode *list)
 {
@@ -45,18 +45,12 @@ static void read_infer(slot_row *s, const ynode *list)
 	s->infer_at = list;
 }
 
-static char read_arch(const ynode *v)
-{
-	const char *a = scalar(v, "arch");
-	if (strcmp(a, "a") && strcmp(a, "f"))
-		fail(v, "arch must be a or f, not '%s'", a);
-	return a[0];
-}
-
-/* windows: [{tokens: [...], sm: 80, ptx: 7.4, arch: a}, ...]: each token in one at most. */
+/* windows: [{tokens: [...], sm: 80, ptx: 7.4, sm_max: 90, arch: a}, ...] or
+ * [{tokens: [...], targets: [...], ptx: 8.6}, ...]: each token in one at most.
+ * sm, sm_max, arch and targets mean what they mean for a variant. */
 static void read_token_windows(slot_row *s, const ynode *list)
 {
-	static const char *const keys[] = {"tokens", "sm", "ptx", "arch", NULL};
+	static const char *const keys[] = {"tokens", "sm", "ptx", "sm_max", "arch", "targets", NULL};
 	expect(list, YAML_SEQUENCE_NODE, "windows");
 	SEQ_EACH(it, list) {
 		ynode *e = node(*it), *v;
@@ -73,8 +67,16 @@ static void read_token_windows(slot_row *s, const ynode *list)
 					fail(v, "token '%s' has two windows in slot '%s'", w->toks.v[i], s->name);
 		}
 		read_window(e, &w->sm, &w->ptx);
-		if ((v = map_get(e, "arch")))
-			w->arch = read_arch(v);
+		if ((v = map_get(e, "targets"))) {
+			if (map_get(e, "sm") || map_get(e, "arch") || map_get(e, "sm_max"))
+				fail(v, "targets names the targets exactly: leave out sm, sm_max and arch");
+			w->targets = read_target_list(v);
+			w->sm = mask_sm(w->targets);
+		} else {
+			unsigned sm_max = (v = map_get(e, "sm_max")) ? to_uint(v, "sm_max", 1000) : 0;
+			char arch = (v = map_get(e, "arch")) ? read_arch(v) : 0;
+			w->targets = window_mask(e, w->sm, sm_max, arch, 0);
+		}
 	}
 }
 
@@ -286,10 +288,21 @@ static void read_variant_window(variant_row *var, const ynode *map)
 		var->sm = map_get(map, "sm") ? sm : var->sm;
 		var->ptx = map_get(map, "ptx") ? ptx : var->ptx;
 	}
+	if ((v = map_get(map, "targets"))) {
+		if (map_get(map, "sm") || map_get(map, "arch") || map_get(map, "sm_max"))
+			fail(v, "targets names the targets exactly: leave out sm, sm_max and arch");
+		var->list = read_target_list(v);
+		var->sm = mask_sm(var->list);
+		var->arch = 0;
+		var->sm_max = 0;
+	} else if (map_get(map, "sm") || map_get(map, "arch") || map_get(map, "sm_max")) {
+		var->list = 0;
+	}
 	if ((v = map_get(map, "sm_max")))
 		var->sm_max = to_uint(v, "sm_max", 1000);
 	if ((v = map_get(map, "arch")))
 		var->arch = read_arch(v);
+	var->targets = window_mask(map, var->sm, var->sm_max, var->arch, var->list);
 	if ((v = map_get(map, "mc")))
 		var->mc = identifier(v, "mc");
 	if ((v = map_get(map, "iid")) && v->type == YAML_MAPPING_NODE)
@@ -562,9 +575,9 @@ static strs *window_part(const slot_row *s, const strs *list, const tokwin_row *
 
 /* Split every variant that admits tokens with windows of their own: one row for
  * the slot empty or holding unwindowed tokens, with the variant's window, then
- * one row per token window, the slot required there, with the later SM and PTX
- * version of the two and the stricter arch. The rows admit disjoint token sets,
- * so their order does not change which one a node selects. */
+ * one row per token window, the slot required there, with the later PTX version
+ * of the two and the targets both have. The rows admit disjoint token sets, so
+ * their order does not change which one a node selects. */
 static void split_token_windows(op_row *op, const ynode *at)
 {
 	for (size_t si = 0; si < op->nslots; si++) {
@@ -598,10 +611,12 @@ static void split_token_windows(op_row *op, const ynode *at)
 				*r = *var;
 				r->allow[si] = part;
 				r->require |= 1u << si;
-				r->sm = w->sm > r->sm ? w->sm : r->sm;
 				r->ptx = w->ptx > r->ptx ? w->ptx : r->ptx;
-				if (w->arch == 'a' || (w->arch == 'f' && !r->arch))
-					r->arch = w->arch;
+				r->targets &= w->targets;
+				if (!r->targets)
+					fail(at, "op '%s': a token window of slot '%s' shares no target with a variant",
+					     op->name, s->name);
+				r->sm = mask_sm(r->targets);
 			}
 		}
 		if (nout > 65535)
@@ -627,7 +642,7 @@ static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "iid", "isd", "spaces", "lists", "operand_sets", NULL};
+	                                   "arch", "targets", "iid", "isd", "spaces", "lists", "operand_sets", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	foreach_begin_op(e);

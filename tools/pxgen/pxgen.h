@@ -112,6 +112,7 @@ typedef struct type_row {
 typedef struct target_row {
 	const char *name;
 	unsigned sm, ptx;
+	unsigned family; /* the lowest SM of the family whose sm_XXf code the target runs */
 	char suffix;
 	size_t line; /* file order, so sorting by SM keeps plain, a, f in the order written */
 } target_row;
@@ -119,11 +120,13 @@ typedef struct target_row {
 typedef struct sreg_row {
 	const char *name;
 	unsigned type, sm, ptx;
+	uint64_t targets;
 } sreg_row;
 
 typedef struct dir_row {
 	const char *name, *print;
 	unsigned min_args, max_args, sm, ptx;
+	uint64_t targets;
 	bool kernel_only;
 	uint32_t needs, excludes;          /* PX_DIR_* bits the directive needs / refuses beside it */
 	size_t needs_diag, excludes_diag;  /* the messages */
@@ -139,7 +142,7 @@ typedef struct diag_row {
 typedef struct tokwin_row {
 	strs toks;
 	unsigned sm, ptx;
-	char arch;
+	uint64_t targets;
 } tokwin_row;
 
 typedef struct slot_row {
@@ -181,6 +184,8 @@ typedef struct variant_row {
 	uint32_t require;
 	unsigned sm, ptx, sm_max;
 	char arch;
+	uint64_t list;          /* `targets:` as a mask over the sorted targets, or 0 */
+	uint64_t targets;       /* every target the variant runs on (the window's SM side) */
 	const char *mc;
 	int32_t iid;
 	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
@@ -267,6 +272,14 @@ void check_rc_ids(void);
 void read_types(void);
 void read_targets(void);
 int cmp_target(const void *a, const void *b);
+/* `targets: [...]` as a mask over the sorted targets. */
+uint64_t read_target_list(const ynode *v);
+/* The targets of a window: the list if not 0, else sm..sm_max narrowed by arch. */
+uint64_t window_mask(const ynode *at, unsigned sm, unsigned sm_max, char arch, uint64_t list);
+/* The lowest SM of a target mask. */
+unsigned mask_sm(uint64_t m);
+/* An `arch:` value: a or f. */
+char read_arch(const ynode *v);
 void read_sregs(void);
 int cmp_sreg(const void *a, const void *b);
 void read_directives(void);
