@@ -12,7 +12,6 @@
 #include "tables/tables.h"
 
 #define YYSTYPE PXYYSTYPE
-#define YYLTYPE PXYYLTYPE
 #include "lexer.h"
 
 /* ---- collecting diagnostics as "line:col: message" lines */
@@ -55,9 +54,8 @@ static void lex(lexed *out, const char *src, size_t len)
 	ck_assert_int_eq(pxyylex_init_extra(&P, &sc), 0);
 	pxyy_scan_bytes(src, (int)len, sc);
 	PXYYSTYPE v;
-	px_loc l;
 	int k;
-	while ((k = pxyylex(&v, &l, sc)) != 0 && out->n < MAXTOK) {
+	while ((k = pxyylex(&v, sc)) != 0 && out->n < MAXTOK) {
 		out->kind[out->n] = k;
 		out->tok[out->n] = v.tok;
 		out->n++;
