@@ -150,13 +150,17 @@ int main(int argc, char **argv)
 			}
 		if (order[k] == K_REGCLASSES)
 			check_rc_ids();
-		if (order[k] == K_TARGETS) /* sorted before any window names a target */
+		if (order[k] == K_TARGETS && M.ntargets) /* sorted before any window names a target */
 			qsort(M.targets, M.ntargets, sizeof *M.targets, cmp_target);
 	}
 	check_op_names();
-	qsort(M.sregs, M.nsregs, sizeof *M.sregs, cmp_sreg);
-	qsort(M.ops, M.nops, sizeof *M.ops, cmp_op);
-	qsort(M.snames.v, M.snames.n, sizeof *M.snames.v, cmp_str);
+	/* a table a module lacks is NULL, which qsort may not be given */
+	if (M.nsregs)
+		qsort(M.sregs, M.nsregs, sizeof *M.sregs, cmp_sreg);
+	if (M.nops)
+		qsort(M.ops, M.nops, sizeof *M.ops, cmp_op);
+	if (M.snames.n)
+		qsort(M.snames.v, M.snames.n, sizeof *M.snames.v, cmp_str);
 	if (M.snames.n > 254) { /* px_slot_def.sname is a byte */
 		fprintf(stderr, "pxgen: error: more than 254 slot names\n");
 		exit(1);
