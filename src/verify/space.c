@@ -336,7 +336,8 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 		}
 		if (ok && sp == PX_AS_GENERIC && !sym && f->values[b->id].param == PX_PARAM_AGG)
 			need_cvta_param(v, b->loc);
-		if (ok)
+		/* an address of no known space (an undefined name: reported as such) */
+		if (ok || !t || t == PX_SP_UNKNOWN)
 			continue;
 		char bt[160], tt[80];
 		base_text(bt, sizeof bt, f, b);
