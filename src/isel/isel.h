@@ -1,5 +1,5 @@
 /* Instruction selection: each verified node becomes machine instructions in
- * seed 003's layer order (intrinsic-with-chain, vector load/store, then the
+ * NVPTX's layer order (intrinsic-with-chain, vector load/store, then the
  * pattern matcher), with the parameter ABI and call sequences around them and
  * registers numbered per class. */
 #ifndef PX_ISEL_H

@@ -54,7 +54,7 @@ struct px_minst {
 	uint32_t nops;
 	const char *mc;          /* selected MC opcode name */
 	int32_t iid;             /* NVVM intrinsic ID or -1 */
-	uint64_t mma_desc;       /* seed 002's packed MMA descriptor (isel/mma_desc.h), or 0 */
+	uint64_t mma_desc;       /* NVVM's packed MMA descriptor (isel/mma_desc.h), or 0 */
 	px_loc loc;              /* the MIR node it came from */
 	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
 	/* pseudo payload */

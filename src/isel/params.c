@@ -1,4 +1,4 @@
-/* The parameter ABI of seed 003: parameters are read with one ld.param each
+/* NVPTX's parameter ABI: parameters are read with one ld.param each
  * (LoadParam); a call is a brace-delimited block of .param declarations,
  * st.param stores, the call and ld.param of the results (ParamCallStart ...
  * ParamCallEnd); a device function returns through st.param to func_retval. */

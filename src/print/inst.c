@@ -1,6 +1,6 @@
 /* One selected instruction as PTX text. The suffix order is the op's slot
  * order in the tables (PTX's grammar order), whatever order the MIR used; the
- * operand spellings follow seed 004's register printer: class prefix plus the
+ * operand spellings follow NVPTX's register printer: class prefix plus the
  * register number, the same number under a float view (%f, %fd). */
 #include "print/print.h"
 

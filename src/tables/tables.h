@@ -98,7 +98,7 @@ extern const unsigned px_ndirectives;
 /* ---- diagnostics (data/diagnostics.yaml) ---- */
 typedef struct px_diag_def {
 	const char *id;   /* "unknown_op" */
-	const char *text; /* printf format; verbatim where a seed names the message */
+	const char *text; /* printf format; NVVM's own words where it has the message */
 } px_diag_def;
 extern const px_diag_def px_diag_texts[]; /* indexed by PX_D_* */
 extern const unsigned px_ndiags;

@@ -279,7 +279,7 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 }
 
 /* An inferred type token no variant admits may have another spelling of the
- * same width that one does (mir.md: a bit type stands for its width). */
+ * same width that one does (ptxemit-mir(5): a bit type stands for its width). */
 static bool respell_inferred(const px_node *n)
 {
 	const px_op_def *op = n->op;

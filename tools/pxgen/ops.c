@@ -376,7 +376,7 @@ static void read_props(op_row *op, const ynode *map)
 			const char *tok = scalar(node(q->value), "a property value's token");
 			strs_push(&pr->from, key_of(q));
 			strs_push(&pr->from, tok);
-			if (*tok) /* "": the value leaves the slot empty (a seed's 0 flag) */
+			if (*tok) /* "": the value leaves the slot empty (NVVM's 0 flag) */
 				add_token(tok);
 		}
 	}

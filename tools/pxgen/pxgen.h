@@ -188,7 +188,7 @@ typedef struct variant_row {
 	uint64_t targets;       /* every target the variant runs on (the window's SM side) */
 	const char *mc;
 	int32_t iid;
-	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
+	int32_t isd;            /* NVPTXISD opcode of the variant's selection, or 0 */
 	const ynode *iid_formula; /* the op's `iid:` formula, evaluated per variant, or NULL */
 	opnd_list results, operands;
 } variant_row;
