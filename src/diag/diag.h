@@ -41,5 +41,7 @@ void px_diags_rewind(px_diags *d, px_diag_mark m);
 /* Hand everything collected to the callback in source order (notes after their
  * error), stopping after max_errors errors with a "too many errors" line. */
 void px_diags_flush(px_diags *d);
+/* "error", "warning", "note" or "remark" (diag/format.c; the JSON output says the same). */
+const char *px_severity_name(px_severity sev);
 
 #endif
