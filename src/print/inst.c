@@ -110,6 +110,35 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 	}
 }
 
+/* brx.idx's label list, which PTX takes only as the name of a .branchtargets
+ * declaration. The declaration is printed just before the instruction and
+ * named after the MIR statement's offset: "$$" starts no MIR label's name. */
+static bool is_label_list(const px_mop *m)
+{
+	return m->kind == PX_M_GROUP && m->nelems && m->elems[0].kind == PX_M_LABEL;
+}
+
+static void print_list_name(px_buf *out, const px_minst *mi, uint32_t i)
+{
+	px_buf_puts(out, "$$bt");
+	px_buf_putu(out, mi->loc.off);
+	px_buf_putc(out, '_');
+	px_buf_putu(out, i);
+}
+
+static void print_branch_targets(px_buf *out, const px_minst *mi)
+{
+	for (uint32_t i = 0; i < mi->nops; i++) {
+		if (!is_label_list(&mi->ops[i]))
+			continue;
+		px_buf_putc(out, '\t');
+		print_list_name(out, mi, i);
+		px_buf_puts(out, ": .branchtargets ");
+		print_list(out, mi->ops[i].elems, mi->ops[i].nelems);
+		px_buf_puts(out, ";\n");
+	}
+}
+
 /* Results then operands, ", " between them, except "|" before a paired result
  * (setp's %p1|%p2, shfl's %r1|%p1). */
 static void print_operands(px_buf *out, const px_minst *mi)
@@ -124,7 +153,14 @@ static void print_operands(px_buf *out, const px_minst *mi)
 	}
 	if (mi->nres && mi->nops)
 		px_buf_puts(out, ", ");
-	print_list(out, mi->ops, mi->nops);
+	for (uint32_t i = 0; i < mi->nops; i++) {
+		if (i)
+			px_buf_puts(out, ", ");
+		if (is_label_list(&mi->ops[i]))
+			print_list_name(out, mi, i);
+		else
+			px_print_mop(out, &mi->ops[i]);
+	}
 }
 
 static void print_declare_param(px_buf *out, const px_minst *mi)
@@ -197,6 +233,7 @@ void px_print_inst(px_buf *out, const px_minst *mi)
 		print_pseudo(out, mi);
 		return;
 	}
+	print_branch_targets(out, mi);
 	px_buf_putc(out, '\t');
 	print_guard(out, mi);
 	px_buf_puts(out, mi->op->name);
