@@ -184,20 +184,65 @@ static void print_declare_param(px_buf *out, const px_minst *mi)
 
 /* call.uni (retval0, ...), callee, (param0, ...); the return list is left out
  * for a callee without results, the argument list is always written. A guarded
- * call may diverge, so it is a plain call. */
+ * call may diverge, so it is a plain call; so is a call through a register,
+ * "call (retval0), %rd1, (param0), prototype_0;", as LLVM's NVPTX writes it. */
 static void print_call(px_buf *out, const px_minst *mi)
 {
 	px_buf_putc(out, '\t');
 	print_guard(out, mi);
-	px_buf_puts(out, mi->has_guard ? "call " : "call.uni ");
+	px_buf_puts(out, mi->has_guard || mi->callee ? "call " : "call.uni ");
 	if (mi->nres) {
 		px_buf_putc(out, '(');
 		print_list(out, mi->res, mi->nres);
 		px_buf_puts(out, "), ");
 	}
+	if (mi->callee) {
+		px_print_mop(out, mi->callee);
+		px_buf_puts(out, ", (");
+		print_list(out, mi->ops, mi->nops);
+		px_buf_puts(out, "), ");
+		put_str(out, mi->name);
+		px_buf_puts(out, ";\n");
+		return;
+	}
 	put_str(out, mi->name);
 	px_buf_puts(out, ", (");
 	print_list(out, mi->ops, mi->nops);
+	px_buf_puts(out, ");\n");
+}
+
+/* ".param .bW _" or ".param .align A .b8 _[size]": a prototype's parameter or
+ * result, declared as declare_param declares it. */
+static void print_proto_param(px_buf *out, int type, uint32_t size, uint32_t align)
+{
+	if (size) {
+		px_buf_puts(out, ".param .align ");
+		px_buf_putu(out, align ? align : 1);
+		px_buf_puts(out, " .b8 _[");
+		px_buf_putu(out, size);
+		px_buf_putc(out, ']');
+	} else {
+		px_buf_puts(out, ".param .b");
+		px_buf_putu(out, px_types[type].width);
+		px_buf_puts(out, " _");
+	}
+}
+
+/* prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _); with "()"
+ * for no result, as LLVM's NVPTX writes it */
+static void print_callprototype(px_buf *out, const px_minst *mi)
+{
+	px_buf_putc(out, '\t');
+	put_str(out, mi->name);
+	px_buf_puts(out, " : .callprototype (");
+	if (mi->nres)
+		print_proto_param(out, mi->type, mi->aux, mi->align);
+	px_buf_puts(out, mi->nres ? ") _ (" : ")_ (");
+	for (uint32_t i = 0; i < mi->nops; i++) {
+		if (i)
+			px_buf_puts(out, ", ");
+		print_proto_param(out, mi->ops[i].type, 0, 0);
+	}
 	px_buf_puts(out, ");\n");
 }
 
@@ -220,6 +265,9 @@ static void print_pseudo(px_buf *out, const px_minst *mi)
 		break;
 	case PX_OP_call:
 		print_call(out, mi);
+		break;
+	case PX_OP_callprototype:
+		print_callprototype(out, mi);
 		break;
 	case PX_OP_inline_asm:
 		px_print_asm(out, mi);
