@@ -1115,8 +1115,10 @@ static void directive(px_parser *P, px_tok name, const px_olist *args)
 	dv->present = true;
 	dv->loc = name.loc;
 	uint8_t k = 0;
-	for (px_olink *x = args ? args->head : NULL; x && k < 3; x = x->next)
+	for (px_olink *x = args ? args->head : NULL; x && k < 3; x = x->next) {
+		dv->argloc[k] = x->o.loc;
 		dv->args[k++] = (uint32_t)x->o.ival;
+	}
 	dv->nargs = k;
 }
 

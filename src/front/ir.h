@@ -169,6 +169,7 @@ typedef struct px_dirval {
 	uint8_t nargs;
 	uint32_t args[3];
 	px_loc loc;
+	px_loc argloc[3];
 } px_dirval;
 
 typedef struct px_func {

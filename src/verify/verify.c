@@ -1,6 +1,7 @@
 /* The verifier's walk over one function in text order: parameters and kernel
  * directives, then each node (operation, types, variant, operands), calls and
  * returns against the signatures, and labels when the function ends. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,26 @@ static void check_params(px_verifier *v, px_func *f)
 		v->state[f->params[i].value] |= PX_VS_DEF | PX_VS_TYPED;
 }
 
+/* data/directives.yaml's range: and product: (a missing dimension is 1). */
+static void check_directive_args(px_verifier *v, const px_directive *d, const px_dirval *dv)
+{
+	uint64_t product = 1;
+	char list[40];
+	int k = 0;
+	bool each_ok = true;
+	for (unsigned i = 0; i < dv->nargs; i++) {
+		if (dv->args[i] < d->lo[i] || dv->args[i] > d->hi[i]) {
+			px_error(v->d, dv->argloc[i], PX_D_directive_arg_range, i + 1, d->name, (unsigned)d->lo[i],
+			         (unsigned)d->hi[i], (unsigned)dv->args[i]);
+			each_ok = false;
+		}
+		product *= dv->args[i];
+		k += snprintf(list + k, sizeof list - k, "%s%u", i ? ", " : "", (unsigned)dv->args[i]);
+	}
+	if (each_ok && d->product && product > d->product) /* one message for an argument out of range */
+		px_error(v->d, dv->loc, d->product_diag, d->name, list, (unsigned long long)product, (unsigned)d->product);
+}
+
 static void check_directives(px_verifier *v, px_func *f)
 {
 	for (unsigned i = 0; i < px_ndirectives; i++) {
@@ -57,6 +78,7 @@ static void check_directives(px_verifier *v, px_func *f)
 			continue;
 		}
 		px_note_window(v, dv->loc, d->print, d->targets, d->ptx);
+		check_directive_args(v, d, dv);
 	}
 	uint32_t present = 0;
 	for (unsigned i = 0; i < px_ndirectives; i++)
