@@ -128,8 +128,10 @@ struct px_node {
 	uint32_t label;     /* PX_N_LABEL: label index */
 	px_str text;        /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
 	px_loc text_loc;
-	px_str callee;      /* PX_N_CALL: function name without '@' */
+	px_str callee;      /* PX_N_CALL: function name without '@' (empty for a call through a value) */
 	px_loc callee_loc;
+	px_opnd *target;    /* PX_N_CALL through a value: the value holding the function's address */
+	struct px_funcsig *proto; /* ... and the signature written after ':' */
 	/* filled by the verifier */
 	const struct px_op_def *op;
 	const struct px_variant *var;

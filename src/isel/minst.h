@@ -61,7 +61,8 @@ struct px_minst {
 	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
 	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
 	uint32_t align;          /* DECLARE_PARAM */
-	uint16_t type;           /* DECLARE_PARAM scalar: PX_T_* */
+	uint16_t type;           /* DECLARE_PARAM, CALLPROTOTYPE's result: scalar PX_T_* */
+	px_mop *callee;          /* CALL through a register: the register (name: the prototype) */
 	px_minst *next;
 };
 
@@ -78,7 +79,12 @@ typedef struct px_mfunc {
  *   label            name: "$name:"
  *   callseq_begin    "{ // callseq N" (aux = N);  callseq_end  "} // callseq N"
  *   declare_param    ".param .align A .b8 name[size];" or ".param .bW name;"
- *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args
+ *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args;
+ *                    through a register: "call (rets), %rd1, (args), proto;" (callee: the
+ *                    register, name: the prototype)
+ *   callprototype    "name : .callprototype (.param .bW _) _ (.param .bW _, ...);" the
+ *                    result, if nres, as declare_param's (type, aux, align); ops[i].type
+ *                    is parameter i's type
  *   inline_asm       inline PTX: name = template, ops = outputs then inputs */
 static inline int px_pseudo_op(const px_minst *mi)
 {
