@@ -33,7 +33,7 @@ static px_mop immediate(const px_opnd *o, int want)
 	int8_t dir = o->fdir;
 	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(o->ival, &dir);
 	if (!is_float) {
-		m.imm = o->ival;
+		m.imm = o->kind == PX_O_INT ? o->ival : 0;
 		return m;
 	}
 	switch (t->width) {
