@@ -20,6 +20,11 @@ void px_options_default(px_options *o)
 	o->max_errors = 20;
 }
 
+/* A call to a function defined later is printed as its callee's parameter and
+ * result types require (a literal argument, a discarded or left-out result), so
+ * the first pass prints only the functions before the first such call and
+ * verifies the rest; the second reads the module again with every signature
+ * known and prints from that function on. */
 typedef struct px_pipeline {
 	const px_options *opt;
 	px_diags diags;
@@ -28,6 +33,11 @@ typedef struct px_pipeline {
 	px_buf body;
 	px_buf fbody;       /* the instructions of the function being selected */
 	bool target_done;
+	bool second;        /* the second pass is reading the module */
+	bool late;          /* a function called a later one: printed by the second pass */
+	uint32_t ordinal;   /* definitions handed over so far in this pass */
+	uint32_t late_from; /* the first function the second pass prints */
+	uint32_t late_seq;  /* the call sequence number it starts with */
 } px_pipeline;
 
 static void resolve_target(px_pipeline *p)
@@ -76,14 +86,23 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	 * (px_parse parses an item again after a syntax error) */
 	if (f->is_decl)
 		return;
+	uint32_t ordinal = p->ordinal++;
+	if (p->second && ordinal < p->late_from)
+		return; /* printed by the first pass */
+	if (p->second && ordinal == p->late_from)
+		p->s.callseq = p->late_seq;
 	resolve_target(p);
 	/* a body with syntax errors lost statements: checking it would only add
 	 * follow-on errors to the ones already reported */
 	if (f->nerrors)
 		return;
 	px_verify_func(&p->v, f);
-	if (p->diags.nerrors || p->opt->verify_only)
+	if (p->diags.nerrors || p->opt->verify_only || p->late)
 		return;
+	/* what selecting a function that calls a later one did is taken back */
+	uint32_t seq = p->s.callseq;
+	size_t body_len = p->body.len;
+	px_diag_mark mark = px_diags_mark(&p->diags);
 	if (p->opt->emit == PX_EMIT_ISEL) {
 		px_print_isel_open(&p->body, f);
 		const px_mfunc *mf = px_select_func(&p->s, f);
@@ -92,15 +111,56 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	} else {
 		p->fbody.len = 0;
 		const px_mfunc *mf = px_select_func(&p->s, f);
-		px_print_insts(&p->fbody, mf, mf->first);
-		px_print_func_open(&p->body, mf);
-		put_out(p, p->fbody.data ? p->fbody.data : "", p->fbody.len);
-		px_print_func_close(&p->body);
+		if (!p->s.late) {
+			px_print_insts(&p->fbody, mf, mf->first);
+			px_print_func_open(&p->body, mf);
+			put_out(p, p->fbody.data ? p->fbody.data : "", p->fbody.len);
+			px_print_func_close(&p->body);
+		}
+	}
+	if (p->s.late) {
+		p->late = true;
+		p->late_from = ordinal;
+		p->late_seq = seq;
+		p->body.len = body_len;
+		px_diags_rewind(&p->diags, mark);
+		return;
 	}
 	if (p->opt->sink && p->body.len >= SINK_CHUNK) {
 		p->opt->sink(p->opt->sink_ctx, p->body.data, p->body.len);
 		p->body.len = 0;
 	}
+}
+
+static void drop_diag(void *ctx, const px_diagnostic *d)
+{
+	(void)ctx;
+	(void)d;
+}
+
+/* The second pass over the text of m1, which translated without error: the
+ * verifier reads every signature in m1 and reports to no one (it found
+ * nothing the first time); the selector reports its remarks as the first pass
+ * would have. m2 is kept until the output is complete (the prototypes' names). */
+static void second_pass(px_pipeline *p, px_module *m1, px_module *m2)
+{
+	px_diags quiet;
+	px_diags_init(&quiet, m1->filename, m1->src, m1->srclen, drop_diag, NULL, 0);
+	px_module_init(m2, m1->filename, m1->src, m1->srclen, &quiet);
+	m2->on_function = on_function;
+	m2->hook_ctx = p;
+	p->v.d = &quiet;
+	p->s.m = m2;
+	p->s.a = &m2->fn_arena;
+	p->s.sigs = m1;
+	p->s.late = false;
+	p->second = true;
+	p->late = false;
+	p->ordinal = 0;
+	px_parse(m2);
+	p->v.d = &p->diags;
+	p->s.sigs = NULL;
+	px_diags_flush(&quiet);
 }
 
 /* Header, globals and the prototypes a call needs before its callee. */
@@ -109,18 +169,33 @@ static void print_front(px_pipeline *p, px_module *m, px_buf *out)
 	px_print_header(out, p->v.target, px_verify_ptx_version(&p->v), p->opt->debug);
 	if (p->opt->lineinfo || p->opt->debug)
 		px_print_files(out, m);
-	px_print_globals(out, m);
-	bool any = false;
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		const px_funcsig *sig = &m->funcs[i];
-		bool early = px_strmap_get(&p->s.early_calls, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
-		if (sig->is_kernel || (sig->defined && !early))
-			continue;
-		px_print_func_decl(out, sig, px_print_linkage(sig->defined ? sig->linkage : PX_LINK_EXTERN));
-		any = true;
+	/* a function whose address initializes a variable is declared before it */
+	px_strmap inits;
+	px_strmap_init(&inits);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		for (uint32_t k = 0; k < m->globals[i].ninit; k++) {
+			const px_opnd *o = &m->globals[i].init[k];
+			uint32_t s = o->kind == PX_O_SYM ? px_strmap_get(&m->syms, o->sym.s, o->sym.n) : PX_STRMAP_NONE;
+			if (s != PX_STRMAP_NONE && (s & 1))
+				px_strmap_put(&inits, o->sym.s, o->sym.n, 1);
+		}
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			px_print_globals(out, m);
+		bool any = false;
+		for (uint32_t i = 0; i < m->nfuncs; i++) {
+			const px_funcsig *sig = &m->funcs[i];
+			bool early = px_strmap_get(&p->s.early_calls, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+			bool init = px_strmap_get(&inits, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+			if (sig->is_kernel || init != !pass || (!init && sig->defined && !early))
+				continue;
+			px_print_func_decl(out, sig, px_print_linkage(sig->defined ? sig->linkage : PX_LINK_EXTERN));
+			any = true;
+		}
+		if (any && pass)
+			px_buf_putc(out, '\n');
 	}
-	if (any)
-		px_buf_putc(out, '\n');
+	px_strmap_free(&inits);
 }
 
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
@@ -165,6 +240,10 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	resolve_target(&p);
 	px_verify_globals(&p.v);
 	px_verify_module_end(&p.v);
+	px_module m2;
+	bool two = p.late && !p.diags.nerrors;
+	if (two)
+		second_pass(&p, &m, &m2);
 
 	int errors = (int)p.diags.nerrors;
 	px_diags_flush(&p.diags);
@@ -188,6 +267,8 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_buf_free(&p.fbody);
 	px_isel_free(&p.s);
 	px_verifier_free(&p.v);
+	if (two)
+		px_module_free(&m2);
 	px_module_free(&m);
 	return errors;
 }

@@ -134,9 +134,11 @@ struct px_node {
 			px_str text;
 			px_loc text_loc;
 		};
-		struct {    /* PX_N_CALL: function name without '@' */
+		struct {    /* PX_N_CALL: function name without '@' (empty for a call through a value) */
 			px_str callee;
 			px_loc callee_loc;
+			px_opnd *target;    /* a call through a value: the value holding the function's address */
+			struct px_funcsig *proto; /* ... and the signature written after ':' */
 		};
 	};
 	uint32_t nres, nops, nprops;

@@ -49,6 +49,7 @@ struct px_minst {
 	px_mop *res;
 	px_mop *ops;
 	const char *mc;          /* selected MC opcode name */
+	px_mop *callee;          /* CALL through a register: the register (name: the prototype) */
 	uint64_t mma_desc;       /* NVVM's packed MMA descriptor (isel/mma_desc.h), or 0 */
 	/* pseudo payload */
 	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
@@ -60,7 +61,7 @@ struct px_minst {
 	px_loc loc;              /* the MIR node it came from */
 	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
 	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
-	uint16_t type;           /* DECLARE_PARAM scalar: PX_T_* */
+	uint16_t type;           /* DECLARE_PARAM, CALLPROTOTYPE's result: scalar PX_T_* */
 	bool has_guard, guard_neg;
 	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
 };
@@ -78,7 +79,12 @@ typedef struct px_mfunc {
  *   label            name: "$name:"
  *   callseq_begin    "{ // callseq N" (aux = N);  callseq_end  "} // callseq N"
  *   declare_param    ".param .align A .b8 name[size];" or ".param .bW name;"
- *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args
+ *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args;
+ *                    through a register: "call (rets), %rd1, (args), proto;" (callee: the
+ *                    register, name: the prototype)
+ *   callprototype    "name : .callprototype (.param .bW _) _ (.param .bW _, ...);" the
+ *                    result, if nres, as declare_param's (type, aux, align); ops[i].type
+ *                    is parameter i's type
  *   inline_asm       inline PTX: name = template, ops = outputs then inputs */
 static inline int px_pseudo_op(const px_minst *mi)
 {

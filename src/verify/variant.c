@@ -7,6 +7,19 @@
 
 #include "verify/verify.h"
 
+/* A label, or for a label list operand (count: list) a ( ) group of labels. */
+static bool label_fits(const px_opnd_def *def, const px_opnd *o)
+{
+	if (!(def->flags & PX_OPND_GROUP))
+		return o->kind == PX_O_LABEL;
+	if (o->kind != PX_O_GROUP || !o->nelems)
+		return false;
+	for (uint32_t i = 0; i < o->nelems; i++)
+		if (o->elems[i].kind != PX_O_LABEL)
+			return false;
+	return true;
+}
+
 /* Does item o fit a definition's kind? (types are checked later) */
 static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
 {
@@ -16,7 +29,7 @@ static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
 	case PX_OK_ADDR:
 		return o->kind == PX_O_ADDR;
 	case PX_OK_LABEL:
-		return o->kind == PX_O_LABEL;
+		return label_fits(def, o);
 	case PX_OK_SYM:
 		return o->kind == PX_O_SYM;
 	default:
@@ -233,11 +246,13 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 			const px_opnd_def *d = &o[i];
 			const px_opnd *it = &n->ops[i];
 			bool fits = d->kind == PX_OK_ADDR ? it->kind == PX_O_ADDR
-			          : d->kind == PX_OK_LABEL ? it->kind == PX_O_LABEL
+			          : d->kind == PX_OK_LABEL ? label_fits(d, it)
 			          : d->kind == PX_OK_SYM ? it->kind == PX_O_SYM
 			          : it->kind != PX_O_ADDR && it->kind != PX_O_LABEL && it->kind != PX_O_SYM;
 			if (!fits) {
-				px_error(v->d, it->loc, PX_D_operand_kind, i + 1, what, kinds[d->kind]);
+				bool list = d->kind == PX_OK_LABEL && (d->flags & PX_OPND_GROUP);
+				px_error(v->d, it->loc, PX_D_operand_kind, i + 1, what,
+				         list ? "a list of labels (^a, ^b, ...)" : kinds[d->kind]);
 				return;
 			}
 		}

@@ -208,7 +208,7 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 }
 
 /* Check a call against sig, or remember it for the end of the module. */
-void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
+void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil, px_str callee, px_loc loc,
                        const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
                        uint32_t nrets)
 {
@@ -217,36 +217,36 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_
 		return;
 	}
 	if (nargs != sig->nparams) {
-		px_error(v->d, loc, PX_D_call_arg_count, (int)callee.n, callee.s, sig->nparams, nargs);
+		px_error(v->d, loc, PX_D_call_arg_count, sigil, (int)callee.n, callee.s, sig->nparams, nargs);
 		return;
 	}
 	char *what = NULL;
 	for (uint32_t i = 0; i < nargs; i++) {
 		if (!sig->params[i]) {
-			px_error(v->d, loc, PX_D_call_aggregate, i + 1, (int)callee.n, callee.s);
+			px_error(v->d, loc, PX_D_call_aggregate, i + 1, sigil, (int)callee.n, callee.s);
 			continue;
 		}
 		if (lits[i].kind != PX_O_NONE) {
-			if (!what) { /* "@name", as the literal's messages name the callee */
+			if (!what) { /* "@name" or "%value", as the literal's messages name the callee */
 				what = px_arena_alloc(&v->m->arena, callee.n + 2);
-				what[0] = '@';
+				what[0] = sigil[0];
 				memcpy(what + 1, callee.s, callee.n);
 				what[callee.n + 1] = 0;
 			}
 			px_check_literal(v, &lits[i], sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i], i + 1,
 			                 what);
 		} else if (args[i] && !px_type_fits(args[i], sig->params[i])) {
-			px_error(v->d, loc, PX_D_call_arg_type, i + 1, (int)callee.n, callee.s,
+			px_error(v->d, loc, PX_D_call_arg_type, i + 1, sigil, (int)callee.n, callee.s,
 			         px_types[args[i]].name, px_types[sig->params[i]].name);
 		}
 	}
 	if (nrets > sig->nrets) {
-		px_error(v->d, loc, PX_D_call_ret_count, (int)callee.n, callee.s, sig->nrets, nrets);
+		px_error(v->d, loc, PX_D_call_ret_count, sigil, (int)callee.n, callee.s, sig->nrets, nrets);
 		return;
 	}
 	for (uint32_t i = 0; i < nrets; i++)
 		if (rets[i] && !px_type_fits(rets[i], sig->rets[i]))
-			px_error(v->d, loc, PX_D_call_ret_type, i + 1, (int)callee.n, callee.s,
+			px_error(v->d, loc, PX_D_call_ret_type, i + 1, sigil, (int)callee.n, callee.s,
 			         px_types[rets[i]].name, px_types[sig->rets[i]].name);
 }
 
@@ -274,9 +274,17 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
 	}
+	if (n->target) { /* through a value: the signature written after ':' */
+		int t = arg_type(v, f, n->target);
+		if (t && !px_type_fits(t, PX_T_u64))
+			px_error(v->d, n->target->loc, PX_D_call_target_type, (int)n->proto->name.n, n->proto->name.s,
+			         px_types[t].name);
+		px_check_call_sig(v, n->proto, "%", n->proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		return;
+	}
 	const px_funcsig *sig = find_sig(v->m, n->callee);
 	if (sig) {
-		px_check_call_sig(v, sig, n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
 		return;
 	}
 	px_pending_call *p = px_arena_alloc(&v->m->arena, sizeof *p);

@@ -162,7 +162,9 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 {
 	const char *c = scalar(v, "count");
 	o->flags |= OPND_GROUP;
-	if (*c >= '0' && *c <= '9')
+	if (!strcmp(c, "list"))
+		o->count = 0; /* a label list of any length (brx.idx) */
+	else if (*c >= '0' && *c <= '9')
 		o->count = to_uint(v, "count", 255);
 	else
 		o->count_slot = need_slot(op, v);
