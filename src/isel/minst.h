@@ -40,30 +40,30 @@ struct px_mop {
 	uint32_t nelems;
 };
 
+/* Pointers first, then 32-bit fields, then the small ones, so nothing pads. */
 typedef struct px_minst px_minst;
 struct px_minst {
+	px_minst *next;
 	const px_op_def *op;     /* a pseudo instruction's too (data/ops/pseudo.yaml): px_pseudo_op */
 	const px_variant *var;
-	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
-	bool has_guard, guard_neg;
-	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
-	uint32_t guard_reg;      /* a %p register number */
 	px_mop *res;
-	uint32_t nres;
 	px_mop *ops;
-	uint32_t nops;
 	const char *mc;          /* selected MC opcode name */
-	int32_t iid;             /* NVVM intrinsic ID or -1 */
+	px_mop *callee;          /* CALL through a register: the register (name: the prototype) */
 	uint64_t mma_desc;       /* NVVM's packed MMA descriptor (isel/mma_desc.h), or 0 */
-	px_loc loc;              /* the MIR node it came from */
-	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
 	/* pseudo payload */
 	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
+	uint32_t nres, nops;
+	uint32_t guard_reg;      /* a %p register number */
+	int32_t iid;             /* NVVM intrinsic ID or -1 */
 	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
 	uint32_t align;          /* DECLARE_PARAM */
+	px_loc loc;              /* the MIR node it came from */
+	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
+	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
 	uint16_t type;           /* DECLARE_PARAM, CALLPROTOTYPE's result: scalar PX_T_* */
-	px_mop *callee;          /* CALL through a register: the register (name: the prototype) */
-	px_minst *next;
+	bool has_guard, guard_neg;
+	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
 };
 
 /* A selected function: the front end's function plus its instructions. */

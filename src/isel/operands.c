@@ -30,10 +30,13 @@ static px_mop immediate(const px_opnd *o, int want)
 		m.type = o->fwidth == 32 ? PX_T_f32 : PX_T_f64;
 		return m;
 	}
+	/* an operand of another kind in a literal's place (the verifier has said
+	 * so, or lets it stand) reads as 0 */
+	int64_t ival = o->kind == PX_O_INT ? o->ival : 0;
 	int8_t dir = o->fdir;
-	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(o->ival, &dir);
+	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(ival, &dir);
 	if (!is_float) {
-		m.imm = o->ival;
+		m.imm = ival;
 		return m;
 	}
 	switch (t->width) {
