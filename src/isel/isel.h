@@ -31,6 +31,7 @@ typedef struct px_isel {
 	uint32_t vcap;
 	uint32_t callseq;      /* numbers call sequences across the module */
 	px_strmap early_calls; /* callees called before their definition: need a prototype */
+	px_arena *keep;        /* what lives to the module's end (early_calls' names): m->arena */
 	bool remarks;          /* report selection remarks (--remarks) */
 	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */
 	bool lineinfo;         /* --lineinfo / -g: the printer marks source places with .loc */

@@ -218,7 +218,7 @@ static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
 
 static const px_funcsig *callee_sig(px_isel *s, px_str name)
 {
-	uint32_t v = px_strmap_get(&s->m->syms, name.s, name.n);
+	uint32_t v = px_module_sym(s->m, name);
 	return v != PX_STRMAP_NONE && (v & 1) ? &s->m->funcs[v >> 1] : NULL;
 }
 
@@ -238,7 +238,7 @@ void px_select_call(px_isel *s, const px_node *n)
 {
 	const px_funcsig *sig = callee_sig(s, n->callee);
 	if (!sig) /* defined later: the module needs its prototype first */
-		px_strmap_put(&s->early_calls, px_arena_strndup(&s->m->arena, n->callee.s, n->callee.n),
+		px_strmap_put(&s->early_calls, px_arena_strndup(s->keep, n->callee.s, n->callee.n),
 		              n->callee.n, 1);
 	uint32_t seq = s->callseq++;
 	uint32_t nrets = sig ? sig->nrets : n->nres;

@@ -134,7 +134,7 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 
 static void check_symbol(px_verifier *v, const px_func *f, const px_opnd *o)
 {
-	if (!px_func_local(f, o->sym) && px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
+	if (!px_func_local(f, o->sym) && px_module_sym(v->m, o->sym) == PX_STRMAP_NONE)
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
 }
 

@@ -56,7 +56,7 @@ unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot)
 /* The tag of a variable's address (its own window); unknown for a function. */
 uint8_t px_sym_space(const px_module *m, px_str name)
 {
-	uint32_t e = px_strmap_get(&m->syms, name.s, name.n);
+	uint32_t e = px_module_sym(m, name);
 	if (e == PX_STRMAP_NONE || (e & 1))
 		return PX_SP_UNKNOWN;
 	static const uint8_t of[] = {[PX_SPACE_GLOBAL] = PX_AS_GLOBAL, [PX_SPACE_CONST] = PX_AS_CONST,
