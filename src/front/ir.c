@@ -155,3 +155,11 @@ const px_local *px_func_local(const px_func *f, px_str name)
 			return &f->locals[i];
 	return NULL;
 }
+
+const px_prop *px_node_prop(const px_node *n, const char *key)
+{
+	for (uint32_t i = 0; i < n->nprops; i++)
+		if (n->props[i].key.n == strlen(key) && !memcmp(n->props[i].key.s, key, n->props[i].key.n))
+			return &n->props[i];
+	return NULL;
+}

@@ -79,11 +79,19 @@ typedef struct px_value {
 	bool has_def;       /* some statement or parameter defines it */
 	uint8_t param;      /* enum px_param_kind when it is a parameter */
 	uint32_t param_index;
-	uint8_t aspace;     /* filled by the verifier: PX_SP_* (verify/verify.h), what address it holds */
+	uint8_t aspace;     /* filled by the verifier: PX_SP_* below, what address it holds */
 	/* filled by selection */
 	uint32_t reg;       /* first register number; arrays take count consecutive */
 	bool reg_done;
 } px_value;
+
+/* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
+ * an address in that state space's own window (enum px_addr_space; generic:
+ * a generic address into no known space), with PX_SP_GEN: the generic address
+ * of a place in that space. */
+enum { PX_SP_NONE = 0, PX_SP_UNKNOWN = 1, PX_SP_GEN = 0x80 };
+#define PX_SP_IN(space) ((uint8_t)(2 + (space)))
+#define PX_SP_SPACE(tag) ((unsigned)(((tag) & 0x7f) - 2))
 
 typedef struct px_label {
 	px_str name;        /* without '^' */
@@ -289,5 +297,7 @@ void px_module_quiesce(px_module *m);
 void px_module_view(px_module *view, const px_module *m);
 /* The function-local array named name, or NULL. */
 const px_local *px_func_local(const px_func *f, px_str name);
+/* The property named key in n's dictionary, or NULL. */
+const px_prop *px_node_prop(const px_node *n, const char *key);
 
 #endif

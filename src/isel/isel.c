@@ -8,7 +8,7 @@
 #include "isel/isel.h"
 #include "family.h"
 #include "isel/match.h"
-#include "verify/verify.h"
+#include "tables/query.h"
 
 void px_node_name(const px_node *n, char *buf, size_t size)
 {

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "isel/match.h"
-#include "verify/verify.h"
+#include "tables/query.h"
 
 /* The depth a pattern's root scope is scored at: with the seed's amplifier
  * 9 * (depth != 2) + 1 the root weighs 1 and every nested level 10. */

@@ -5,7 +5,7 @@
 
 #include "isel/isel.h"
 #include "isel/mma_desc.h"
-#include "verify/verify.h"
+#include "tables/query.h"
 
 /* The token the slot named sname prints, or 0 (the op has no such slot). */
 static unsigned slot_tok(const px_node *n, unsigned sname)

@@ -4,9 +4,10 @@
  * outside mov, a pointer into a state space) is first moved into a register. */
 #include <string.h>
 
+#include "front/optype.h"
 #include "isel/isel.h"
+#include "tables/query.h"
 #include "util/fp.h"
-#include "verify/verify.h"
 
 static px_mop mop_of(uint8_t kind)
 {

@@ -7,7 +7,6 @@
 #include "isel/abi.h"
 #include "isel/isel.h"
 #include "util/buf.h"
-#include "verify/verify.h"
 
 int px_abi_type(int t)
 {

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "isel/isel.h"
-#include "verify/verify.h"
+#include "tables/query.h"
 
 uint8_t px_rc_of_type(int type)
 {

@@ -15,7 +15,7 @@
 
 #include "front/layout.h"
 #include "isel/isel.h"
-#include "verify/verify.h"
+#include "tables/query.h"
 
 enum { G_WARP, G_ROW, G_PAIR, G_OUTER, G_NUM, G_ELEM, G_COUNT };
 

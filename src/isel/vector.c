@@ -10,7 +10,7 @@
 
 #include "isel/isel.h"
 #include "isel/match.h"
-#include "verify/verify.h"
+#include "tables/query.h"
 
 /* Merged widths, widest first. .v8 only for 32-bit elements (the 256-bit
  * global forms of sm_100 and PTX 8.8): ptxas 13.0 crashes on an ld.v8 into

@@ -8,22 +8,6 @@
 #include "util/buf.h"
 #include "verify/verify.h"
 
-static int opnd_value_type(const px_func *f, const px_opnd *o, bool is_result)
-{
-	switch (o->kind) {
-	case PX_O_VALUE:
-		if (is_result && o->decl_type)
-			return o->decl_type;
-		return f->values[o->id].type;
-	case PX_O_SREG:
-		return px_sregs[o->id].type;
-	case PX_O_GROUP:
-		return o->nelems ? opnd_value_type(f, &o->elems[0], false) : 0;
-	default:
-		return 0;
-	}
-}
-
 static unsigned width_token(const px_slot_def *s, char kind, unsigned width)
 {
 	char name[24] = {kind};
@@ -62,59 +46,6 @@ static unsigned type_token(const px_slot_def *s, int t)
 	return tok;
 }
 
-/* The type a source position shows for slot si, undoing a derived width
- * (mul.wide's result is twice its type). */
-static int source_type(const px_func *f, const px_node *n, int src, unsigned si, px_loc *loc)
-{
-	const px_op_def *op = n->op;
-	const px_opnd_def *def;
-	const px_opnd *o;
-	if (src >= PX_SRC_OPERAND) {
-		unsigned i = (unsigned)(src - PX_SRC_OPERAND);
-		if (i >= n->nops || i >= op->noperands)
-			return 0;
-		o = &n->ops[i];
-		def = &op->operands[i];
-	} else {
-		unsigned i = (unsigned)src;
-		if (i >= n->nres || i >= op->nresults)
-			return 0;
-		o = &n->res[i];
-		def = &op->results[i];
-	}
-	int t = opnd_value_type(f, o, src < PX_SRC_OPERAND);
-	*loc = o->loc;
-	if (!t || def->type_slot != (int)si || def->derive == PX_DERIVE_NONE)
-		return t;
-	unsigned want = def->derive == PX_DERIVE_WIDE ? px_types[t].width / 2 : px_types[t].width * 2;
-	for (unsigned k = 1; k < px_ntypes; k++)
-		if (px_types[k].kind == px_types[t].kind && px_types[k].width == want)
-			return (int)k;
-	return 0;
-}
-
-/* The type a decimal literal operand stands for. A type slot inferred from an
- * f16 or bf16 value holds .b16 where the op has no such token (mov: PTX has no
- * mov.f16 immediate): the literal is that value's number, not an integer. */
-int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
-{
-	int want = px_opnd_type(def, n->slot);
-	if (def->type_slot < 0 || def->derive != PX_DERIVE_NONE || !(n->inferred & (1u << def->type_slot)) ||
-	    !want || px_types[want].kind != PX_KIND_BIT)
-		return want;
-	const px_slot_def *s = &n->op->slots[def->type_slot];
-	for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END; k++) {
-		px_loc loc;
-		int t = source_type(f, n, s->infer[k], (unsigned)def->type_slot, &loc);
-		if (!t)
-			continue;
-		if (px_types[t].kind == PX_KIND_FLOAT && px_types[t].width == 16 && px_types[want].width == 16)
-			return t;
-		break;
-	}
-	return want;
-}
-
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 {
 	const px_op_def *op = n->op;
@@ -127,7 +58,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 		 * packs into its result: PTX spells both with the wide side's .bN */
 		if (px_mov_is_split(n)) {
 			px_loc loc;
-			int t = source_type(f, n, n->nres > 1 ? PX_SRC_OPERAND : 0, si, &loc);
+			int t = px_source_type(f, n, n->nres > 1 ? PX_SRC_OPERAND : 0, si, &loc);
 			unsigned tok = t ? width_token(s, 'b', px_types[t].width) : 0;
 			if (tok) {
 				n->slot[si] = (uint16_t)tok;
@@ -140,7 +71,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 		}
 		for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END && !n->slot[si]; k++) {
 			px_loc loc;
-			int t = source_type(f, n, s->infer[k], si, &loc);
+			int t = px_source_type(f, n, s->infer[k], si, &loc);
 			if (!t)
 				continue;
 			unsigned tok = type_token(s, t);
@@ -154,7 +85,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 		/* mov between values of one width reinterprets the bits (mir.md): mov.bN */
 		if (op == &px_ops[PX_OP_mov] && n->slot[si]) {
 			px_loc loc;
-			int rt = source_type(f, n, 0, si, &loc), ot = source_type(f, n, PX_SRC_OPERAND, si, &loc);
+			int rt = px_source_type(f, n, 0, si, &loc), ot = px_source_type(f, n, PX_SRC_OPERAND, si, &loc);
 			if (rt && ot && rt != ot && px_types[rt].kind != PX_KIND_PRED &&
 			    px_types[ot].kind != PX_KIND_PRED && px_types[rt].width == px_types[ot].width) {
 				unsigned tok = width_token(s, 'b', px_types[rt].width);

@@ -14,15 +14,6 @@
 
 static int slot(const px_node *n, unsigned sname) { return px_slot_find(n->op, sname); }
 
-/* The property named key in n's dictionary, or NULL. */
-const px_prop *px_node_prop(const px_node *n, const char *key)
-{
-	for (uint32_t i = 0; i < n->nprops; i++)
-		if (n->props[i].key.n == strlen(key) && !memcmp(n->props[i].key.s, key, n->props[i].key.n))
-			return &n->props[i];
-	return NULL;
-}
-
 /* NVVM's num for m16n16 counts registers: 2 and 4 are PTX's .x1 and .x2. */
 static bool m16n16_num(px_verifier *v, px_node *n, int num)
 {

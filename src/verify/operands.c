@@ -170,13 +170,6 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 				check_value_use(v, f, &o->idx->elems[i]);
 }
 
-bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot)
-{
-	if (!(def->flags & PX_OPND_GROUP))
-		return false;
-	return def->count_slot < 0 || slot[def->count_slot];
-}
-
 static void group_size_error(px_verifier *v, const px_opnd *o, unsigned pos, const char *what,
                              unsigned count, unsigned given)
 {

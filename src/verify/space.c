@@ -27,43 +27,6 @@ static const char *const space_words[] = {
 	[PX_AS_PARAM] = "param", [PX_AS_TMEM] = "tensor memory",
 };
 
-unsigned px_space_of_tok(unsigned tok)
-{
-	switch (tok) {
-	case PX_TOK_global:
-		return PX_AS_GLOBAL;
-	case PX_TOK_shared:
-	case PX_TOK_shared__cta:
-		return PX_AS_SHARED;
-	case PX_TOK_shared__cluster:
-		return PX_AS_CLUSTER;
-	case PX_TOK_const:
-		return PX_AS_CONST;
-	case PX_TOK_local:
-		return PX_AS_LOCAL;
-	case PX_TOK_param:
-		return PX_AS_PARAM;
-	default:
-		return PX_AS_GENERIC;
-	}
-}
-
-unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot)
-{
-	return def->space_slot >= 0 ? px_space_of_tok(slot[def->space_slot]) : def->space;
-}
-
-/* The tag of a variable's address (its own window); unknown for a function. */
-uint8_t px_sym_space(const px_module *m, px_str name)
-{
-	uint32_t e = px_module_sym(m, name);
-	if (e == PX_STRMAP_NONE || (e & 1))
-		return PX_SP_UNKNOWN;
-	static const uint8_t of[] = {[PX_SPACE_GLOBAL] = PX_AS_GLOBAL, [PX_SPACE_CONST] = PX_AS_CONST,
-	                             [PX_SPACE_SHARED] = PX_AS_SHARED};
-	return PX_SP_IN(of[m->globals[e >> 1].space]);
-}
-
 /* A parameter's tag: a kernel's ptr global is converted once at entry into a
  * global address (also a valid generic one); other pointers are generic
  * addresses into their space; an aggregate lives in the param space. */

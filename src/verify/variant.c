@@ -7,57 +7,6 @@
 
 #include "verify/verify.h"
 
-const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, unsigned *n)
-{
-	if (var && var->results) {
-		*n = var->nresults;
-		return var->results;
-	}
-	*n = op->nresults;
-	return op->results;
-}
-
-const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, unsigned *n)
-{
-	if (var && var->operands) {
-		*n = var->noperands;
-		return var->operands;
-	}
-	*n = op->noperands;
-	return op->operands;
-}
-
-bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot)
-{
-	for (unsigned i = 0; i < op->nslots; i++) {
-		const px_slot_def *s = &op->slots[i];
-		unsigned tok = slot[i];
-		if (!tok) {
-			if ((var->require >> i) & 1)
-				return false;
-			if ((s->flags & PX_SLOT_REQUIRED) && !(s->flags & PX_SLOT_FIXED))
-				return false;
-			continue;
-		}
-		if ((s->flags & PX_SLOT_FIXED) && tok == s->fixed_tok)
-			continue;
-		if (!var->allow[i] || !px_toks_have(var->allow[i], tok))
-			return false;
-	}
-	return true;
-}
-
-const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
-                                  uint16_t ptx)
-{
-	for (unsigned i = 0; i < op->nvariants; i++) {
-		const px_variant *var = &op->variants[i];
-		if (px_variant_admits(op, var, slot) && px_window_ok(var, t, ptx))
-			return var;
-	}
-	return NULL;
-}
-
 /* Does item o fit a definition's kind? (types are checked later) */
 static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
 {

@@ -9,6 +9,8 @@
 
 #include "diag/diag.h"
 #include "front/ir.h"
+#include "front/optype.h"
+#include "tables/query.h"
 #include "tables/tables.h"
 
 /* A call to a function not yet seen: checked when the module ends. */
@@ -52,47 +54,13 @@ void px_verify_module_end(px_verifier *v);
 /* The .version to print. */
 uint16_t px_verify_ptx_version(const px_verifier *v);
 
-/* ---- shared with the selector (verify/slots.c, verify/types.c, verify/window.c) ---- */
-/* The value type a slot token names (PX_T_* or 0 for a format such as e4m3). */
-int px_tok_type(unsigned tok);
-/* The type an operand definition expects, given the node's slots; 0 = any. */
-int px_opnd_type(const px_opnd_def *def, const uint16_t *slot);
-/* A group size for a definition, or 1 for a scalar. */
-unsigned px_opnd_count(const px_opnd_def *def, const uint16_t *slot);
-/* Is the definition a group (printed in braces) for the node's slots? One of
- * one element too; a group sized by an empty slot (ld without .v2) is a value. */
-bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot);
-/* Can a value of type have stand where type want is expected (mir.md's bit rule)? */
-bool px_type_fits(int have, int want);
+/* ---- the verifier's literal checks (verify/types.c) ---- */
 /* Whether a floating-point literal v keeps a finite value as float type t. */
 bool px_float_fits(double v, int dir, int t);
 /* A literal's text as written at loc (for messages): its length. */
 int px_literal_text(const px_verifier *v, px_loc loc, const char **s);
-/* Does variant var admit the filled slots? (window not considered) */
-bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
-/* Does target/ptx satisfy the variant's window? ptx 0 = any. */
-bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx);
-/* Is t in the target mask (bit i: px_targets[i])? No target: yes. */
-bool px_target_in(uint64_t targets, const px_target *t);
-/* The first variant admitting slot and covering the window, or NULL. */
-const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
-                                  uint16_t ptx);
-const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, unsigned *n);
-const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, unsigned *n);
-
-
 
 /* ---- address spaces (space.c) ---- */
-/* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
- * an address in that state space's own window (enum px_addr_space; generic:
- * a generic address into no known space), with PX_SP_GEN: the generic address
- * of a place in that space. */
-enum { PX_SP_NONE = 0, PX_SP_UNKNOWN = 1, PX_SP_GEN = 0x80 };
-#define PX_SP_IN(space) ((uint8_t)(2 + (space)))
-#define PX_SP_SPACE(tag) ((unsigned)(((tag) & 0x7f) - 2))
-unsigned px_space_of_tok(unsigned tok);    /* a space token (PX_TOK_shared ...) as PX_AS_*; else generic */
-unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot); /* an address operand's PX_AS_* */
-uint8_t px_sym_space(const px_module *m, px_str name); /* the tag of a variable's name */
 /* Tag every value of f and check every memory operand's address against its space. */
 void px_check_spaces(px_verifier *v, px_func *f);
 
@@ -103,11 +71,9 @@ void px_check_flow(px_verifier *v, px_func *f);
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
 unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /* infer.c */
-int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def); /* infer.c */
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
-const px_prop *px_node_prop(const px_node *n, const char *key); /* matrix.c */
 bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n); /* tilecopy.c */
 bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n);   /* tensor.c */
 void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */

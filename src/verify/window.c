@@ -6,18 +6,6 @@
 #include "diag/suggest.h"
 #include "verify/verify.h"
 
-bool px_target_in(uint64_t targets, const px_target *t)
-{
-	return !t || (t->index < 64 && (targets >> t->index & 1));
-}
-
-bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx)
-{
-	if (!t)
-		return true; /* no target known: the missing target was reported already */
-	return px_target_in(var->targets, t) && (!ptx || ptx >= var->ptx);
-}
-
 /* The target is outside `targets`: name the lowest one when every later target
  * has it too ("sm_90 or later"), else every target that has it. */
 void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets)
