@@ -39,6 +39,16 @@ static size_t utf8_len(const unsigned char *s, size_t n)
 	return len;
 }
 
+/* A byte that is text in itself and changes no state of px_sniff's walk:
+ * printable ASCII but for '"', ';' and '\\', or a spacing control but the
+ * line feed. */
+static inline bool plain(unsigned char c)
+{
+	if (c >= 0x20)
+		return c < 0x7f && c != '"' && c != ';' && c != '\\';
+	return c >= '\t' && c <= '\r' && c != '\n';
+}
+
 /* A control character that has no place in text (tab, line feed, vertical
  * tab, form feed and carriage return do). */
 static bool control(unsigned char c)
@@ -102,6 +112,19 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 	uint32_t line = 1, col = 1;
 	bool comment = false, string = false;
 	for (size_t i = 0; i < n;) {
+		/* most bytes are printable ASCII that changes no state: a run of
+		 * them is counted in one pass (a comment's, up to the line end) */
+		size_t run = i;
+		if (comment) {
+			const unsigned char *nl = memchr(s + i, '\n', n - i);
+			i = nl ? (size_t)(nl - s) : n;
+		} else {
+			while (i < n && plain(s[i]))
+				i++;
+		}
+		col += (uint32_t)(i - run);
+		if (i == n)
+			break;
 		if (s[i] == '\n') {
 			comment = string = false;
 		} else if (comment) {

@@ -1,9 +1,8 @@
 /* Lookups over the generated tables. Names are compared as (pointer, length)
- * because the front end hands out slices of the source text; the tables are
- * sorted with strcmp, and comparing a slice byte-wise with a shorter slice
- * sorting first agrees with strcmp's order. */
+ * because the front end hands out slices of the source text. */
 #include <string.h>
 
+#include "tables/namehash.h"
 #include "tables/tables.h"
 
 /* strcmp's sign for the slice s[0..n) against the NUL-terminated name; a
@@ -19,27 +18,18 @@ static int cmp_slice(const char *s, size_t n, const char *name)
 	return name[i] ? -1 : 0;
 }
 
-/* Index of the row named s in a table sorted by name, or -1. The name is
- * the first member of every row type searched here; the index narrows the
- * search to the rows that share the slice's byte at its `at`. */
+/* Index of the row named s, or -1, through the table's generated hash index.
+ * The name is the first member of every row type searched here. */
 static long find_sorted(const char *s, size_t n, const void *rows, const px_name_index *ix, size_t size)
 {
-	if (n < ix->at)
-		return -1;
-	unsigned b = n > ix->at ? (unsigned char)s[ix->at] : 0;
-	size_t lo = ix->first[b], hi = ix->first[b + 1];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const char *name = *(const char *const *)((const char *)rows + mid * size);
-		int c = cmp_slice(s, n, name);
-		if (!c)
-			return (long)mid;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
+	for (uint32_t i = px_name_hash(s, n) & ix->mask;; i = (i + 1) & ix->mask) {
+		unsigned r = ix->slot[i];
+		if (!r)
+			return -1;
+		const char *name = *(const char *const *)((const char *)rows + (r - 1) * size);
+		if (!cmp_slice(s, n, name))
+			return (long)r - 1;
 	}
-	return -1;
 }
 
 unsigned px_tok_lookup(const char *s, size_t n)

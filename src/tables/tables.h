@@ -41,12 +41,13 @@ typedef struct px_regclass {
 extern const px_regclass px_regclasses[]; /* indexed by class id */
 extern const unsigned px_nregclasses;
 
-/* ---- name indexes over the sorted tables (generated with them) ----
- * Rows whose name has byte `at` equal to c lie in [first[c], first[c+1]);
- * every name is at least `at` bytes long and the bytes before it agree. */
+/* ---- name indexes over the tables (generated with them) ----
+ * Open addressing: a name's row is found from slot[px_name_hash(name) & mask]
+ * on (tables/namehash.h), probing the next slot while it holds another name;
+ * a slot holds its row + 1, 0 when empty. At most a quarter is full. */
 typedef struct px_name_index {
-	uint32_t at;
-	uint16_t first[257];
+	uint32_t mask;
+	const uint16_t *slot;
 } px_name_index;
 extern const px_name_index px_tok_index, px_sreg_index, px_op_index;
 

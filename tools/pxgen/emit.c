@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "pxgen.h"
+#include "tables/namehash.h"
 
 static const char **tok_sorted; /* [0] is "" */
 static size_t ntok_sorted;
@@ -294,29 +295,30 @@ static const char *rule_array(const op_row *op)
 	return name;
 }
 
-/* A sorted name table's index on the first byte where its names differ: the
- * rows whose byte `at` is c lie in [first[c], first[c+1]), so a lookup
- * compares a handful of names instead of a binary search's dozen. */
+/* A name table's hash index (px_name_index): open addressing by
+ * px_name_hash, at most a quarter full, so that a lookup, found or not,
+ * mostly compares one name or none. An empty name (the token table's row 0)
+ * is not entered: no text names it. */
 static void emit_name_index(sbuf *c, const char *table, const char *const *names, size_t n)
 {
-	size_t at = n ? strlen(names[0]) : 0;
-	for (size_t i = 1; i < n; i++) {
-		size_t k = 0;
-		while (k < at && names[i][k] == names[0][k])
-			k++;
-		at = k;
+	size_t size = 8;
+	while (size < 4 * n)
+		size *= 2;
+	unsigned *slot = xrealloc(NULL, size * sizeof *slot);
+	memset(slot, 0, size * sizeof *slot);
+	for (size_t i = 0; i < n; i++) {
+		if (!names[i][0])
+			continue;
+		size_t k = px_name_hash(names[i], strlen(names[i])) & (size - 1);
+		while (slot[k])
+			k = (k + 1) & (size - 1);
+		slot[k] = (unsigned)i + 1;
 	}
-	unsigned first[257];
-	size_t row = 0;
-	for (unsigned b = 0; b < 257; b++) {
-		while (row < n && (unsigned char)names[row][at] < b)
-			row++;
-		first[b] = (unsigned)row;
-	}
-	sb_printf(c, "const px_name_index %s_index = {%zu, {", table, at);
-	for (unsigned b = 0; b < 257; b++)
-		sb_printf(c, "%s%u", b ? (b % 16 ? ", " : ",\n\t") : "", first[b]);
-	sb_printf(c, "}};\n");
+	sb_printf(c, "static const uint16_t %s_slots[] = {", table);
+	for (size_t k = 0; k < size; k++)
+		sb_printf(c, "%s%u", k ? (k % 16 ? ", " : ",\n\t") : "", slot[k]);
+	sb_printf(c, "};\nconst px_name_index %s_index = {%zu, %s_slots};\n", table, size - 1, table);
+	free(slot);
 }
 
 /* A table of rows and its length; C has no empty arrays, so an empty table is
