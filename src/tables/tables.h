@@ -242,6 +242,7 @@ enum {
 	PX_OPF_INTERNAL = 4,           /* selection-made only; not MIR */
 	PX_OPF_SPACE_FROM_ADDRESS = 8, /* an empty space slot is filled from the address's known space */
 	PX_OPF_REGISTER_ADDRESS = 16,  /* PTX takes no variable name in the address: a register base */
+	PX_OPF_CARRY_IN = 32,          /* reads the carry flag a .cc instruction set (addc, subc, madc) */
 };
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

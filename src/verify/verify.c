@@ -374,4 +374,5 @@ void px_verify_func(px_verifier *v, px_func *f)
 	check_labels(v, f);
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
+	px_check_carry(v, f);
 }

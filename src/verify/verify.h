@@ -67,6 +67,9 @@ void px_check_spaces(px_verifier *v, px_func *f);
 /* flow.c: may a path reach the end of f's body (f->falls_off)? An error for a func with results. */
 void px_check_flow(px_verifier *v, px_func *f);
 
+/* carry.c: every addc, subc and madc reads the carry flag a .cc instruction of its own block set. */
+void px_check_carry(px_verifier *v, px_func *f);
+
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
@@ -80,6 +83,7 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */
 bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
 bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tensor.c */
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
+void px_cache_control_check(px_verifier *v, px_func *f, px_node *n); /* cachectl.c */
 void px_texture_check(px_verifier *v, px_func *f, px_node *n);   /* texture.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */

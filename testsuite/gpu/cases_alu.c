@@ -83,6 +83,49 @@ static gpu_verdict int_ops(gpu *g, const gpu_case *c)
 	return v;
 }
 
+/* ------------------------------------------------- 128-bit carry chains */
+
+enum { WIDE_RESULTS = 6 };
+
+static gpu_verdict wide_int(gpu *g, const gpu_case *c)
+{
+	enum { N = 256 };
+	/* halves that carry and borrow at every limb boundary */
+	static const uint64_t edges[] = {0, 1, 0xffffffffu, 0x100000000u, 0x7fffffffffffffffu,
+	                                 0x8000000000000000u, 0xffffffffffffffffu, 0xfffffffeffffffffu};
+	enum { NE = sizeof edges / sizeof edges[0] };
+	static uint64_t a[2 * N], b[2 * N], got[WIDE_RESULTS * N], want[WIDE_RESULTS * N];
+	uint32_t seed = 11;
+	for (size_t i = 0; i < N; i++) {
+		for (size_t h = 0; h < 2; h++) {
+			uint64_t ra = (uint64_t)gpu_rand(&seed) << 32 | gpu_rand(&seed);
+			uint64_t rb = (uint64_t)gpu_rand(&seed) << 32 | gpu_rand(&seed);
+			a[2 * i + h] = i < NE * NE ? edges[(i / NE + h) % NE] : ra;
+			b[2 * i + h] = i < NE * NE ? edges[(i % NE + 3 * h) % NE] : rb;
+		}
+		unsigned __int128 x = (unsigned __int128)a[2 * i + 1] << 64 | a[2 * i];
+		unsigned __int128 y = (unsigned __int128)b[2 * i + 1] << 64 | b[2 * i];
+		unsigned __int128 s = x + y, d = x - y, p = (unsigned __int128)a[2 * i] * b[2 * i];
+		uint64_t *w = want + WIDE_RESULTS * i;
+		w[0] = (uint64_t)s, w[1] = (uint64_t)(s >> 64);
+		w[2] = (uint64_t)d, w[3] = (uint64_t)(d >> 64);
+		w[4] = (uint64_t)p, w[5] = (uint64_t)(p >> 64);
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dout = gpu_alloc(g, sizeof got);
+	uint32_t n = N;
+	void *args[] = {&da, &db, &dout, &n};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dout && !gpu_load(g, c, "wide_int", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, b, sizeof b) &&
+	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_u64(g, "out", got, want, WIDE_RESULTS * N) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dout);
+	return v;
+}
+
 /* ---------------------------------------------------------------- floats */
 
 enum { FLOAT_RESULTS = 24 };
@@ -367,6 +410,7 @@ static gpu_verdict fp8(gpu *g, const gpu_case *c)
 
 const gpu_case gpu_cases_alu[] = {
 	{"int_ops", "testsuite/gpu/int_ops.mir", NULL, 80, 0, int_ops},
+	{"wide_int", "testsuite/gpu/wide_int.mir", NULL, 80, 0, wide_int},
 	{"float_ops", "testsuite/gpu/float_ops.mir", NULL, 80, 0, float_ops},
 	{"fp8", "testsuite/gpu/fp8.mir", NULL, 90, 0, fp8},
 	{0},
