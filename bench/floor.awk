@@ -26,23 +26,32 @@ function fail(msg) {
 	exit 1
 }
 
+# C text: when s[i] lies in or opens a comment, a string or a character
+# literal, the index of its last character on this line (`in_comment` carries a
+# comment over lines); else 0. brace_depth and strip_actions skip by it.
+function c_skip(s, i, n,    c, q) {
+	c = substr(s, i, 1)
+	if (in_comment) {
+		if (c == "*" && substr(s, i + 1, 1) == "/") { in_comment = 0; return i + 1 }
+		return i
+	}
+	if (c == "/" && substr(s, i + 1, 1) == "*") { in_comment = 1; return i + 1 }
+	if (c == "\"" || c == "'") {
+		q = c
+		for (i++; i <= n && substr(s, i, 1) != q; i++)
+			if (substr(s, i, 1) == "\\")
+				i++
+		return i
+	}
+	return 0
+}
+
 # Braces still open after `s` (C text: strings, characters and comments skipped).
-function brace_depth(s, d,    i, c, n, q) {
+function brace_depth(s, d,    i, c, n, k) {
 	n = length(s)
 	for (i = 1; i <= n; i++) {
+		if ((k = c_skip(s, i, n))) { i = k; continue }
 		c = substr(s, i, 1)
-		if (in_comment) {
-			if (c == "*" && substr(s, i + 1, 1) == "/") { in_comment = 0; i++ }
-			continue
-		}
-		if (c == "/" && substr(s, i + 1, 1) == "*") { in_comment = 1; i++; continue }
-		if (c == "\"" || c == "'") {
-			q = c
-			for (i++; i <= n && substr(s, i, 1) != q; i++)
-				if (substr(s, i, 1) == "\\")
-					i++
-			continue
-		}
 		if (c == "{") d++
 		else if (c == "}") d--
 	}
@@ -52,29 +61,17 @@ function brace_depth(s, d,    i, c, n, q) {
 # ---------------------------------------------------------------- the grammar
 
 # A rules line without its actions; `depth` carries an action over lines.
-function strip_actions(s,    out, i, c, n, q) {
+function strip_actions(s,    out, i, c, n, k) {
 	out = ""
 	n = length(s)
 	for (i = 1; i <= n; i++) {
 		c = substr(s, i, 1)
-		if (depth > 0 || in_comment) {
-			if (in_comment) {
-				if (c == "*" && substr(s, i + 1, 1) == "/") { in_comment = 0; i++ }
-				continue
-			}
-			if (c == "/" && substr(s, i + 1, 1) == "*") { in_comment = 1; i++; continue }
-			if (c == "\"" || c == "'") {
-				q = c
-				for (i++; i <= n && substr(s, i, 1) != q; i++)
-					if (substr(s, i, 1) == "\\")
-						i++
-				continue
-			}
+		if (depth > 0 || in_comment || (c == "/" && substr(s, i + 1, 1) == "*")) {
+			if ((k = c_skip(s, i, n))) { i = k; continue }
 			if (c == "{") depth++
 			else if (c == "}") depth--
 			continue
 		}
-		if (c == "/" && substr(s, i + 1, 1) == "*") { in_comment = 1; i++; continue }
 		if (c == "'") {
 			# a character token such as '{' is grammar, not an action
 			out = out substr(s, i, 3)

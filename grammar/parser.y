@@ -73,6 +73,8 @@ static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist
 static void stmt_done(px_parser *P, px_guard g, px_node *n);
 static void label_def(px_parser *P, px_tok t);
 static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins);
+static px_node *icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok target, px_olist args,
+                           px_olist ptypes, px_olist rtypes);
 static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
                       const px_tok *align);
 static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name);
@@ -136,7 +138,7 @@ static void stmt_reset(px_parser *P);
 %type <tok> opname dkey dval keyword pname layout pspace
 %type <pk> ditem
 %type <ln> operand abase literal result
-%type <ol> opnds opnds_opt results dargs literals rtypes
+%type <ol> opnds opnds_opt results dargs literals rtypes stypes_opt srets
 %type <pl> dict dict_opt ditems fattrs
 %type <g> guard
 %type <node> instr
@@ -270,6 +272,19 @@ rtypes
 	| rtypes ',' WORD { $$ = olist_add($1, type_link(P, $3)); }
 	;
 
+/* An indirect call's signature: ': (T, ...) -> (T, ...)', either list empty,
+ * the arrow left out for no results. */
+stypes_opt
+	: %empty { $$ = (px_olist){0}; }
+	| rtypes
+	;
+
+srets
+	: %empty                   { $$ = (px_olist){0}; }
+	| ARROW WORD               { $$ = olist_one(type_link(P, $2)); }
+	| ARROW '(' stypes_opt ')' { $$ = $3; }
+	;
+
 fdirs
 	: %empty
 	| fdirs fdir
@@ -354,6 +369,10 @@ instr
 			$$->ops = olist_array(&P->m->fn_arena, $4);
 			$$->nops = $4.n;
 		}
+	| results '=' K_CALL VALUE '(' opnds_opt ')' ':' '(' stypes_opt ')' srets
+		{ $$ = icall_node(P, &$1, $3, $4, $6, $10, $12); }
+	| K_CALL VALUE '(' opnds_opt ')' ':' '(' stypes_opt ')' srets
+		{ $$ = icall_node(P, NULL, $1, $2, $4, $8, $10); }
 	| K_ASM STRING '(' ')' '(' opnds_opt ')'         { $$ = asm_node(P, $1, $2, NULL, $6); }
 	| K_ASM STRING '(' results ')' '(' opnds_opt ')' { $$ = asm_node(P, $1, $2, &$4, $7); }
 	| K_RET { $$ = new_node(P, PX_N_RET, $1.loc); }
@@ -916,6 +935,37 @@ static void label_def(px_parser *P, px_tok t)
 }
 
 /* asm "template" (outputs) (inputs): the template's escapes decoded. */
+/* call %fp(args) : (types) -> (types): a call through a value, with the
+ * signature it is made with (ptxemit checks the arguments and results against
+ * it; the value's callee is not known). */
+static px_node *icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok target, px_olist args,
+                           px_olist ptypes, px_olist rtypes)
+{
+	px_arena *a = &P->m->fn_arena;
+	px_node *n = new_node(P, PX_N_CALL, res ? res->head->o.loc : kw.loc);
+	if (res) {
+		n->res = olist_array(a, *res);
+		n->nres = res->n;
+	}
+	n->ops = olist_array(a, args);
+	n->nops = args.n;
+	n->target = px_arena_dup(a, &value_opnd(P, target, NULL)->o, sizeof *n->target); /* links are reused */
+	n->callee_loc = target.loc;
+	px_funcsig *sig = px_arena_alloc(a, sizeof *sig);
+	sig->name = sans_sigil(target);
+	sig->loc = target.loc;
+	sig->params = px_arena_alloc(a, (ptypes.n + 1) * sizeof *sig->params);
+	sig->param_sizes = px_arena_alloc(a, (ptypes.n + 1) * sizeof *sig->param_sizes);
+	sig->param_aligns = px_arena_alloc(a, (ptypes.n + 1) * sizeof *sig->param_aligns);
+	for (px_olink *x = ptypes.head; x; x = x->next)
+		sig->params[sig->nparams++] = x->o.decl_type;
+	sig->rets = px_arena_alloc(a, (rtypes.n + 1) * sizeof *sig->rets);
+	for (px_olink *x = rtypes.head; x; x = x->next)
+		sig->rets[sig->nrets++] = x->o.decl_type;
+	n->proto = sig;
+	return n;
+}
+
 static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins)
 {
 	px_arena *a = &P->m->fn_arena;
@@ -1065,8 +1115,10 @@ static void directive(px_parser *P, px_tok name, const px_olist *args)
 	dv->present = true;
 	dv->loc = name.loc;
 	uint8_t k = 0;
-	for (px_olink *x = args ? args->head : NULL; x && k < 3; x = x->next)
+	for (px_olink *x = args ? args->head : NULL; x && k < 3; x = x->next) {
+		dv->argloc[k] = x->o.loc;
 		dv->args[k++] = (uint32_t)x->o.ival;
+	}
 	dv->nargs = k;
 }
 

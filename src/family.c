@@ -15,5 +15,5 @@ const px_family px_families[PX_FAM__COUNT] = {
 	[PX_FAM_tmem_fragment] = {.select = px_select_tmem_fragment},
 	[PX_FAM_wmma] = {.select = px_select_wmma},
 	[PX_FAM_texture] = {.check = px_texture_check},
-	[PX_FAM_cache_control] = {.check = px_cache_control_check},
+	[PX_FAM_imm_range] = {.check = px_imm_range_check},
 };

@@ -23,19 +23,20 @@ void px_options_default(px_options *o)
 
 typedef struct px_pipeline px_pipeline;
 
-/* What verifies, selects and prints one function at a time. With one job the
- * pipeline's own verifier and selector, writing into its body; under -j each
- * thread (the parser's too, when the others fall behind) has its own, and
- * the function's text goes into its job. */
+/* What verifies, selects and prints one function at a time. With one job (and
+ * in the second pass) the pipeline's own verifier and selector, writing into
+ * its body; under -j each thread (the parser's too, when the others fall
+ * behind) has its own, and the function's text goes into its job. */
 typedef struct px_worker {
 	px_pipeline *p;
 	px_verifier *v;
 	px_isel *s;
 	px_buf *out;          /* where the function's text goes */
 	px_buf fbody;         /* its instructions, until the register declarations */
-	size_t select_at;     /* v->d's messages when selection began */
+	px_diag_mark select_mark; /* s->d's messages when selection began */
 	unsigned verify_errors;
 	bool selected;
+	bool late;            /* selection met a call to a function not defined yet */
 	/* -j: its own verifier and selector, and what they keep to the module's
 	 * end (pending calls, early callees' names) */
 	px_verifier ov;
@@ -54,26 +55,39 @@ typedef struct px_job {
 	px_value *values;         /* and its values (the parser's value_buf) */
 	uint32_t value_cap;
 	px_module view;           /* what of the module it may see */
+	uint32_t ordinal;         /* definitions handed over before it */
 	uint32_t callseq;         /* the number of its first call sequence */
 	size_t diag_at;           /* the pipeline's own messages when it was handed on */
 	unsigned errors_before;   /* and its errors then */
 	px_diags d;               /* what translating it reported */
-	size_t select_at;
+	px_diag_mark select_mark;
 	unsigned verify_errors;
 	bool selected;
+	bool late;
 	px_pending_call *pending, **pending_tail;
 	px_buf out;               /* its text */
 	bool done;
 } px_job;
 
+/* A call to a function defined later is printed as its callee's parameter and
+ * result types require (a literal argument, a discarded or left-out result), so
+ * the first pass prints only the functions before the first such call and
+ * verifies the rest; the second reads the module again with every signature
+ * known and prints from that function on, on the parser's thread. */
 struct px_pipeline {
 	const px_options *opt;
 	px_diags diags;
 	px_verifier v;
 	px_isel s;
+	px_worker serial;         /* v and s: one job, and the second pass */
 	px_buf body;
 	bool target_done;
-	px_worker *workers;       /* [0]: the parser's thread */
+	bool second;              /* the second pass is reading the module */
+	bool late;                /* a function called a later one: printed by the second pass */
+	uint32_t ordinal;         /* definitions handed over so far in this pass */
+	uint32_t late_from;       /* the first function the second pass prints */
+	uint32_t late_seq;        /* the call sequence number it starts with */
+	px_worker *workers;       /* -j: [0] the parser's thread */
 	unsigned nworkers;
 	/* -j (nworkers > 1) */
 	bool started;             /* the threads run */
@@ -159,33 +173,42 @@ static void worker_init(px_pipeline *p, px_worker *w, px_verifier *v, px_isel *s
 }
 
 /* Verify f; unless that (or, with one job, anything before it) found an
- * error, select it and print it into w->out. */
-static void translate(px_worker *w, px_func *f)
+ * error, or select is false, select it and print it into w->out. A function
+ * that calls one not defined yet (late) leaves no text. */
+static void translate(px_worker *w, px_func *f, bool select)
 {
 	px_pipeline *p = w->p;
 	px_verify_func(w->v, f);
 	w->verify_errors = w->v->d->nerrors;
-	w->select_at = w->v->d->nkept;
-	w->selected = !w->v->d->nerrors && !p->opt->verify_only;
+	w->select_mark = px_diags_mark(w->s->d);
+	w->selected = select && !w->v->d->nerrors && !p->opt->verify_only;
+	w->late = false;
 	if (!w->selected)
 		return;
+	w->s->late = false;
 	if (p->opt->emit == PX_EMIT_ISEL) {
+		size_t at = w->out->len;
 		px_print_isel_open(w->out, f);
 		const px_mfunc *mf = px_select_func(w->s, f);
 		px_print_isel_insts(w->out, mf->first);
 		px_print_isel_close(w->out);
+		if (w->s->late)
+			w->out->len = at;
 	} else {
 		w->fbody.len = 0;
 		const px_mfunc *mf = px_select_func(w->s, f);
-		px_print_insts(&w->fbody, mf, mf->first);
-		px_print_func_open(w->out, mf);
-		const char *text = w->fbody.data ? w->fbody.data : "";
-		if (w->out == &p->body)
-			put_out(p, text, w->fbody.len);
-		else
-			px_buf_put(w->out, text, w->fbody.len);
-		px_print_func_close(w->out);
+		if (!w->s->late) {
+			px_print_insts(&w->fbody, mf, mf->first);
+			px_print_func_open(w->out, mf);
+			const char *text = w->fbody.data ? w->fbody.data : "";
+			if (w->out == &p->body)
+				put_out(p, text, w->fbody.len);
+			else
+				px_buf_put(w->out, text, w->fbody.len);
+			px_print_func_close(w->out);
+		}
 	}
+	w->late = w->s->late;
 }
 
 /* ---- -j: functions translated on worker threads ---- */
@@ -202,10 +225,11 @@ static void run_job(px_worker *w, px_job *j)
 	s->callseq = j->callseq;
 	j->out.len = 0;
 	w->out = &j->out;
-	translate(w, j->f);
-	j->select_at = w->select_at;
+	translate(w, j->f, true);
+	j->select_mark = w->select_mark;
 	j->verify_errors = w->verify_errors;
 	j->selected = w->selected;
+	j->late = w->late;
 	j->pending = v->pending;
 	j->pending_tail = v->pending_tail;
 	px_strmap_free(&j->f->value_ids);
@@ -238,14 +262,21 @@ static void *worker_main(void *arg)
 
 /* On the parser's thread, in text order: the job's messages and text join the
  * module's as they would have with one job. Selection counts only where no
- * error came before it. */
+ * error and no function calling a later one came before it; the first such
+ * function is where the second pass starts, and its selection is taken back. */
 static void retire(px_pipeline *p, px_job *j)
 {
 	unsigned before = j->errors_before + p->job_errors + j->verify_errors;
-	if (j->selected && before) /* one job would not have selected it */
-		px_diags_rewind(&j->d, (px_diag_mark){j->select_at, j->verify_errors});
+	bool counts = j->selected && !before && !p->late;
+	if (j->selected && (!counts || j->late)) /* one job would not have selected it, or took it back */
+		px_diags_rewind(&j->d, j->select_mark);
+	if (counts && j->late) {
+		p->late = true;
+		p->late_from = j->ordinal;
+		p->late_seq = j->callseq;
+	}
 	p->job_errors += j->d.nerrors;
-	if (j->selected && !before) {
+	if (counts && !j->late) {
 		put_out(p, j->out.data ? j->out.data : "", j->out.len);
 		sink_full(p);
 	}
@@ -331,7 +362,7 @@ static void start_threads(px_pipeline *p)
 	}
 }
 
-static void hand_on(px_pipeline *p, px_module *m, px_func *f)
+static void hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
 {
 	if (!p->started)
 		start_threads(p);
@@ -357,6 +388,7 @@ static void hand_on(px_pipeline *p, px_module *m, px_func *f)
 	j->value_cap = value_cap;
 	m->fn_taken = true;
 	j->f = f;
+	j->ordinal = ordinal;
 	px_module_view(&j->view, m);
 	j->callseq = p->callseq;
 	p->callseq += f->ncalls;
@@ -422,19 +454,63 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	 * (px_parse parses an item again after a syntax error) */
 	if (f->is_decl)
 		return;
+	uint32_t ordinal = p->ordinal++;
+	if (p->second && ordinal < p->late_from)
+		return; /* printed by the first pass */
+	if (p->second && ordinal == p->late_from)
+		p->s.callseq = p->late_seq;
 	resolve_target(p);
 	/* a body with syntax errors lost statements: checking it would only add
 	 * follow-on errors to the ones already reported */
 	if (f->nerrors)
 		return;
-	if (p->nworkers > 1) {
+	if (p->nworkers > 1 && !p->second) {
 		px_verify_has_target(&p->v, f);
-		hand_on(p, m, f);
+		hand_on(p, m, f, ordinal);
 		return;
 	}
-	p->workers[0].out = &p->body;
-	translate(&p->workers[0], f);
+	px_worker *w = &p->serial;
+	w->out = &p->body;
+	uint32_t seq = p->s.callseq;
+	translate(w, f, !p->late);
+	if (w->late) { /* what selecting it did is taken back */
+		p->late = true;
+		p->late_from = ordinal;
+		p->late_seq = seq;
+		px_diags_rewind(&p->diags, w->select_mark);
+		return;
+	}
 	sink_full(p);
+}
+
+static void drop_diag(void *ctx, const px_diagnostic *d)
+{
+	(void)ctx;
+	(void)d;
+}
+
+/* The second pass over the text of m1, which translated without error: the
+ * verifier reads every signature in m1 and reports to no one (it found
+ * nothing the first time); the selector reports its remarks as the first pass
+ * would have. m2 is kept until the output is complete (the prototypes' names). */
+static void second_pass(px_pipeline *p, px_module *m1, px_module *m2)
+{
+	px_diags quiet;
+	px_diags_init(&quiet, m1->filename, m1->src, m1->srclen, drop_diag, NULL, 0);
+	px_module_init(m2, m1->filename, m1->src, m1->srclen, &quiet);
+	m2->on_function = on_function;
+	m2->hook_ctx = p;
+	p->v.d = &quiet;
+	p->s.m = m2;
+	p->s.a = &m2->fn_arena;
+	p->s.sigs = m1;
+	p->second = true;
+	p->late = false;
+	p->ordinal = 0;
+	px_parse(m2);
+	p->v.d = &p->diags;
+	p->s.sigs = NULL;
+	px_diags_flush(&quiet);
 }
 
 /* Header, globals and the prototypes a call needs before its callee. */
@@ -443,18 +519,33 @@ static void print_front(px_pipeline *p, px_module *m, px_buf *out)
 	px_print_header(out, p->v.target, px_verify_ptx_version(&p->v), p->opt->debug);
 	if (p->opt->lineinfo || p->opt->debug)
 		px_print_files(out, m);
-	px_print_globals(out, m);
-	bool any = false;
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		const px_funcsig *sig = &m->funcs[i];
-		bool early = px_strmap_get(&p->s.early_calls, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
-		if (sig->is_kernel || (sig->defined && !early))
-			continue;
-		px_print_func_decl(out, sig, px_print_linkage(sig->defined ? sig->linkage : PX_LINK_EXTERN));
-		any = true;
+	/* a function whose address initializes a variable is declared before it */
+	px_strmap inits;
+	px_strmap_init(&inits);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		for (uint32_t k = 0; k < m->globals[i].ninit; k++) {
+			const px_opnd *o = &m->globals[i].init[k];
+			uint32_t s = o->kind == PX_O_SYM ? px_strmap_get(&m->syms, o->sym.s, o->sym.n) : PX_STRMAP_NONE;
+			if (s != PX_STRMAP_NONE && (s & 1))
+				px_strmap_put(&inits, o->sym.s, o->sym.n, 1);
+		}
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			px_print_globals(out, m);
+		bool any = false;
+		for (uint32_t i = 0; i < m->nfuncs; i++) {
+			const px_funcsig *sig = &m->funcs[i];
+			bool early = px_strmap_get(&p->s.early_calls, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+			bool init = px_strmap_get(&inits, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+			if (sig->is_kernel || init != !pass || (!init && sig->defined && !early))
+				continue;
+			px_print_func_decl(out, sig, px_print_linkage(sig->defined ? sig->linkage : PX_LINK_EXTERN));
+			any = true;
+		}
+		if (any && pass)
+			px_buf_putc(out, '\n');
 	}
-	if (any)
-		px_buf_putc(out, '\n');
+	px_strmap_free(&inits);
 }
 
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
@@ -488,13 +579,12 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
 	px_isel_init(&p.s, &m, &p.diags);
 	px_buf_init(&p.body);
+	worker_init(&p, &p.serial, &p.v, &p.s);
 	p.nworkers = opt->jobs > 1 ? opt->jobs : 1;
-	p.workers = calloc(p.nworkers, sizeof *p.workers);
-	if (!p.workers)
-		abort();
-	if (p.nworkers == 1) {
-		worker_init(&p, &p.workers[0], &p.v, &p.s);
-	} else {
+	if (p.nworkers > 1) {
+		p.workers = calloc(p.nworkers, sizeof *p.workers);
+		if (!p.workers)
+			abort();
 		for (unsigned i = 0; i < p.nworkers; i++) {
 			px_worker *w = &p.workers[i];
 			px_verifier_init(&w->ov, &m, NULL, opt->target, opt->ptx);
@@ -516,6 +606,10 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	resolve_target(&p);
 	px_verify_globals(&p.v);
 	px_verify_module_end(&p.v);
+	px_module m2;
+	bool two = p.late && !p.diags.nerrors;
+	if (two)
+		second_pass(&p, &m, &m2);
 
 	int errors = (int)p.diags.nerrors;
 	px_diags_flush(&p.diags);
@@ -536,14 +630,13 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 		*out = px_buf_take(&result, outlen);
 	}
 	px_buf_free(&p.body);
-	for (unsigned i = 0; i < p.nworkers; i++) {
+	px_buf_free(&p.serial.fbody);
+	for (unsigned i = 0; p.nworkers > 1 && i < p.nworkers; i++) {
 		px_worker *w = &p.workers[i];
 		px_buf_free(&w->fbody);
-		if (p.nworkers > 1) {
-			px_isel_free(&w->os);
-			px_verifier_free(&w->ov);
-			px_arena_free(&w->keep);
-		}
+		px_isel_free(&w->os);
+		px_verifier_free(&w->ov);
+		px_arena_free(&w->keep);
 	}
 	free(p.workers);
 	while (p.spare) {
@@ -563,6 +656,8 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	}
 	px_isel_free(&p.s);
 	px_verifier_free(&p.v);
+	if (two)
+		px_module_free(&m2);
 	px_module_free(&m);
 	return errors;
 }

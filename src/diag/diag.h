@@ -53,5 +53,7 @@ void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts);
 /* Hand everything collected to the callback in source order (notes after their
  * error), stopping after max_errors errors with a "too many errors" line. */
 void px_diags_flush(px_diags *d);
+/* "error", "warning", "note" or "remark" (diag/format.c; the JSON output says the same). */
+const char *px_severity_name(px_severity sev);
 
 #endif

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "diag/diag.h"
 #include "ptxemit.h"
 
 enum { PX_ECHO_MAX = 1024 };
@@ -38,7 +39,7 @@ static void put_str(sink *s, const char *t)
 	put(s, t, strlen(t));
 }
 
-static const char *severity_name(px_severity sev)
+const char *px_severity_name(px_severity sev)
 {
 	switch (sev) {
 	case PX_SEV_ERROR:
@@ -85,7 +86,7 @@ void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 		}
 		put_str(&s, ": ");
 	}
-	put_str(&s, severity_name(d->severity));
+	put_str(&s, px_severity_name(d->severity));
 	put_str(&s, ": ");
 	put_str(&s, d->message ? d->message : "");
 	put_str(&s, "\n");

@@ -9,42 +9,13 @@
  * valid UTF-8: a byte that is not part of a UTF-8 sequence becomes U+FFFD. */
 #include "driver/json.h"
 
-#include <stdint.h>
+#include "diag/diag.h"
+#include "util/utf8.h"
 
 void drv_json_init(drv_json *j)
 {
 	px_buf_init(&j->text);
 	j->nrecords = 0;
-}
-
-/* The length of the UTF-8 sequence at s (at most n bytes), 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	uint32_t cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* overlong forms, surrogates and code points past U+10FFFF */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
 }
 
 static void put_string(px_buf *b, const char *str)
@@ -68,7 +39,7 @@ static void put_string(px_buf *b, const char *str)
 			px_buf_printf(b, "\\u%04x", c);
 			i++;
 		} else {
-			size_t k = utf8_len(s + i, n - i);
+			size_t k = px_utf8_len(s + i, n - i);
 			if (k == 0) {
 				px_buf_puts(b, "\\ufffd");
 				i++;
@@ -79,21 +50,6 @@ static void put_string(px_buf *b, const char *str)
 		}
 	}
 	px_buf_putc(b, '"');
-}
-
-static const char *severity_name(px_severity s)
-{
-	switch (s) {
-	case PX_SEV_ERROR:
-		return "error";
-	case PX_SEV_WARNING:
-		return "warning";
-	case PX_SEV_NOTE:
-		return "note";
-	case PX_SEV_REMARK:
-		return "remark";
-	}
-	return "error";
 }
 
 static void put_place(px_buf *b, const px_diagnostic *d)
@@ -118,7 +74,7 @@ void drv_json_add(drv_json *j, const px_diagnostic *d)
 	}
 	px_buf_puts(b, j->nrecords++ ? ",\n {" : "{");
 	put_place(b, d);
-	px_buf_printf(b, ", \"severity\": \"%s\", \"message\": ", severity_name(d->severity));
+	px_buf_printf(b, ", \"severity\": \"%s\", \"message\": ", px_severity_name(d->severity));
 	put_string(b, d->message);
 	px_buf_puts(b, ", \"notes\": []}");
 }

@@ -44,28 +44,36 @@ enum px_okind {
 	PX_O_DISCARD, /* _ (results only) */
 };
 
+/* An operand record: the fields every kind has, then one union member per
+ * kind (only the member of o->kind may be read; a reader switches on kind). */
 typedef struct px_opnd px_opnd;
 struct px_opnd {
 	uint8_t kind;   /* enum px_okind */
 	bool neg;       /* !%p */
 	bool is_hex;    /* PX_O_INT written in hex */
 	bool pair;      /* a result joined to the previous one with '|' */
+	uint8_t fwidth; /* PX_O_FBITS: 32 or 64 */
+	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
+	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	px_loc loc;
 	uint32_t id;
 	int32_t elem;   /* -1 unless %name[i] */
-	int64_t ival;
-	double fval;
-	uint64_t bits;
-	uint8_t fwidth;
-	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
-	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	uint32_t decl_count; /* results only: N of ':T[N]', 0 if scalar */
-	px_str sym;     /* PX_O_SYM */
-	px_opnd *base;  /* PX_O_ADDR */
-	int64_t off;    /* PX_O_ADDR */
-	px_opnd *idx;   /* PX_O_ADDR: the group after ',' in [%tmap, (%x, %y)], or NULL */
-	px_opnd *elems; /* PX_O_GROUP */
-	uint32_t nelems;
+	union {
+		int64_t ival;   /* PX_O_INT */
+		double fval;    /* PX_O_FLOAT */
+		uint64_t bits;  /* PX_O_FBITS */
+		px_str sym;     /* PX_O_SYM */
+		struct {        /* PX_O_ADDR */
+			px_opnd *base;
+			px_opnd *idx; /* the group after ',' in [%tmap, (%x, %y)], or NULL */
+			int64_t off;
+		};
+		struct {        /* PX_O_GROUP */
+			px_opnd *elems;
+			uint32_t nelems;
+		};
+	};
 };
 
 /* ---- values and labels (per function) ---- */
@@ -73,16 +81,15 @@ enum px_param_kind { PX_PARAM_NONE, PX_PARAM_SCALAR, PX_PARAM_PTR, PX_PARAM_AGG 
 
 typedef struct px_value {
 	px_str name;        /* without '%' */
-	uint16_t type;      /* PX_T_*, from the first typed definition; 0 until then */
-	uint32_t count;     /* N for an array T[N]; 0 for a scalar */
 	px_loc def_loc;     /* first typed definition (or the parameter) */
+	uint32_t count;     /* N for an array T[N]; 0 for a scalar */
+	uint32_t param_index;
+	uint32_t reg;       /* filled by selection: first register number; arrays take count consecutive */
+	uint16_t type;      /* PX_T_*, from the first typed definition; 0 until then */
 	bool has_def;       /* some statement or parameter defines it */
 	uint8_t param;      /* enum px_param_kind when it is a parameter */
-	uint32_t param_index;
 	uint8_t aspace;     /* filled by the verifier: PX_SP_* below, what address it holds */
-	/* filled by selection */
-	uint32_t reg;       /* first register number; arrays take count consecutive */
-	bool reg_done;
+	bool reg_done;      /* filled by selection */
 } px_value;
 
 /* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
@@ -108,36 +115,44 @@ typedef struct px_prop {
 	px_loc loc, val_loc;
 } px_prop;
 
+/* A statement record: pointers first, then 32-bit fields, then the bytes, so
+ * nothing pads; the name a node carries depends on its kind (a union). */
 typedef struct px_node px_node;
 struct px_node {
-	uint8_t kind;       /* enum px_nkind */
-	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
-	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
-	/* guard: @%p or @!%p */
-	bool has_guard, guard_neg;
-	uint32_t guard;     /* value index */
-	px_loc guard_loc;
-	/* PX_N_INST: the dotted name exactly as written, e.g. "ld.global.v4" */
-	px_str opname;
-	px_loc oploc;
-	px_opnd *res;       /* results, in order; '|' pairs have pair set on the second */
-	uint32_t nres;
-	px_opnd *ops;       /* operands (PX_N_CALL: the arguments; PX_N_RET: the returned values) */
-	uint32_t nops;
-	px_prop *props;
-	uint32_t nprops;
-	uint32_t label;     /* PX_N_LABEL: label index */
-	px_str text;        /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
-	px_loc text_loc;
-	px_str callee;      /* PX_N_CALL: function name without '@' */
-	px_loc callee_loc;
+	px_node *next;
 	/* filled by the verifier */
 	const struct px_op_def *op;
 	const struct px_variant *var;
-	uint16_t slot[PX_MAX_SLOTS]; /* token per slot (PX_TOK_*), 0 = empty */
-	uint32_t flags;     /* PX_NF_* node flags from the dictionary */
-	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written */
-	px_node *next;
+	px_opnd *res;       /* results, in order; '|' pairs have pair set on the second */
+	px_opnd *ops;       /* operands (PX_N_CALL: the arguments; PX_N_RET: the returned values) */
+	px_prop *props;
+	union {
+		struct {    /* PX_N_INST: the dotted name exactly as written, e.g. "ld.global.v4" */
+			px_str opname;
+			px_loc oploc;
+		};
+		struct {    /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
+			px_str text;
+			px_loc text_loc;
+		};
+		struct {    /* PX_N_CALL: function name without '@' (empty for a call through a value) */
+			px_str callee;
+			px_loc callee_loc;
+			px_opnd *target;    /* a call through a value: the value holding the function's address */
+			struct px_funcsig *proto; /* ... and the signature written after ':' */
+		};
+	};
+	uint32_t nres, nops, nprops;
+	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
+	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
+	px_loc guard_loc;
+	uint32_t guard;     /* guard @%p or @!%p: value index */
+	uint32_t label;     /* PX_N_LABEL: label index */
+	uint32_t flags;     /* PX_NF_* node flags from the dictionary (verifier) */
+	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written (verifier) */
+	uint8_t kind;       /* enum px_nkind */
+	bool has_guard, guard_neg;
+	uint16_t slot[PX_MAX_SLOTS]; /* token per slot (PX_TOK_*), 0 = empty (verifier) */
 };
 
 /* ---- functions ---- */
@@ -168,6 +183,7 @@ typedef struct px_dirval {
 	uint8_t nargs;
 	uint32_t args[3];
 	px_loc loc;
+	px_loc argloc[3];
 } px_dirval;
 
 typedef struct px_func {

@@ -1,6 +1,6 @@
 /* Tile layouts written as shape:stride, "(8,4,2,2):(4@laneid,1@laneid,2,1)":
  * modes from outermost to innermost, each stride in elements, or in lanes or
- * warps when it names the @laneid or @warpid iterator (seed 001's TileLayout).
+ * warps when it names the @laneid or @warpid iterator (the tile IR's TileLayout).
  * The parser keeps the literal's text as a property value; this reads it. */
 #ifndef PX_LAYOUT_H
 #define PX_LAYOUT_H

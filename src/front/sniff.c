@@ -9,35 +9,7 @@
 #include <string.h>
 
 #include "tables/tables.h"
-
-/* The length of the valid UTF-8 sequence at s, 0 if there is none. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned c = s[0];
-	size_t len;
-	unsigned cp;
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (len > n)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
+#include "util/utf8.h"
 
 /* A byte that is text in itself and changes no state of px_sniff's walk:
  * printable ASCII but for '"', ';' and '\\', or a spacing control but the
@@ -146,7 +118,7 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 			px_error_noloc(d, PX_D_not_mir_binary, s[i], line, col);
 			return true;
 		}
-		size_t k = utf8_len(s + i, n - i);
+		size_t k = px_utf8_len(s + i, n - i);
 		if (k == 0) {
 			px_loc loc = {line, col, (uint32_t)i};
 			px_error_unquoted(d, loc, PX_D_not_utf8, s[i]);

@@ -1,7 +1,7 @@
-/* Warp collectives (seed 003): shfl.sync, vote.sync, match.sync, redux.sync
- * carry a member mask as their last operand. A literal all-lanes mask selects
- * the *_FULL opcode the seed describes; the seed's AsmWriter drops the mask
- * there, but ptxas requires it, so the FULL form prints it as -1. */
+/* Warp collectives: shfl.sync, vote.sync, match.sync, redux.sync carry a
+ * member mask as their last operand. A literal all-lanes mask selects NVPTX's
+ * *_FULL opcode; NVPTX's AsmWriter drops the mask there, but ptxas requires
+ * it, so the FULL form prints it as -1. */
 
 #include "isel/isel.h"
 

@@ -1,5 +1,5 @@
 /* The selector's driver: per function, the parameter loads, then each node
- * through seed 003's three layers in order (intrinsic-with-chain, vector
+ * through NVPTX's three selector layers in order (intrinsic-with-chain, vector
  * load/store, pattern matcher); a layer that does not take a node passes it on. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* Instruction selection: each verified node becomes machine instructions in
- * seed 003's layer order (intrinsic-with-chain, vector load/store, then the
+ * NVPTX's layer order (intrinsic-with-chain, vector load/store, then the
  * pattern matcher), with the parameter ABI and call sequences around them and
  * registers numbered per class. */
 #ifndef PX_ISEL_H
@@ -32,6 +32,8 @@ typedef struct px_isel {
 	uint32_t callseq;      /* numbers call sequences across the module */
 	px_strmap early_calls; /* callees called before their definition: need a prototype */
 	px_arena *keep;        /* what lives to the module's end (early_calls' names): m->arena */
+	const px_module *sigs; /* the second pass's: the whole module's signatures (NULL: first pass) */
+	bool late;             /* the first pass met a call to a function not defined yet */
 	bool remarks;          /* report selection remarks (--remarks) */
 	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */
 	bool lineinfo;         /* --lineinfo / -g: the printer marks source places with .loc */

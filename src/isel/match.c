@@ -1,4 +1,4 @@
-/* The pattern matcher (seed 003's MatcherTable layer). A node is covered either
+/* The pattern matcher (NVPTX's MatcherTable layer). A node is covered either
  * by its own one-node pattern, lowered from the tables, or by a pattern of
  * data/patterns.yaml that also absorbs the node defining one of its operands
  * (the FMA fold fadd(fmul(a, b), c) -> fma.rn(a, b, c), the integer
@@ -10,7 +10,7 @@
 #include "isel/match.h"
 #include "tables/query.h"
 
-/* The depth a pattern's root scope is scored at: with the seed's amplifier
+/* The depth a pattern's root scope is scored at: with the amplifier
  * 9 * (depth != 2) + 1 the root weighs 1 and every nested level 10. */
 enum { ROOT = 2 };
 
@@ -162,7 +162,7 @@ static int64_t cost_operand(const struct px_match_plan *p, const px_opnd *o, uns
 
 /* The one-node pattern: CheckOpcode, each operand recorded one level down,
  * the predicate tail, EmitNode. fadd(x, c) with x computed scores
- * 1 + 10*2 + 10*1 + 2 = 33, the seed's P_FADD_R. */
+ * 1 + 10*2 + 10*1 + 2 = 33, the cost of NVPTX's bare add.f32 pattern. */
 static int64_t score_bare(const struct px_match_plan *p, const px_node *n, unsigned sm)
 {
 	int64_t c = px_cost_depth(ROOT);

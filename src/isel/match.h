@@ -1,7 +1,7 @@
-/* Seed 003's third selector layer: the pattern matcher. Every candidate
+/* The selector's third layer: the pattern matcher. Every candidate
  * pattern for a node is scored with saturating int64 costs (a deep pattern
  * must never look cheap because its sum wrapped), nested levels weigh by the
- * seed's depth amplifier, and a pattern's CheckPatternPredicate reads its
+ * depth amplifier, and a pattern's CheckPatternPredicate reads its
  * row of the target's pipeline lattice. The cheapest cover wins. */
 #ifndef PX_MATCH_H
 #define PX_MATCH_H
@@ -16,7 +16,7 @@
 /* Saturating arithmetic: a result past either end clamps to that end. */
 int64_t px_cost_add(int64_t a, int64_t b);
 int64_t px_cost_mul(int64_t a, int64_t b);
-/* The seed's depth amplifier, 9 * (depth != 2) + 1, kept exactly: 1 at depth
+/* The depth amplifier, 9 * (depth != 2) + 1, as NVPTX scores: 1 at depth
  * 2, where the matcher scores a pattern's root, and 10 at every other depth. */
 int64_t px_cost_depth(unsigned depth);
 
@@ -32,7 +32,7 @@ void px_match_plan(px_isel *s, const px_func *f);
 const px_node *px_match_def(const px_isel *s, uint32_t id);
 /* Select n by the cheapest pattern (absorbed nodes emit nothing). */
 void px_select_match(px_isel *s, const px_node *n);
-/* Seed 003's FMA FTZ probe: the node flag {ftz_ok} (the seed's bit 0x40), else
+/* NVPTX's FMA FTZ probe: the node flag {ftz_ok} (NVPTX's SDNode flag bit 0x40, NoFPExcept), else
  * the function attribute unsafe_fp_math, else denormal_fp_math = preserve_sign. */
 bool px_fma_ftz(const px_isel *s, const px_node *n);
 

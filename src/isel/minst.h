@@ -40,29 +40,30 @@ struct px_mop {
 	uint32_t nelems;
 };
 
+/* Pointers first, then 32-bit fields, then the small ones, so nothing pads. */
 typedef struct px_minst px_minst;
 struct px_minst {
+	px_minst *next;
 	const px_op_def *op;     /* a pseudo instruction's too (data/ops/pseudo.yaml): px_pseudo_op */
 	const px_variant *var;
-	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
-	bool has_guard, guard_neg;
-	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
-	uint32_t guard_reg;      /* a %p register number */
 	px_mop *res;
-	uint32_t nres;
 	px_mop *ops;
-	uint32_t nops;
 	const char *mc;          /* selected MC opcode name */
-	int32_t iid;             /* NVVM intrinsic ID or -1 */
-	uint64_t mma_desc;       /* seed 002's packed MMA descriptor (isel/mma_desc.h), or 0 */
-	px_loc loc;              /* the MIR node it came from */
-	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
+	px_mop *callee;          /* CALL through a register: the register (name: the prototype) */
+	uint64_t mma_desc;       /* NVVM's packed MMA descriptor (isel/mma_desc.h), or 0 */
 	/* pseudo payload */
 	px_str name;             /* LABEL / DECLARE_PARAM / CALL callee */
+	uint32_t nres, nops;
+	uint32_t guard_reg;      /* a %p register number */
+	int32_t iid;             /* NVVM intrinsic ID or -1 */
 	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
 	uint32_t align;          /* DECLARE_PARAM */
-	uint16_t type;           /* DECLARE_PARAM scalar: PX_T_* */
-	px_minst *next;
+	px_loc loc;              /* the MIR node it came from */
+	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
+	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
+	uint16_t type;           /* DECLARE_PARAM, CALLPROTOTYPE's result: scalar PX_T_* */
+	bool has_guard, guard_neg;
+	bool full_mask;          /* a warp collective with the all-lanes mask: the *_FULL opcode */
 };
 
 /* A selected function: the front end's function plus its instructions. */
@@ -78,7 +79,12 @@ typedef struct px_mfunc {
  *   label            name: "$name:"
  *   callseq_begin    "{ // callseq N" (aux = N);  callseq_end  "} // callseq N"
  *   declare_param    ".param .align A .b8 name[size];" or ".param .bW name;"
- *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args
+ *   call             "call.uni (rets), callee, (args);" res = ret params, ops = args;
+ *                    through a register: "call (rets), %rd1, (args), proto;" (callee: the
+ *                    register, name: the prototype)
+ *   callprototype    "name : .callprototype (.param .bW _) _ (.param .bW _, ...);" the
+ *                    result, if nres, as declare_param's (type, aux, align); ops[i].type
+ *                    is parameter i's type
  *   inline_asm       inline PTX: name = template, ops = outputs then inputs */
 static inline int px_pseudo_op(const px_minst *mi)
 {

@@ -137,7 +137,7 @@ bool px_select_tmem_fragment(px_isel *s, const px_node *n)
 	return true;
 }
 
-/* tcgen05.commit: seed 002's selector takes a 32-bit multicast mask (ISD 4774,
+/* tcgen05.commit: NVVM's selector takes a 32-bit multicast mask (ISD 4774,
  * 4777), but ptxas reads only a 16-bit one, so the mask is narrowed first. */
 bool px_select_tcgen05_commit(px_isel *s, const px_node *n)
 {
@@ -165,7 +165,7 @@ bool px_select_tcgen05_mma(px_isel *s, const px_node *n)
 	return true;
 }
 
-/* wmma: load and store carry seed 002's fragment word (mid, rowcol, ety,
+/* wmma: load and store carry NVVM's fragment word (mid, rowcol, ety,
  * shape), wmma.mma the instruction word; f16 inputs are implied there. */
 bool px_select_wmma(px_isel *s, const px_node *n)
 {

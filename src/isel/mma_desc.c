@@ -10,7 +10,7 @@ enum {
 	SATF_SHIFT = 28, SHAPE_SHIFT = 32, ROWCOL_SHIFT = 0, MID_SHIFT = 1, ETY_SHIFT = 24,
 };
 
-/* The seed's rounding values 1..4 and bit operations 1..2, in order. */
+/* The descriptor's rounding values 1..4 and bit operations 1..2, in order. */
 static const char *const rnd_names[] = {"", "rn", "rm", "rp", "rz"};
 static const char *const opc_names[] = {"", "and.popc", "xor.popc"};
 static const char *const mid_names[] = {"a", "b", "c", "d"};

@@ -37,7 +37,7 @@ unsigned px_mma_encode(const px_mma_props *p, uint64_t *out);
 /* A fragment word: mid 0..3 for a, b, c, d; ety the element type token. */
 unsigned px_mma_encode_frag(unsigned shape, unsigned mid, bool col, unsigned ety, uint64_t *out);
 
-/* The PTX text the seed's key reads from a word ("" for an absent modifier),
+/* The PTX text NVVM's query key reads from a word ("" for an absent modifier),
  * or NULL for an unknown key or a value outside the enums. */
 const char *px_mma_query(uint64_t desc, const char *key);
 

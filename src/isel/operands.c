@@ -30,10 +30,13 @@ static px_mop immediate(const px_opnd *o, int want)
 		m.type = o->fwidth == 32 ? PX_T_f32 : PX_T_f64;
 		return m;
 	}
+	/* an operand of another kind in a literal's place (the verifier has said
+	 * so, or lets it stand) reads as 0 */
+	int64_t ival = o->kind == PX_O_INT ? o->ival : 0;
 	int8_t dir = o->fdir;
-	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(o->ival, &dir);
+	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(ival, &dir);
 	if (!is_float) {
-		m.imm = o->ival;
+		m.imm = ival;
 		return m;
 	}
 	switch (t->width) {
@@ -208,17 +211,21 @@ static px_mop group_of_one(px_isel *s, px_mop m)
 	return g;
 }
 
+static px_mop label_mop(px_isel *s, const px_opnd *o)
+{
+	px_mop m = mop_of(PX_M_LABEL);
+	m.name = s->f->labels[o->id].name;
+	return m;
+}
+
 px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
                         int want, px_loc loc)
 {
 	switch (o->kind) {
 	case PX_O_ADDR:
 		return address(s, n, o, px_opnd_space(def, n->slot), loc);
-	case PX_O_LABEL: {
-		px_mop m = mop_of(PX_M_LABEL);
-		m.name = s->f->labels[o->id].name;
-		return m;
-	}
+	case PX_O_LABEL:
+		return label_mop(s, o);
 	case PX_O_SYM: {
 		px_mop m = mop_of(PX_M_SYM);
 		m.name = o->sym;
@@ -228,8 +235,9 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 		px_mop g = mop_of(PX_M_GROUP);
 		g.elems = px_mops(s, o->nelems);
 		g.nelems = o->nelems;
-		for (uint32_t i = 0; i < o->nelems; i++)
-			g.elems[i] = scalar(s, &o->elems[i], def, want, true, loc);
+		for (uint32_t i = 0; i < o->nelems; i++) /* a label list is brx.idx's */
+			g.elems[i] = def->kind == PX_OK_LABEL ? label_mop(s, &o->elems[i])
+			                                      : scalar(s, &o->elems[i], def, want, true, loc);
 		return g;
 	}
 	case PX_O_FLOAT: {

@@ -1,4 +1,4 @@
-/* The parameter ABI of seed 003: parameters are read with one ld.param each
+/* NVPTX's parameter ABI: parameters are read with one ld.param each
  * (LoadParam); a call is a brace-delimited block of .param declarations,
  * st.param stores, the call and ld.param of the results (ParamCallStart ...
  * ParamCallEnd); a device function returns through st.param to func_retval. */
@@ -215,38 +215,59 @@ static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
 	return px_emit_inst(s, &px_ops[op], NULL, loc);
 }
 
+/* The callee's signature. One defined later needs its prototype before the
+ * first function (one declared so far, too: the declaration is printed only
+ * there); the types of one not seen yet are known only to the second pass
+ * (pipeline.c): the first sets late and gets NULL. */
 static const px_funcsig *callee_sig(px_isel *s, px_str name)
 {
 	uint32_t v = px_module_sym(s->m, name);
-	return v != PX_STRMAP_NONE && (v & 1) ? &s->m->funcs[v >> 1] : NULL;
+	bool known = v != PX_STRMAP_NONE && (v & 1);
+	if (!known || !s->m->funcs[v >> 1].defined)
+		px_strmap_put(&s->early_calls, px_arena_strndup(s->keep, name.s, name.n), name.n, 1);
+	if (known)
+		return &s->m->funcs[v >> 1];
+	if (!s->sigs) {
+		s->late = true;
+		return NULL;
+	}
+	v = px_strmap_get(&s->sigs->syms, name.s, name.n);
+	return v != PX_STRMAP_NONE && (v & 1) ? &s->sigs->funcs[v >> 1] : NULL;
 }
 
-/* The type of argument i: the callee's parameter when it is known, else the
- * argument's own (a call to a later function; the verifier compares them when
- * the module ends). */
-static int arg_type(px_isel *s, const px_funcsig *sig, const px_opnd *o, uint32_t i)
+/* An indirect call's "prototype_N : .callprototype ..." line: its parameters'
+ * types (PTX's ABI types) and its result declared as retval0 is. */
+static void call_prototype(px_isel *s, px_str name, const int *types, uint32_t nargs, const px_minst *ret,
+                           px_loc loc)
 {
-	if (sig && i < sig->nparams && sig->params[i])
-		return sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i];
-	if (o->kind == PX_O_VALUE)
-		return s->f->values[o->id].type == PX_T_ptr ? PX_T_u64 : s->f->values[o->id].type;
-	return o->kind == PX_O_INT ? PX_T_s32 : PX_T_f32;
+	px_minst *p = pseudo(s, PX_OP_callprototype, loc);
+	p->name = name;
+	if (ret) {
+		p->nres = 1;
+		p->type = ret->type;
+		p->aux = ret->aux;
+		p->align = ret->align;
+	}
+	p->ops = px_mops(s, nargs);
+	p->nops = nargs;
+	for (uint32_t i = 0; i < nargs; i++)
+		p->ops[i].type = (uint16_t)px_abi_type(types[i]);
+	px_finish(s, p);
 }
 
 void px_select_call(px_isel *s, const px_node *n)
 {
-	const px_funcsig *sig = callee_sig(s, n->callee);
-	if (!sig) /* defined later: the module needs its prototype first */
-		px_strmap_put(&s->early_calls, px_arena_strndup(s->keep, n->callee.s, n->callee.n),
-		              n->callee.n, 1);
+	const px_funcsig *sig = n->target ? n->proto : callee_sig(s, n->callee);
+	if (!sig)
+		return; /* the first pass: this function is selected again by the second */
 	uint32_t seq = s->callseq++;
-	uint32_t nrets = sig ? sig->nrets : n->nres;
+	uint32_t nrets = sig->nrets;
 	px_minst *b = pseudo(s, PX_OP_callseq_begin, n->loc);
 	b->aux = seq;
 	px_finish(s, b);
 	int *types = px_arena_alloc(s->a, (n->nops + nrets + 1) * sizeof *types);
 	for (uint32_t i = 0; i < n->nops; i++) {
-		types[i] = arg_type(s, sig, &n->ops[i], i);
+		types[i] = sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i];
 		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, "param", i);
 		d->type = (uint16_t)px_abi_type(types[i]);
@@ -256,24 +277,34 @@ void px_select_call(px_isel *s, const px_node *n)
 	uint16_t *rtypes = px_arena_alloc(s->a, (nrets + 1) * sizeof *rtypes);
 	uint32_t *offs = px_arena_alloc(s->a, (nrets + 1) * sizeof *offs);
 	for (uint32_t i = 0; i < nrets; i++) {
-		int t = sig ? sig->rets[i] : (n->res[i].kind == PX_O_VALUE ? s->f->values[n->res[i].id].type : PX_T_b32);
-		types[n->nops + i] = t == PX_T_ptr ? PX_T_u64 : t;
+		types[n->nops + i] = sig->rets[i] == PX_T_ptr ? PX_T_u64 : sig->rets[i];
 		rtypes[i] = (uint16_t)types[n->nops + i];
 	}
+	px_minst *rd = NULL;
 	if (nrets) {
-		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
-		d->name = sym_name(s, PX_RETVAL_CALLER, 0);
-		d->type = (uint16_t)px_abi_type(rtypes[0]);
+		rd = pseudo(s, PX_OP_declare_param, n->loc);
+		rd->name = sym_name(s, PX_RETVAL_CALLER, 0);
+		rd->type = (uint16_t)px_abi_type(rtypes[0]);
 		if (nrets > 1)
-			px_ret_layout(rtypes, nrets, offs, &d->aux, &d->align);
-		px_finish(s, d);
+			px_ret_layout(rtypes, nrets, offs, &rd->aux, &rd->align);
+		px_finish(s, rd);
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
 		px_mop src = param_source(s, n, &n->ops[i], types[i], n->loc);
 		store_param(s, px_abi_type(types[i]), sym_name(s, "param", i), 0, src, n->loc);
 	}
+	px_str proto = {0};
+	if (n->target) { /* declared in the call's block, as LLVM's NVPTX does */
+		proto = sym_name(s, "prototype_", seq);
+		call_prototype(s, proto, types, n->nops, rd, n->loc);
+	}
 	px_minst *c = pseudo(s, PX_OP_call, n->loc);
 	c->name = n->callee;
+	if (n->target) {
+		c->name = proto;
+		c->callee = px_mops(s, 1);
+		*c->callee = px_lower_value_as(s, n->target, PX_T_u64, n->loc);
+	}
 	c->res = px_mops(s, 1);
 	c->nres = nrets ? 1 : 0;
 	if (nrets)

@@ -1,4 +1,4 @@
-/* The register model: a value's type picks its class (seed 000); numbering is
+/* The register model: a value's type picks its NVPTX class; numbering is
  * per width, so the %f view shares %r's numbers and %fd shares %rd's; each
  * printed class declares as many registers as its highest number needs. */
 #include <stdlib.h>
@@ -26,7 +26,7 @@ static uint8_t numbering_of(uint8_t rc)
 
 /* The b8 values an operation needs in a true .b8 register (an operand or
  * result its variant marks b8reg, such as cvt's e2m1x2 pairs) live in
- * ptxemit's %rb class; every other 8-bit value stays in %rs (seed 000). The
+ * ptxemit's %rb class; every other 8-bit value stays in %rs, as in NVPTX. The
  * register number px_value_reg hands out for one carries RB_TAG, so that
  * px_reg_mop prints it as %rb whatever type the caller passes. */
 #define RB_TAG 0x40000000u

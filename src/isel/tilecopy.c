@@ -1,4 +1,5 @@
-/* The tile copy of seed 001 (copy -> ldstmatrix, else copy -> reg).
+/* The tile IR's copy: ldmatrix/stmatrix where both layouts fit, else a copy
+ * element by element through registers.
  *
  * Both layouts are regrouped into the m8n8 fragment geometry
  * [W, 8, 4, M/(2*num), num, 2] (warps, tile rows, lane column pairs, m_outer
@@ -104,7 +105,7 @@ static int64_t total_of(const px_layout *l)
 
 static bool aligned16(const group *g) { return g->size == 1 || g->stride % 8 == 0; }
 
-/* seed 001's _try_num */
+/* Does the copy fit num m8n8 matrices per instruction (x1, x2, x4)? */
 static bool try_num(const px_layout *r, const px_layout *s, int num, fit *f)
 {
 	int64_t w = warps_of(r), all = total_of(r);

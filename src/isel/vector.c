@@ -1,4 +1,4 @@
-/* Seed 003's second selector layer, vector loads and stores. A load or store
+/* The selector's second layer, vector loads and stores. A load or store
  * the MIR writes with .v2/.v4/.v8 is lowered as it stands. A run of adjacent
  * scalar ones the selector proves contiguous and aligned becomes one vector
  * access: same operation and modifiers, the same base, offsets one element

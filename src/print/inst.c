@@ -1,6 +1,6 @@
 /* One selected instruction as PTX text. The suffix order is the op's slot
  * order in the tables (PTX's grammar order), whatever order the MIR used; the
- * operand spellings follow seed 004's register printer: class prefix plus the
+ * operand spellings follow NVPTX's register printer: class prefix plus the
  * register number, the same number under a float view (%f, %fd). */
 #include "print/print.h"
 
@@ -110,6 +110,35 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 	}
 }
 
+/* brx.idx's label list, which PTX takes only as the name of a .branchtargets
+ * declaration. The declaration is printed just before the instruction and
+ * named after the MIR statement's offset: "$$" starts no MIR label's name. */
+static bool is_label_list(const px_mop *m)
+{
+	return m->kind == PX_M_GROUP && m->nelems && m->elems[0].kind == PX_M_LABEL;
+}
+
+static void print_list_name(px_buf *out, const px_minst *mi, uint32_t i)
+{
+	px_buf_puts(out, "$$bt");
+	px_buf_putu(out, mi->loc.off);
+	px_buf_putc(out, '_');
+	px_buf_putu(out, i);
+}
+
+static void print_branch_targets(px_buf *out, const px_minst *mi)
+{
+	for (uint32_t i = 0; i < mi->nops; i++) {
+		if (!is_label_list(&mi->ops[i]))
+			continue;
+		px_buf_putc(out, '\t');
+		print_list_name(out, mi, i);
+		px_buf_puts(out, ": .branchtargets ");
+		print_list(out, mi->ops[i].elems, mi->ops[i].nelems);
+		px_buf_puts(out, ";\n");
+	}
+}
+
 /* Results then operands, ", " between them, except "|" before a paired result
  * (setp's %p1|%p2, shfl's %r1|%p1). */
 static void print_operands(px_buf *out, const px_minst *mi)
@@ -124,7 +153,14 @@ static void print_operands(px_buf *out, const px_minst *mi)
 	}
 	if (mi->nres && mi->nops)
 		px_buf_puts(out, ", ");
-	print_list(out, mi->ops, mi->nops);
+	for (uint32_t i = 0; i < mi->nops; i++) {
+		if (i)
+			px_buf_puts(out, ", ");
+		if (is_label_list(&mi->ops[i]))
+			print_list_name(out, mi, i);
+		else
+			px_print_mop(out, &mi->ops[i]);
+	}
 }
 
 static void print_declare_param(px_buf *out, const px_minst *mi)
@@ -148,20 +184,65 @@ static void print_declare_param(px_buf *out, const px_minst *mi)
 
 /* call.uni (retval0, ...), callee, (param0, ...); the return list is left out
  * for a callee without results, the argument list is always written. A guarded
- * call may diverge, so it is a plain call. */
+ * call may diverge, so it is a plain call; so is a call through a register,
+ * "call (retval0), %rd1, (param0), prototype_0;", as LLVM's NVPTX writes it. */
 static void print_call(px_buf *out, const px_minst *mi)
 {
 	px_buf_putc(out, '\t');
 	print_guard(out, mi);
-	px_buf_puts(out, mi->has_guard ? "call " : "call.uni ");
+	px_buf_puts(out, mi->has_guard || mi->callee ? "call " : "call.uni ");
 	if (mi->nres) {
 		px_buf_putc(out, '(');
 		print_list(out, mi->res, mi->nres);
 		px_buf_puts(out, "), ");
 	}
+	if (mi->callee) {
+		px_print_mop(out, mi->callee);
+		px_buf_puts(out, ", (");
+		print_list(out, mi->ops, mi->nops);
+		px_buf_puts(out, "), ");
+		put_str(out, mi->name);
+		px_buf_puts(out, ";\n");
+		return;
+	}
 	put_str(out, mi->name);
 	px_buf_puts(out, ", (");
 	print_list(out, mi->ops, mi->nops);
+	px_buf_puts(out, ");\n");
+}
+
+/* ".param .bW _" or ".param .align A .b8 _[size]": a prototype's parameter or
+ * result, declared as declare_param declares it. */
+static void print_proto_param(px_buf *out, int type, uint32_t size, uint32_t align)
+{
+	if (size) {
+		px_buf_puts(out, ".param .align ");
+		px_buf_putu(out, align ? align : 1);
+		px_buf_puts(out, " .b8 _[");
+		px_buf_putu(out, size);
+		px_buf_putc(out, ']');
+	} else {
+		px_buf_puts(out, ".param .b");
+		px_buf_putu(out, px_types[type].width);
+		px_buf_puts(out, " _");
+	}
+}
+
+/* prototype_0 : .callprototype (.param .b32 _) _ (.param .b32 _); with "()"
+ * for no result, as LLVM's NVPTX writes it */
+static void print_callprototype(px_buf *out, const px_minst *mi)
+{
+	px_buf_putc(out, '\t');
+	put_str(out, mi->name);
+	px_buf_puts(out, " : .callprototype (");
+	if (mi->nres)
+		print_proto_param(out, mi->type, mi->aux, mi->align);
+	px_buf_puts(out, mi->nres ? ") _ (" : ")_ (");
+	for (uint32_t i = 0; i < mi->nops; i++) {
+		if (i)
+			px_buf_puts(out, ", ");
+		print_proto_param(out, mi->ops[i].type, 0, 0);
+	}
 	px_buf_puts(out, ");\n");
 }
 
@@ -185,6 +266,9 @@ static void print_pseudo(px_buf *out, const px_minst *mi)
 	case PX_OP_call:
 		print_call(out, mi);
 		break;
+	case PX_OP_callprototype:
+		print_callprototype(out, mi);
+		break;
 	case PX_OP_inline_asm:
 		px_print_asm(out, mi);
 		break;
@@ -197,6 +281,7 @@ void px_print_inst(px_buf *out, const px_minst *mi)
 		print_pseudo(out, mi);
 		return;
 	}
+	print_branch_targets(out, mi);
 	px_buf_putc(out, '\t');
 	print_guard(out, mi);
 	px_buf_puts(out, mi->op->name);

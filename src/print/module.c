@@ -1,4 +1,4 @@
-/* Module framing (seed 004's AsmPrinter): the header, module-scope variables,
+/* Module framing (as NVPTX's AsmPrinter does it): the header, module-scope variables,
  * function signatures, kernel directives in their canonical order, register
  * declarations and the body. Spellings were checked with ptxas; where ptxas
  * rejects the obvious one the comment says what it wants instead. */
@@ -307,7 +307,7 @@ void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw
 
 /* ---------------------------------------------------------------- bodies */
 
-/* In px_directives order (seed 004's), whatever order the MIR wrote them in;
+/* In px_directives order (NVPTX's), whatever order the MIR wrote them in;
  * a 3-D directive gets its missing dimensions as 1. */
 static void print_directives(px_buf *out, const px_func *fn)
 {
@@ -324,7 +324,7 @@ static void print_directives(px_buf *out, const px_func *fn)
 }
 
 /* One ".reg" line per used class in class-id order. A float view (%f, %fd)
- * is declared through its view_decl: seed 000's NVPTX never declares %f, but
+ * is declared through its view_decl: NVPTX never declares %f, but
  * ptxas rejects an undeclared register, so ptxemit declares the view as bits
  * of its bank's width. Special registers are PTX's own. */
 static bool print_reg_decls(px_buf *out, const px_mfunc *mf)

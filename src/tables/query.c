@@ -73,7 +73,7 @@ bool px_type_fits(int have, int want)
 		return false;
 	if (h->kind == PX_KIND_BIT || w->kind == PX_KIND_BIT)
 		return true;
-	/* ptr values are u64 (mir.md): they fit any 64-bit integer slot */
+	/* ptr values are u64 (ptxemit-mir(5)): they fit any 64-bit integer slot */
 	return (h->kind == PX_KIND_PTR && is_intlike(want)) || (w->kind == PX_KIND_PTR && is_intlike(have));
 }
 

@@ -7,6 +7,7 @@
  * hand twice. */
 #ifndef PX_TABLES_H
 #define PX_TABLES_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -92,6 +93,9 @@ typedef struct px_directive {
 	uint32_t needs, excludes;        /* 1 << PX_DIR_*: directives it needs / refuses beside it */
 	uint16_t needs_diag, excludes_diag; /* PX_D_* reported at it when one is missing / present */
 	uint64_t targets; /* bit i: px_targets[i] has it */
+	uint32_t lo[3], hi[3];  /* each argument's lowest and highest value (`range:`) */
+	uint32_t product;       /* the most the arguments' product may be (`product:`; 0: no limit) */
+	uint16_t product_diag;  /* PX_D_* reported when it is more */
 } px_directive;
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;
@@ -99,7 +103,7 @@ extern const unsigned px_ndirectives;
 /* ---- diagnostics (data/diagnostics.yaml) ---- */
 typedef struct px_diag_def {
 	const char *id;   /* "unknown_op" */
-	const char *text; /* printf format; verbatim where a seed names the message */
+	const char *text; /* printf format; NVVM's own words where it has the message */
 } px_diag_def;
 extern const px_diag_def px_diag_texts[]; /* indexed by PX_D_* */
 extern const unsigned px_ndiags;
@@ -152,6 +156,15 @@ enum px_opnd_flags {
 	PX_OPND_SINK = 64,    /* result: PTX takes the sink _ here, so a discarded result prints as _ */
 	PX_OPND_SINK_ONLY = 128, /* result: PTX takes only the sink _ here, never a register */
 };
+/* An operand's `range:`, `multiple:` and `power_of_two:` (data/ops): an integer
+ * literal there must lie in [lo, hi], be a multiple of `multiple` and, with pow2,
+ * a power of two. */
+typedef struct px_imm_range {
+	int64_t lo, hi;
+	int32_t multiple; /* 1: any */
+	bool pow2;
+} px_imm_range;
+
 typedef struct px_opnd_def {
 	const char *name;   /* for diagnostics: "a", "b", "d" */
 	uint8_t kind;       /* enum px_opnd_kind */
@@ -166,6 +179,7 @@ typedef struct px_opnd_def {
 	uint8_t space;      /* with space_slot -1: enum px_addr_space (an address operand's, or
 	                     * the one a value or symbol operand holds an address in; PX_AS_NONE) */
 	const int32_t *allowed; /* NULL, or the immediates allowed (`allowed:`): px_opnd_allowed */
+	const struct px_imm_range *range; /* NULL, or what an integer literal here may be */
 } px_opnd_def;
 
 /* The state space an address operand works in (data/ops: an op's `spaces:`). */

@@ -6,18 +6,37 @@
  * written instead of relying on what ptxas makes of the fall.
  *
  * Reachability follows the statements from the first: a label and a call fall
- * through; bra goes to its label, and also falls through when guarded; ret,
- * exit and trap end the path unless guarded. */
+ * through; bra goes to its label (brx.idx to each of its list), and also falls
+ * through when guarded; ret, exit and trap end the path unless guarded. */
 #include <stdlib.h>
 
 #include "verify/state.h"
 #include "verify/verify.h"
 
-/* Where control may go after n (at index i): up to two statement indexes,
- * nnodes standing for the end of the body; returns how many. */
-static unsigned successors(const px_node *n, uint32_t i, const uint32_t *label_at, uint32_t out[2])
+/* Marks a statement index reached and pushes it once. */
+static void reach(uint32_t x, uint8_t *seen, uint32_t *stack, uint32_t *top)
 {
-	unsigned k = 0;
+	if (!seen[x]) {
+		seen[x] = 1;
+		stack[(*top)++] = x;
+	}
+}
+
+static void reach_label(const px_opnd *o, const uint32_t *label_at, uint8_t *seen, uint32_t *stack,
+                        uint32_t *top)
+{
+	if (o->kind == PX_O_LABEL && label_at[o->id] != UINT32_MAX)
+		reach(label_at[o->id], seen, stack, top);
+	else if (o->kind == PX_O_GROUP) /* brx.idx's label list */
+		for (uint32_t j = 0; j < o->nelems; j++)
+			reach_label(&o->elems[j], label_at, seen, stack, top);
+}
+
+/* Where control may go after n (at index i), nnodes standing for the end of
+ * the body: each place is marked reached. */
+static void successors(const px_node *n, uint32_t i, const uint32_t *label_at, uint8_t *seen,
+                       uint32_t *stack, uint32_t *top)
+{
 	bool guarded = n->has_guard;
 	bool ends = false;
 	if (n->kind == PX_N_RET) {
@@ -25,16 +44,14 @@ static unsigned successors(const px_node *n, uint32_t i, const uint32_t *label_a
 	} else if (n->kind == PX_N_INST && n->op) {
 		if (n->op->shape == PX_SHAPE_BRANCH) {
 			for (uint32_t j = 0; j < n->nops; j++)
-				if (n->ops[j].kind == PX_O_LABEL && label_at[n->ops[j].id] != UINT32_MAX)
-					out[k++] = label_at[n->ops[j].id];
+				reach_label(&n->ops[j], label_at, seen, stack, top);
 			ends = true;
 		} else if (n->op->flags & PX_OPF_TERMINATOR) {
 			ends = true;
 		}
 	}
 	if (!ends || guarded)
-		out[k++] = i + 1;
-	return k;
+		reach(i + 1, seen, stack, top);
 }
 
 void px_check_flow(px_verifier *v, px_func *f)
@@ -60,15 +77,10 @@ void px_check_flow(px_verifier *v, px_func *f)
 	stack[top++] = 0;
 	seen[0] = 1;
 	while (top) {
-		uint32_t x = stack[--top], next[2];
+		uint32_t x = stack[--top];
 		if (x == nn)
 			continue;
-		unsigned k = successors(at[x], x, label_at, next);
-		for (unsigned j = 0; j < k; j++)
-			if (!seen[next[j]]) {
-				seen[next[j]] = 1;
-				stack[top++] = next[j];
-			}
+		successors(at[x], x, label_at, seen, stack, &top);
 	}
 	f->falls_off = seen[nn];
 	if (f->falls_off && !f->is_kernel && f->nrets)

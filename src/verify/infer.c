@@ -1,5 +1,5 @@
 /* Type inference: an empty type slot takes its type from the results or the
- * operands its table entry names (mir.md: the first result for most operations,
+ * operands its table entry names (ptxemit-mir(5): the first result for most operations,
  * the compared operands for setp, the stored value for st, cvt's source from
  * its operand). The value type becomes a slot token: the exact spelling, else
  * the bit type of that width (and.b32 on u32 values), else the unsigned one. */
@@ -82,7 +82,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 			n->slot[si] = (uint16_t)tok;
 			n->inferred |= 1u << si;
 		}
-		/* mov between values of one width reinterprets the bits (mir.md): mov.bN */
+		/* mov between values of one width reinterprets the bits (ptxemit-mir(5)): mov.bN */
 		if (op == &px_ops[PX_OP_mov] && n->slot[si]) {
 			px_loc loc;
 			int rt = px_source_type(f, n, 0, si, &loc), ot = px_source_type(f, n, PX_SRC_OPERAND, si, &loc);

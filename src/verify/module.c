@@ -109,17 +109,7 @@ void px_verify_module_end(px_verifier *v)
 			px_error(v->d, p->loc, PX_D_undefined_function, (int)p->callee.n, p->callee.s);
 			continue;
 		}
-		const px_funcsig *sig = &v->m->funcs[s >> 1];
-		bool lit = false;
-		for (uint32_t i = 0; i < p->nargs && i < sig->nparams && !sig->is_kernel; i++)
-			if (p->lits[i].kind != PX_O_NONE) {
-				/* the call's .param block was printed before the callee's types were known */
-				px_error(v->d, p->loc, PX_D_call_late_literal, i + 1, (int)p->callee.n, p->callee.s,
-				         (int)p->callee.n, p->callee.s);
-				lit = true;
-			}
-		if (!lit)
-			px_check_call_sig(v, &v->m->funcs[s >> 1], p->callee, p->loc, p->args, p->lits, p->nargs,
-		                  p->rets, p->nrets);
+		px_check_call_sig(v, &v->m->funcs[s >> 1], "@", p->callee, p->loc, p->args, p->lits, p->nargs, p->rets,
+		                  p->nrets);
 	}
 }

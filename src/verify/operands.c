@@ -82,6 +82,58 @@ static void check_value_use(px_verifier *v, px_func *f, const px_opnd *o)
 	}
 }
 
+static bool range_ok(const px_imm_range *r, int64_t x)
+{
+	return x >= r->lo && x <= r->hi && x % r->multiple == 0 && (!r->pow2 || (x > 0 && !(x & (x - 1))));
+}
+
+/* The allowed value nearest x from below (dir -1) or above (dir 1), searching
+ * from x itself; false when there is none. */
+static bool range_near(const px_imm_range *r, int64_t x, int dir, int64_t *out)
+{
+	if (x < r->lo)
+		x = r->lo;
+	if (x > r->hi)
+		x = r->hi;
+	int64_t m = r->multiple;
+	int64_t y = x - ((x % m) + m) % m; /* the multiple at or below x */
+	if (dir > 0 && y < x)
+		y += m;
+	for (; y >= r->lo && y <= r->hi; y += dir * m)
+		if (range_ok(r, y)) {
+			*out = y;
+			return true;
+		}
+	return false;
+}
+
+/* An integer literal where the table gives a range (data/ops `range:`,
+ * `multiple:`, `power_of_two:`): the message says what the operand may be and
+ * names the nearest values it may take. */
+static void check_range(px_verifier *v, const px_opnd *o, const px_opnd_def *def, unsigned pos, const char *what)
+{
+	const px_imm_range *r = def->range;
+	if (!r || range_ok(r, o->ival))
+		return;
+	char rule[96], fix[64];
+	int k = snprintf(rule, sizeof rule, "%s", r->pow2 ? "a power of two" : "");
+	if (r->multiple > 1)
+		k += snprintf(rule + k, sizeof rule - k, "%sa multiple of %d", k ? " and " : "", (int)r->multiple);
+	if (r->lo == r->hi)
+		snprintf(rule + k, sizeof rule - k, "%lld", (long long)r->lo);
+	else if (r->lo != INT64_MIN && r->hi != INT64_MAX)
+		snprintf(rule + k, sizeof rule - k, "%sfrom %lld to %lld", k ? " " : "", (long long)r->lo, (long long)r->hi);
+	/* pxgen makes sure that a range admits some value, so one of the two is found */
+	int64_t below = 0, above = 0;
+	bool b = o->ival > r->lo && range_near(r, o->ival, -1, &below);
+	bool a = o->ival < r->hi && range_near(r, o->ival, 1, &above);
+	if (b && a)
+		snprintf(fix, sizeof fix, "%lld or %lld", (long long)below, (long long)above);
+	else
+		snprintf(fix, sizeof fix, "%lld", (long long)(b ? below : above));
+	px_error(v->d, o->loc, PX_D_imm_range, pos, what, rule, (long long)o->ival, fix);
+}
+
 /* One scalar item against the type want (0: any). */
 static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_opnd_def *def,
                          int want, unsigned pos, const char *what)
@@ -104,10 +156,13 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 	}
 	case PX_O_INT:
 		/* a predicate constant is 0 or 1, and only where a value may be one (mov.pred) */
-		if (pred)
+		if (pred) {
 			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
-		else
+		} else {
 			px_check_literal(v, o, want, pos, what);
+			if (want && px_types[want].kind != PX_KIND_FLOAT && int_fits(o->ival, want))
+				check_range(v, o, def, pos, what); /* a literal too wide for its type is reported once */
+		}
 		break;
 	case PX_O_FLOAT:
 	case PX_O_FBITS:

@@ -1,5 +1,5 @@
-/* The tables' legality rules (px_rule): the checks a seed runs before any ID
- * lookup, each with its own message, verbatim where the seed gives one. */
+/* The tables' legality rules (px_rule): the checks NVVM runs before any ID
+ * lookup, each with its own message, NVVM's own words where it has one. */
 #include <string.h>
 
 #include "verify/verify.h"
@@ -42,7 +42,7 @@ static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
 		return n->op->name;
 	if (arg == PX_RARG_TARGET)
 		return v->target ? v->target->name : "";
-	/* an empty state space is the generic one, seed 003's address space 0 */
+	/* an empty state space is the generic one (NVPTX's address space 0) */
 	if (!n->slot[arg] && n->op->slots[arg].sname == PX_SN_space)
 		return "generic";
 	return px_tok_names[n->slot[arg]];

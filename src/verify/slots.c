@@ -150,7 +150,7 @@ static unsigned prop_token(const px_slot_def *s, const char *const *from, px_str
 	return tok && slot_holds(s, tok) ? tok : 0;
 }
 
-/* A value the table maps to "" (a seed's 0 for a flag it leaves off) fills nothing. */
+/* A value the table maps to "" (NVVM's 0 for a flag it leaves off) fills nothing. */
 static bool prop_leaves_empty(const char *const *from, px_str val)
 {
 	for (; from && val.n && from[0]; from += 2)

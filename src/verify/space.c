@@ -306,8 +306,17 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 		base_text(bt, sizeof bt, f, b);
 		tag_text(tt, sizeof tt, t, sym);
 		if (sp == PX_AS_GENERIC) {
-			const char *w = space_words[PX_SP_SPACE(t)];
-			px_error(v->d, b->loc, PX_D_space_need_generic, n->op->name, bt, tt, n->op->name, w, w);
+			/* the operand's own form for that space, when the op has one */
+			unsigned have = PX_SP_SPACE(t);
+			const char *w = space_words[have], *form = NULL;
+			int si = defs[i].space_slot;
+			for (const uint16_t *k = si >= 0 ? n->op->slots[si].toks : NULL; k && *k && !form; k++)
+				if (px_space_of_tok(*k) == have)
+					form = px_tok_names[*k];
+			if (form)
+				px_error(v->d, b->loc, PX_D_space_need_generic, n->op->name, bt, tt, n->op->name, form, w);
+			else
+				px_error(v->d, b->loc, PX_D_space_need_convert, n->op->name, bt, tt, w);
 		} else {
 			px_error(v->d, b->loc, need_diag[sp], n->op->name, bt, tt);
 		}

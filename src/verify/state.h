@@ -11,8 +11,10 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 
 
 /* A call against the callee's signature: argument count and types (lits[i],
- * a literal argument or kind PX_O_NONE, against its parameter's type), results. */
-void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
+ * a literal argument or kind PX_O_NONE, against its parameter's type), results.
+ * The messages name the callee with its sigil: "@" for a function, "%" for the
+ * value an indirect call goes through (its signature written in the call). */
+void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil, px_str callee, px_loc loc,
                        const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
                        uint32_t nrets);
 #endif

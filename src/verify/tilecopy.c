@@ -1,4 +1,4 @@
-/* The tile copy of seed 001, before selection: which way it copies (the
+/* The tile IR's copy between registers and shared memory, before selection: which way it copies (the
  * matrix-copy family: ld for shared -> registers, st for registers -> shared),
  * its two layouts read and checked, and the register tile's size per lane, so
  * the tables check the register operand's count like any vector's. Whether
@@ -10,7 +10,7 @@
 #include "verify/verify.h"
 
 /* ld when a register tile is defined from an address, st when one is stored
- * to an address; anything else names no family the seed knows. */
+ * to an address; anything else is no copy the tile IR has. */
 static unsigned direction(const px_node *n)
 {
 	bool addr0 = n->nops >= 1 && n->ops[0].kind == PX_O_ADDR;

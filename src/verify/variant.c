@@ -7,6 +7,19 @@
 
 #include "verify/verify.h"
 
+/* A label, or for a label list operand (count: list) a ( ) group of labels. */
+static bool label_fits(const px_opnd_def *def, const px_opnd *o)
+{
+	if (!(def->flags & PX_OPND_GROUP))
+		return o->kind == PX_O_LABEL;
+	if (o->kind != PX_O_GROUP || !o->nelems)
+		return false;
+	for (uint32_t i = 0; i < o->nelems; i++)
+		if (o->elems[i].kind != PX_O_LABEL)
+			return false;
+	return true;
+}
+
 /* Does item o fit a definition's kind? (types are checked later) */
 static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
 {
@@ -16,7 +29,7 @@ static bool kind_fits(const px_opnd_def *def, const px_opnd *o)
 	case PX_OK_ADDR:
 		return o->kind == PX_O_ADDR;
 	case PX_OK_LABEL:
-		return o->kind == PX_O_LABEL;
+		return label_fits(def, o);
 	case PX_OK_SYM:
 		return o->kind == PX_O_SYM;
 	default:
@@ -48,6 +61,23 @@ static bool map_items(const px_func *f, const px_opnd_def *defs, unsigned ndefs,
 	return it == nitems;
 }
 
+/* A predicate where the definition takes one, and none where it takes a value
+ * of a fixed other type: rows that differ only there (cp.async's u32 src_size
+ * and pred ignore_src) are told apart by it. A value whose type is not known
+ * yet, or a definition typed by a slot, matches either way. */
+static bool pred_matches(const px_func *f, const px_opnd_def *def, const px_opnd *o)
+{
+	if (o->kind != PX_O_VALUE)
+		return def->kind != PX_OK_PRED;
+	unsigned t = f->values[o->id].type;
+	if (!t && !o->neg)
+		return true;
+	bool pred = o->neg || px_types[t].kind == PX_KIND_PRED;
+	if (def->kind == PX_OK_PRED)
+		return pred;
+	return !pred || def->type_slot >= 0 || def->type == PX_T_none || def->type == PX_T_pred;
+}
+
 /* Does every operand match its definition's grouping exactly: a ( ) group or an
  * array value of the definition's size where it takes a group, a plain value
  * where it does not? Rows that differ only there (mov and its pack form) are
@@ -62,6 +92,8 @@ static bool groups_match(const px_func *f, const px_node *n, const px_variant *v
 		unsigned size = o->kind == PX_O_GROUP ? o->nelems
 		              : o->kind == PX_O_VALUE && o->elem < 0 ? f->values[o->id].count : 0;
 		if (px_opnd_is_group(&defs[i], n->slot) ? size != px_opnd_count(&defs[i], n->slot) : size != 0)
+			return false;
+		if (!pred_matches(f, &defs[i], o))
 			return false;
 	}
 	return true;
@@ -233,11 +265,13 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 			const px_opnd_def *d = &o[i];
 			const px_opnd *it = &n->ops[i];
 			bool fits = d->kind == PX_OK_ADDR ? it->kind == PX_O_ADDR
-			          : d->kind == PX_OK_LABEL ? it->kind == PX_O_LABEL
+			          : d->kind == PX_OK_LABEL ? label_fits(d, it)
 			          : d->kind == PX_OK_SYM ? it->kind == PX_O_SYM
 			          : it->kind != PX_O_ADDR && it->kind != PX_O_LABEL && it->kind != PX_O_SYM;
 			if (!fits) {
-				px_error(v->d, it->loc, PX_D_operand_kind, i + 1, what, kinds[d->kind]);
+				bool list = d->kind == PX_OK_LABEL && (d->flags & PX_OPND_GROUP);
+				px_error(v->d, it->loc, PX_D_operand_kind, i + 1, what,
+				         list ? "a list of labels (^a, ^b, ...)" : kinds[d->kind]);
 				return;
 			}
 		}
@@ -248,13 +282,15 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 		px_error(v->d, n->oploc, PX_D_operand_count_range, what, need, no, n->nops);
 }
 
-static void report_window(px_verifier *v, const px_func *f, const px_node *n)
+/* exact: only the rows whose operands match exactly (groups_match) are asked. */
+static void report_window(px_verifier *v, const px_func *f, const px_node *n, bool exact)
 {
 	uint64_t targets = 0;
 	bool sm_ok_somewhere = false;
 	for (unsigned vi = 0; vi < n->op->nvariants; vi++) {
 		const px_variant *var = &n->op->variants[vi];
-		if (!px_variant_admits(n->op, var, n->slot) || !shape_fits(f, n, var))
+		if (!px_variant_admits(n->op, var, n->slot) || !shape_fits(f, n, var) ||
+		    (exact && !groups_match(f, n, var)))
 			continue;
 		if (px_window_ok(var, v->target, 0))
 			sm_ok_somewhere = true;
@@ -268,7 +304,7 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 		for (unsigned vi = 0; vi < n->op->nvariants; vi++) {
 			const px_variant *var = &n->op->variants[vi];
 			if (px_variant_admits(n->op, var, n->slot) && shape_fits(f, n, var) &&
-			    px_window_ok(var, v->target, 0) && var->ptx < need)
+			    (!exact || groups_match(f, n, var)) && px_window_ok(var, v->target, 0) && var->ptx < need)
 				need = var->ptx;
 		}
 		px_error(v->d, n->oploc, PX_D_needs_ptx, what, need / 10, need % 10, v->ptx_given / 10,
@@ -279,7 +315,7 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n)
 }
 
 /* An inferred type token no variant admits may have another spelling of the
- * same width that one does (mir.md: a bit type stands for its width). */
+ * same width that one does (ptxemit-mir(5): a bit type stands for its width). */
 static bool respell_inferred(const px_node *n)
 {
 	const px_op_def *op = n->op;
@@ -315,10 +351,14 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 	}
 
 	const px_op_def *op = n->op;
+	bool exact_elsewhere = false; /* a row matches exactly, but not on this target */
 	for (unsigned vi = start; vi < op->nvariants; vi++) {
 		const px_variant *var = &op->variants[vi];
-		if (px_variant_admits(op, var, n->slot) && shape_fits(f, n, var) && groups_match(f, n, var) &&
-		    px_window_ok(var, v->target, v->ptx_given)) {
+		if (px_variant_admits(op, var, n->slot) && shape_fits(f, n, var) && groups_match(f, n, var)) {
+			if (!px_window_ok(var, v->target, v->ptx_given)) {
+				exact_elsewhere = true;
+				continue;
+			}
 			n->var = var;
 			if (var->ptx > v->ptx_needed)
 				v->ptx_needed = var->ptx;
@@ -348,6 +388,8 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 			continue;
 		}
 		any_shape = true;
+		if (exact_elsewhere)
+			break; /* the operands are that row's: its window is the mistake */
 		if (px_window_ok(var, v->target, v->ptx_given)) {
 			n->var = var;
 			if (var->ptx > v->ptx_needed)
@@ -356,7 +398,7 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 		}
 	}
 	if (any_shape)
-		report_window(v, f, n);
+		report_window(v, f, n, exact_elsewhere);
 	else if (any_tokens)
 		report_shape(v, f, n, shape_miss);
 	else

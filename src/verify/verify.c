@@ -1,6 +1,7 @@
 /* The verifier's walk over one function in text order: parameters and kernel
  * directives, then each node (operation, types, variant, operands), calls and
  * returns against the signatures, and labels when the function ends. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,6 +47,26 @@ static void check_params(px_verifier *v, px_func *f)
 		v->state[f->params[i].value] |= PX_VS_DEF | PX_VS_TYPED;
 }
 
+/* data/directives.yaml's range: and product: (a missing dimension is 1). */
+static void check_directive_args(px_verifier *v, const px_directive *d, const px_dirval *dv)
+{
+	uint64_t product = 1;
+	char list[40];
+	int k = 0;
+	bool each_ok = true;
+	for (unsigned i = 0; i < dv->nargs; i++) {
+		if (dv->args[i] < d->lo[i] || dv->args[i] > d->hi[i]) {
+			px_error(v->d, dv->argloc[i], PX_D_directive_arg_range, i + 1, d->name, (unsigned)d->lo[i],
+			         (unsigned)d->hi[i], (unsigned)dv->args[i]);
+			each_ok = false;
+		}
+		product *= dv->args[i];
+		k += snprintf(list + k, sizeof list - k, "%s%u", i ? ", " : "", (unsigned)dv->args[i]);
+	}
+	if (each_ok && d->product && product > d->product) /* one message for an argument out of range */
+		px_error(v->d, dv->loc, d->product_diag, d->name, list, (unsigned long long)product, (unsigned)d->product);
+}
+
 static void check_directives(px_verifier *v, px_func *f)
 {
 	for (unsigned i = 0; i < px_ndirectives; i++) {
@@ -58,6 +79,7 @@ static void check_directives(px_verifier *v, px_func *f)
 			continue;
 		}
 		px_note_window(v, dv->loc, d->print, d->targets, d->ptx);
+		check_directive_args(v, d, dv);
 	}
 	uint32_t present = 0;
 	for (unsigned i = 0; i < px_ndirectives; i++)
@@ -142,8 +164,10 @@ static bool elems_ok(px_verifier *v, const px_func *f, const px_opnd *o)
 			return false;
 		}
 	}
-	bool ok = elems_ok(v, f, o->base) && elems_ok(v, f, o->idx);
-	for (uint32_t i = 0; i < o->nelems; i++)
+	if (o->kind == PX_O_ADDR)
+		return elems_ok(v, f, o->base) && elems_ok(v, f, o->idx);
+	bool ok = true;
+	for (uint32_t i = 0; o->kind == PX_O_GROUP && i < o->nelems; i++)
 		ok = elems_ok(v, f, &o->elems[i]) && ok;
 	return ok;
 }
@@ -207,7 +231,7 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 }
 
 /* Check a call against sig, or remember it for the end of the module. */
-void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_loc loc,
+void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil, px_str callee, px_loc loc,
                        const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
                        uint32_t nrets)
 {
@@ -216,36 +240,36 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, px_str callee, px_
 		return;
 	}
 	if (nargs != sig->nparams) {
-		px_error(v->d, loc, PX_D_call_arg_count, (int)callee.n, callee.s, sig->nparams, nargs);
+		px_error(v->d, loc, PX_D_call_arg_count, sigil, (int)callee.n, callee.s, sig->nparams, nargs);
 		return;
 	}
 	char *what = NULL;
 	for (uint32_t i = 0; i < nargs; i++) {
 		if (!sig->params[i]) {
-			px_error(v->d, loc, PX_D_call_aggregate, i + 1, (int)callee.n, callee.s);
+			px_error(v->d, loc, PX_D_call_aggregate, i + 1, sigil, (int)callee.n, callee.s);
 			continue;
 		}
 		if (lits[i].kind != PX_O_NONE) {
-			if (!what) { /* "@name", as the literal's messages name the callee */
+			if (!what) { /* "@name" or "%value", as the literal's messages name the callee */
 				what = px_arena_alloc(v->keep, callee.n + 2);
-				what[0] = '@';
+				what[0] = sigil[0];
 				memcpy(what + 1, callee.s, callee.n);
 				what[callee.n + 1] = 0;
 			}
 			px_check_literal(v, &lits[i], sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i], i + 1,
 			                 what);
 		} else if (args[i] && !px_type_fits(args[i], sig->params[i])) {
-			px_error(v->d, loc, PX_D_call_arg_type, i + 1, (int)callee.n, callee.s,
+			px_error(v->d, loc, PX_D_call_arg_type, i + 1, sigil, (int)callee.n, callee.s,
 			         px_types[args[i]].name, px_types[sig->params[i]].name);
 		}
 	}
 	if (nrets > sig->nrets) {
-		px_error(v->d, loc, PX_D_call_ret_count, (int)callee.n, callee.s, sig->nrets, nrets);
+		px_error(v->d, loc, PX_D_call_ret_count, sigil, (int)callee.n, callee.s, sig->nrets, nrets);
 		return;
 	}
 	for (uint32_t i = 0; i < nrets; i++)
 		if (rets[i] && !px_type_fits(rets[i], sig->rets[i]))
-			px_error(v->d, loc, PX_D_call_ret_type, i + 1, (int)callee.n, callee.s,
+			px_error(v->d, loc, PX_D_call_ret_type, i + 1, sigil, (int)callee.n, callee.s,
 			         px_types[rets[i]].name, px_types[sig->rets[i]].name);
 }
 
@@ -273,9 +297,17 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
 	}
+	if (n->target) { /* through a value: the signature written after ':' */
+		int t = arg_type(v, f, n->target);
+		if (t && !px_type_fits(t, PX_T_u64))
+			px_error(v->d, n->target->loc, PX_D_call_target_type, (int)n->proto->name.n, n->proto->name.s,
+			         px_types[t].name);
+		px_check_call_sig(v, n->proto, "%", n->proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		return;
+	}
 	const px_funcsig *sig = find_sig(v->m, n->callee);
 	if (sig) {
-		px_check_call_sig(v, sig, n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
 		return;
 	}
 	px_pending_call *p = px_arena_alloc(v->keep, sizeof *p);

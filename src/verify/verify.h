@@ -83,7 +83,7 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */
 bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
 bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tensor.c */
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
-void px_cache_control_check(px_verifier *v, px_func *f, px_node *n); /* cachectl.c */
+void px_imm_range_check(px_verifier *v, px_func *f, px_node *n); /* immrange.c */
 void px_texture_check(px_verifier *v, px_func *f, px_node *n);   /* texture.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */

@@ -232,11 +232,48 @@ static gpu_verdict hopper_gemm(gpu *g, const gpu_case *c)
 	return v;
 }
 
+/* examples/devlib.mir: out[i] = clamp(op[sel[i]](x[i]), -100, 100) for a
+ * finite x[i], else 0; the ops square, negate and halve, each rounded once. */
+static gpu_verdict devlib(gpu *g, const gpu_case *c)
+{
+	enum { N = 1000 };
+	static float x[N], got[N], want[N];
+	static uint32_t sel[N];
+	uint32_t seed = 11;
+	fill_f32(x, N, 10);
+	for (size_t i = 0; i < N; i++) {
+		x[i] *= 2.0f;
+		sel[i] = gpu_rand(&seed) % 3;
+	}
+	x[7] = INFINITY;
+	x[8] = -INFINITY;
+	x[9] = NAN;
+	for (size_t i = 0; i < N; i++) {
+		float r = sel[i] == 0 ? x[i] * x[i] : sel[i] == 1 ? -x[i] : x[i] * 0.5f;
+		r = r < -100.0f ? -100.0f : r > 100.0f ? 100.0f : r;
+		want[i] = isfinite(x[i]) ? r : 0.0f;
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr dx = gpu_alloc(g, sizeof x), ds = gpu_alloc(g, sizeof sel), dout = gpu_alloc(g, sizeof got);
+	uint32_t n = N;
+	void *args[] = {&dx, &ds, &dout, &n};
+	gpu_verdict v = GPU_FAIL;
+	if (dx && ds && dout && !gpu_load(g, c, "devlib", &k) && !gpu_put(g, dx, x, sizeof x) &&
+	    !gpu_put(g, ds, sel, sizeof sel) &&
+	    !gpu_launch(g, &k, (gpu_dim){(N + 127) / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_f32(g, "out", got, want, N, 0, 0) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, dx), gpu_free(g, ds), gpu_free(g, dout);
+	return v;
+}
+
 const gpu_case gpu_cases_basic[] = {
 	{"example_vadd", "examples/vadd.mir", NULL, 80, 0, vadd},
 	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce},
 	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
 	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
+	{"example_devlib", "examples/devlib.mir", NULL, 70, 0, devlib},
 	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
 	{"example_dsmem", "examples/dsmem.mir", NULL, 90, 0, dsmem},
 	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm},

@@ -194,9 +194,11 @@ static void run_jobs(const char *src, unsigned jobs, bool use_sink, result *r)
 	free(k.data);
 }
 
-/* Many functions, each calling the one before it and the one after it (not
- * seen yet: its prototype goes in front), and an error in a chosen one. */
-static char *many_functions(unsigned n, unsigned bad)
+/* Many functions, each calling the one before it and, from function later
+ * on, the one after it (not seen yet: its prototype goes in front, and the
+ * functions from there on are printed by the second pass), and an error in a
+ * chosen one. */
+static char *many_functions(unsigned n, unsigned bad, unsigned later)
 {
 	size_t cap = 256 + (size_t)n * 256;
 	char *s = malloc(cap);
@@ -208,7 +210,7 @@ static char *many_functions(unsigned n, unsigned bad)
 		                        "  %%y:u32 = add %%x, %u\n", i, i);
 		if (i > 0)
 			len += (size_t)snprintf(s + len, cap - len, "  %%a:u32 = call @f%u(%%y)\n", i - 1);
-		if (i + 1 < n)
+		if (i + 1 < n && i >= later)
 			len += (size_t)snprintf(s + len, cap - len, "  %%b:u32 = call @f%u(%%y)\n", i + 1);
 		len += (size_t)snprintf(s + len, cap - len, "  %%z:u32 = %s %%y, %%y\n  ret %%z\n}\n",
 		                        i == bad ? "mull" : "mul.lo");
@@ -218,13 +220,16 @@ static char *many_functions(unsigned n, unsigned bad)
 
 START_TEST(jobs_agree)
 {
-	char *big = many_functions(60, UINT32_MAX), *bad = many_functions(60, 41);
-	const char *srcs[NMODULES + 2];
+	char *big = many_functions(60, UINT32_MAX, 30), *bad = many_functions(60, 41, 30);
+	char *flat = many_functions(60, UINT32_MAX, UINT32_MAX), *first = many_functions(60, UINT32_MAX, 0);
+	const char *srcs[NMODULES + 4];
 	for (unsigned m = 0; m < NMODULES; m++)
 		srcs[m] = modules[m];
 	srcs[NMODULES] = big;
 	srcs[NMODULES + 1] = bad;
-	for (unsigned m = 0; m < NMODULES + 2; m++) {
+	srcs[NMODULES + 2] = flat;
+	srcs[NMODULES + 3] = first;
+	for (unsigned m = 0; m < NMODULES + 4; m++) {
 		for (int use_sink = 0; use_sink < 2; use_sink++) {
 			result one;
 			run_jobs(srcs[m], 1, use_sink, &one);
@@ -245,13 +250,26 @@ START_TEST(jobs_agree)
 	result r;
 	run_jobs(bad, 4, false, &r);
 	ck_assert_int_eq(r.errors, 1);
-	ck_assert_ptr_nonnull(strstr(r.diags, "j.mir:292:"));
+	ck_assert_ptr_nonnull(strstr(r.diags, "j.mir:262:"));
+	/* 59 calls of the function before, 29 of the one after */
 	run_jobs(big, 4, false, &r);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "// callseq 87"));
+	ck_assert_ptr_null(strstr(r.out, "// callseq 88"));
+	free(r.out);
+	run_jobs(flat, 4, false, &r);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "// callseq 58"));
+	ck_assert_ptr_null(strstr(r.out, "// callseq 59"));
+	free(r.out);
+	run_jobs(first, 4, false, &r);
 	ck_assert_int_eq(r.errors, 0);
 	ck_assert_ptr_nonnull(strstr(r.out, "// callseq 117"));
 	free(r.out);
 	free(big);
 	free(bad);
+	free(flat);
+	free(first);
 }
 END_TEST
 

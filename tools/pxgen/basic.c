@@ -318,10 +318,52 @@ static uint32_t dir_constraint(const ynode *map, size_t *diag)
 	return bits;
 }
 
+static void dir_pair(const ynode *v, unsigned *lo, unsigned *hi)
+{
+	expect(v, YAML_SEQUENCE_NODE, "a range");
+	if (v->data.sequence.items.top - v->data.sequence.items.start != 2)
+		fail(v, "a range is [lowest, highest]");
+	*lo = to_uint(node(v->data.sequence.items.start[0]), "the lowest value", UINT32_MAX);
+	*hi = to_uint(node(v->data.sequence.items.start[1]), "the highest value", UINT32_MAX);
+	if (*lo > *hi)
+		fail(v, "range [%u, %u] is empty", *lo, *hi);
+}
+
+/* range: [[lo, hi], ...] (one per argument; a single [lo, hi] for all of them);
+ * product: {max: N, diag: ID} (the arguments' product, missing ones being 1). */
+static void dir_ranges(dir_row *d, const ynode *e)
+{
+	const ynode *v;
+	for (unsigned k = 0; k < 3; k++)
+		d->lo[k] = 0, d->hi[k] = UINT32_MAX;
+	if ((v = map_get(e, "range"))) {
+		expect(v, YAML_SEQUENCE_NODE, "range");
+		size_t n = v->data.sequence.items.top - v->data.sequence.items.start;
+		if (n && node(v->data.sequence.items.start[0])->type != YAML_SEQUENCE_NODE) {
+			dir_pair(v, &d->lo[0], &d->hi[0]);
+			for (unsigned k = 1; k < 3; k++)
+				d->lo[k] = d->lo[0], d->hi[k] = d->hi[0];
+		} else {
+			if (n != d->max_args)
+				fail(v, "range gives %zu ranges for %u arguments", n, d->max_args);
+			for (size_t k = 0; k < n; k++)
+				dir_pair(node(v->data.sequence.items.start[k]), &d->lo[k], &d->hi[k]);
+		}
+	}
+	if ((v = map_get(e, "product"))) {
+		static const char *const keys[] = {"max", "diag", NULL};
+		check_keys(v, "a product limit", keys);
+		d->product = to_uint(map_need(v, "max", "a product limit"), "max", UINT32_MAX);
+		d->product_diag = diag_index(map_need(v, "diag", "a product limit"));
+		if (d->max_args < 2)
+			fail(v, "product needs a directive of several arguments");
+	}
+}
+
 void read_directives(void)
 {
 	static const char *const keys[] = {"name", "print", "args", "sm", "ptx", "sm_max", "arch", "targets",
-	                                   "kernel_only", "needs", "excludes", NULL};
+	                                   "kernel_only", "needs", "excludes", "range", "product", NULL};
 	ynode *root = root_list("directives.yaml");
 	if (!root)
 		return;
@@ -347,6 +389,7 @@ void read_directives(void)
 		d->targets = entry_targets(e, &d->sm);
 		if ((v = map_get(e, "kernel_only")))
 			d->kernel_only = to_bool(v, "kernel_only");
+		dir_ranges(d, e);
 		d->needs_at = map_get(e, "needs");
 		d->excludes_at = map_get(e, "excludes");
 	}

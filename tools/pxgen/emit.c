@@ -139,6 +139,23 @@ static const char *opnd_array(const opnd_list *l)
 		} else {
 			sb_printf(&b, ", NULL");
 		}
+		if (o->ranged) {
+			sbuf r = {0};
+			/* no range: the operand type's own bounds, which the literal check already applies */
+			if (o->lo == INT32_MIN)
+				sb_printf(&r, "{INT64_MIN, ");
+			else
+				sb_printf(&r, "{%d, ", (int)o->lo);
+			if (o->hi == INT32_MAX)
+				sb_printf(&r, "INT64_MAX, ");
+			else
+				sb_printf(&r, "%d, ", (int)o->hi);
+			sb_printf(&r, "%d, %s}", (int)o->multiple, o->pow2 ? "true" : "false");
+			sb_printf(&b, ", %s", pool_array("rg", "px_imm_range", r.p));
+			free(r.p);
+		} else {
+			sb_printf(&b, ", NULL");
+		}
 		sb_printf(&b, "}");
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
@@ -465,12 +482,14 @@ static void emit_directives(sbuf *c)
 		const dir_row *d = &M.dirs[i];
 		sb_printf(c, "\t{\"%s\", ", d->name);
 		sb_cstr(c, d->print);
-		sb_printf(c, ", %u, %u, %u, %u, %d, 0x%x, 0x%x, %zu, %zu, 0x%llxull},\n", d->min_args, d->max_args,
+		sb_printf(c, ", %u, %u, %u, %u, %d, 0x%x, 0x%x, %zu, %zu, 0x%llxull", d->min_args, d->max_args,
 		          d->sm, d->ptx, d->kernel_only, (unsigned)d->needs, (unsigned)d->excludes, d->needs_diag,
 		          d->excludes_diag, (unsigned long long)d->targets);
+		sb_printf(c, ", {%uu, %uu, %uu}, {%uu, %uu, %uu}, %uu, %zu},\n", d->lo[0], d->lo[1], d->lo[2], d->hi[0],
+		          d->hi[1], d->hi[2], d->product, d->product_diag);
 	}
 	if (!M.ndirs)
-		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {0}, {0}, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_ndirectives = %zu;\n", M.ndirs);
 }
 

@@ -162,7 +162,9 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 {
 	const char *c = scalar(v, "count");
 	o->flags |= OPND_GROUP;
-	if (*c >= '0' && *c <= '9')
+	if (!strcmp(c, "list"))
+		o->count = 0; /* a label list of any length (brx.idx) */
+	else if (*c >= '0' && *c <= '9')
 		o->count = to_uint(v, "count", 255);
 	else
 		o->count_slot = need_slot(op, v);
@@ -222,6 +224,38 @@ static void read_allowed(const op_row *op, opnd_row *o, const ynode *v)
 	}
 }
 
+/* range: [lo, hi], multiple: N, power_of_two: true: what an immediate may be
+ * (checked wherever the operand is an integer literal). */
+static void read_range(opnd_row *o, const ynode *e)
+{
+	const ynode *v;
+	o->lo = INT32_MIN, o->hi = INT32_MAX, o->multiple = 1;
+	if ((v = map_get(e, "range"))) {
+		expect(v, YAML_SEQUENCE_NODE, "range");
+		if (v->data.sequence.items.top - v->data.sequence.items.start != 2)
+			fail(v, "range is [lowest, highest]");
+		o->lo = to_int(node(v->data.sequence.items.start[0]), "the lowest value");
+		o->hi = to_int(node(v->data.sequence.items.start[1]), "the highest value");
+		if (o->lo > o->hi)
+			fail(v, "range [%d, %d] is empty", (int)o->lo, (int)o->hi);
+		o->ranged = true;
+	}
+	if ((v = map_get(e, "multiple"))) {
+		o->multiple = to_int(v, "multiple");
+		if (o->multiple < 2)
+			fail(v, "multiple must be 2 or more");
+		o->ranged = true;
+	}
+	if ((v = map_get(e, "power_of_two")))
+		o->ranged |= o->pow2 = to_bool(v, "power_of_two");
+	bool some = false; /* the verifier's message names the nearest allowed value */
+	for (int64_t x = o->lo + (((-(int64_t)o->lo) % o->multiple) + o->multiple) % o->multiple;
+	     x <= o->hi && !some; x += o->multiple)
+		some = !o->pow2 || (x > 0 && !(x & (x - 1)));
+	if (o->ranged && !some)
+		fail(e, "range, multiple and power_of_two admit no value");
+}
+
 static const struct {
 	const char *key;
 	unsigned bit;
@@ -230,7 +264,8 @@ static const struct {
 static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
-	                                   "inout", "b8reg", "sink", "allowed", NULL};
+	                                   "inout", "b8reg", "sink", "allowed", "range", "multiple",
+	                                   "power_of_two", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
@@ -261,6 +296,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 			read_opnd_sink(o, v, items.n, what);
 		if ((v = map_get(e, "allowed")))
 			read_allowed(op, o, v);
+		read_range(o, e);
 		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
 			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
 				o->flags |= opnd_flag_keys[f].bit;
@@ -376,7 +412,7 @@ static void read_props(op_row *op, const ynode *map)
 			const char *tok = scalar(node(q->value), "a property value's token");
 			strs_push(&pr->from, key_of(q));
 			strs_push(&pr->from, tok);
-			if (*tok) /* "": the value leaves the slot empty (a seed's 0 flag) */
+			if (*tok) /* "": the value leaves the slot empty (NVVM's 0 flag) */
 				add_token(tok);
 		}
 	}

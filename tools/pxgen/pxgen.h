@@ -131,6 +131,9 @@ typedef struct dir_row {
 	uint32_t needs, excludes;          /* PX_DIR_* bits the directive needs / refuses beside it */
 	size_t needs_diag, excludes_diag;  /* the messages */
 	const ynode *needs_at, *excludes_at;
+	unsigned lo[3], hi[3];             /* range: each argument's lowest and highest value */
+	unsigned product;                  /* product: the most the arguments' product may be (0: no limit) */
+	size_t product_diag;
 } dir_row;
 
 typedef struct diag_row {
@@ -169,6 +172,10 @@ typedef struct opnd_row {
 	strs allowed;    /* per set: its token ("" with allowed_slot -1), then its values */
 	size_t *allowed_n; /* the values in each set */
 	size_t nallowed;
+	bool ranged;     /* range:, multiple: or power_of_two: given */
+	int32_t lo, hi;  /* range: [lo, hi] (INT32_MIN, INT32_MAX: the type's own) */
+	int32_t multiple; /* multiple: N (1: any) */
+	bool pow2;       /* power_of_two: true */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128 };
@@ -188,7 +195,7 @@ typedef struct variant_row {
 	uint64_t targets;       /* every target the variant runs on (the window's SM side) */
 	const char *mc;
 	int32_t iid;
-	int32_t isd;            /* NVPTXISD opcode a seed names for the variant, or 0 */
+	int32_t isd;            /* NVPTXISD opcode of the variant's selection, or 0 */
 	const ynode *iid_formula; /* the op's `iid:` formula, evaluated per variant, or NULL */
 	opnd_list results, operands;
 } variant_row;

@@ -1,8 +1,9 @@
-/* Cache control (data/ops/cache.yaml): applypriority and discard work on one
- * 128-byte line, an immediate size of 128 (`allowed:`; ptxas: "expected to be
- * 128"), and createpolicy's fraction is an f32 above 0 and at most 1 (ptxas:
- * "expected to be in range (0.000000 .. 1.000000]"). A literal outside the set
- * is reported at the operand; a register is the program's own business. */
+/* Immediates ptxas restricts beyond their type (the imm_range family): a size
+ * from a fixed set (`allowed:`: applypriority, discard, the tensor map fences
+ * and copies work on 128 bytes; ptxas: "expected to be 128") and
+ * createpolicy's fraction, an f32 above 0 and at most 1 (ptxas: "expected to
+ * be in range (0.000000 .. 1.000000]"). A literal outside the set is reported
+ * at the operand; a register is the program's own business. */
 #include <string.h>
 
 #include "verify/verify.h"
@@ -32,7 +33,7 @@ static bool literal_f32(const px_opnd *o, float *out)
 	}
 }
 
-void px_cache_control_check(px_verifier *v, px_func *f, px_node *n)
+void px_imm_range_check(px_verifier *v, px_func *f, px_node *n)
 {
 	(void)f;
 	unsigned no, nv;
@@ -41,9 +42,9 @@ void px_cache_control_check(px_verifier *v, px_func *f, px_node *n)
 		const int32_t *vals = px_opnd_allowed(&defs[i], n->slot, &nv);
 		if (!vals || n->ops[i].kind != PX_O_INT || px_int_allowed(&n->ops[i], vals, nv))
 			continue;
-		char text[64];
-		px_error(v->d, n->ops[i].loc, PX_D_cache_size_imm, n->op->name,
-		         px_allowed_text(text, sizeof text, false, vals, nv), (long long)n->ops[i].ival);
+		char text[128];
+		px_error(v->d, n->ops[i].loc, PX_D_imm_not_allowed, n->op->name,
+		         px_allowed_text(text, sizeof text, false, vals, nv), defs[i].name, (long long)n->ops[i].ival);
 	}
 	int ki = px_slot_find(n->op, PX_SN_kind);
 	float fr;
