@@ -5,13 +5,13 @@
 
 Suite *scanner_suite(void);  /* grammar/lexer.l */
 Suite *tables_suite(void);   /* data/ via px_tables */
-Suite *regs_suite(void);     /* register model (seed 000) */
+Suite *regs_suite(void);     /* register model (NVPTX's register classes) */
 Suite *print_suite(void);    /* printer pieces */
 Suite *pipeline_suite(void); /* library API end to end */
-Suite *matrix_suite(void);   /* matrix copies: seed 000's ID table */
-Suite *match_suite(void);    /* the pattern matcher's costs (seed 003) */
+Suite *matrix_suite(void);   /* matrix copies: NVVM's ID table */
+Suite *match_suite(void);    /* the pattern matcher's costs */
 Suite *diag_suite(void);     /* diagnostics only the library API raises */
-Suite *mma_suite(void);      /* seed 002's packed MMA descriptor */
+Suite *mma_suite(void);      /* NVVM's packed MMA descriptor */
 Suite *fp_suite(void);       /* literal rounding (util/fp.c) */
 Suite *threads_suite(void);  /* translations on several threads at once */
 

@@ -1,4 +1,4 @@
-/* The pattern matcher (seed 003): saturating int64 sums and products at their
+/* The pattern matcher: saturating int64 sums and products at their
  * overflow edges, the depth amplifier, the predicate tail, and the pattern
  * table generated from data/patterns.yaml. */
 #include <stdint.h>
@@ -21,7 +21,7 @@ END_TEST
 
 START_TEST(sat_mul_edges)
 {
-	ck_assert_int_eq(px_cost_mul(2, 52), 104); /* the seed's Volta double */
+	ck_assert_int_eq(px_cost_mul(2, 52), 104); /* NVVM's Volta double */
 	ck_assert_int_eq(px_cost_mul(0, INT64_MAX), 0);
 	ck_assert_int_eq(px_cost_mul(INT64_MIN, 0), 0);
 	ck_assert_int_eq(px_cost_mul(INT64_MAX / 2, 2), INT64_MAX - 1);

@@ -1,7 +1,7 @@
-/* Seed 000's matrix-copy table, row by row: each row's property blob, written
+/* NVVM's matrix-copy table, row by row: each row's property blob, written
  * in MIR's property form, selects the row's intrinsic ID and prints the real PTX
- * spelling ptxemit-mir(5) maps the row to. The table is the reference, not the
- * seed's ID formulas (they disagree with it for stmatrix). */
+ * spelling ptxemit-mir(5) maps the row to. The table is the reference, not
+ * NVVM's ID formulas (they disagree with it for stmatrix). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,8 +12,8 @@
 
 typedef struct row {
 	const char *op;    /* ldmatrix / stmatrix */
-	int num, shape;    /* the seed's enum values */
-	const char *sz;    /* the seed's width column as MIR spells it; NULL: implied */
+	int num, shape;    /* NVVM's enum values */
+	const char *sz;    /* NVVM's width column as MIR spells it; NULL: implied */
 	int trans, layout; /* -1: not a property of the op */
 	int iid;
 	const char *ptx;   /* the printed mnemonic */
@@ -130,7 +130,7 @@ END_TEST
 
 static px_str str(const char *z) { return (px_str){z, (uint32_t)strlen(z)}; }
 
-/* Seed 001's register fragment: two lane modes, two element modes. */
+/* The tile IR's register fragment: two lane modes, two element modes. */
 START_TEST(layout_reads_the_fragment)
 {
 	px_layout l;
@@ -168,7 +168,7 @@ END_TEST
 Suite *matrix_suite(void)
 {
 	Suite *s = suite_create("matrix");
-	TCase *tc = tcase_create("seed 000 table");
+	TCase *tc = tcase_create("NVVM matrix-copy table");
 	int n = (int)(sizeof rows / sizeof rows[0]);
 	tcase_add_loop_test(tc, seed_row_selects_its_id, 0, n);
 	tcase_add_loop_test(tc, dotted_spelling_selects_the_same_id, 0, n);

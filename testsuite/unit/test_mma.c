@@ -1,5 +1,5 @@
-/* Seed 002's packed MMA descriptor: encoding a node's properties, reading
- * them back by the seed's keys, and the two enum failures. */
+/* NVVM's packed MMA descriptor: encoding a node's properties, reading
+ * them back by NVVM's keys, and the two enum failures. */
 #include <stdint.h>
 #include <string.h>
 
@@ -23,7 +23,7 @@ START_TEST(test_type_and_shape_enums)
 }
 END_TEST
 
-/* Seed 004's worked example, mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32. */
+/* The AsmPrinter's worked example, mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32. */
 START_TEST(test_encode_query)
 {
 	px_mma_props p = {.shape = tok("m16n8k16"), .aty = tok("f16"), .bty = tok("f16"), .bcol = true};

@@ -1,4 +1,4 @@
-/* Seed 000's register model as data/regclasses.yaml and data/types.yaml give
+/* NVPTX's register model as data/regclasses.yaml and data/types.yaml give
  * it: class IDs 0 to 6, widths, declaration types and prefixes, the %f view
  * over %r (and ptxemit's %fd view over %rd), the subclass relation closing
  * through %f, and the class each value type lives in. */
