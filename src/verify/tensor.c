@@ -38,7 +38,7 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n)
 		bool pred = o->kind == PX_O_VALUE && px_types[f->values[o->id].type].kind == PX_KIND_PRED;
 		char text[64];
 		if (vals && !(pred_ok && pred) && !px_int_allowed(o, vals, nv))
-			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, px_allowed_text(text, sizeof text, pred_ok, vals, nv));
+			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, n->op->name, px_allowed_text(text, sizeof text, pred_ok, vals, nv));
 	}
 }
 
