@@ -269,7 +269,7 @@ struct px_module {
 	uint32_t nglobals, cap_globals;
 	px_funcsig *funcs;
 	uint32_t nfuncs, cap_funcs;
-	px_strmap syms;         /* name -> (index << 1) | is_func */
+	px_strmap syms;         /* name -> (index << 1) | is_func; read through px_module_sym (a view's is empty) */
 	px_func_hook on_function;
 	void *hook_ctx;
 	/* The hook took the function (its memory is m->fn_arena's blocks and
