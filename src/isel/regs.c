@@ -85,7 +85,7 @@ static bool needs_b8(px_isel *s, uint32_t value)
 
 bool px_value_true_b8(px_isel *s, uint32_t value)
 {
-	return s->f->values[value].type == PX_T_b8 && !s->f->values[value].count && needs_b8(s, value);
+	return s->f->values[value].type == PX_T_b8 && needs_b8(s, value);
 }
 
 uint32_t px_new_reg(px_isel *s, int type, uint32_t count)
@@ -119,7 +119,9 @@ uint32_t px_value_reg(px_isel *s, uint32_t value)
 	if (s->vreg[value] == UINT32_MAX) {
 		const px_value *v = &s->f->values[value];
 		if (px_value_true_b8(s, value)) {
-			uint32_t r = s->next[PX_RC_rb]++;
+			/* an array's elements (a .v4 of FP8 bytes) take consecutive numbers */
+			uint32_t r = s->next[PX_RC_rb];
+			s->next[PX_RC_rb] += v->count ? v->count : 1;
 			if (s->mf.nregs[PX_RC_rb] < s->next[PX_RC_rb])
 				s->mf.nregs[PX_RC_rb] = s->next[PX_RC_rb];
 			s->vreg[value] = r | RB_TAG;

@@ -212,17 +212,23 @@ static void follow_space(const px_verifier *v, px_node *n, uint8_t t)
 		n->slot[si] = 0;
 }
 
-/* Is every space the operand's slot can name shared memory? Then its generic
- * form (the slot left empty) still works only on shared memory (ldmatrix,
- * mbarrier, st.bulk). */
-static bool shared_only(const px_op_def *op, const px_opnd_def *def)
+/* The one kind of memory every space the operand's slot can name lies in:
+ * shared (shared::cta or shared::cluster) or global; else PX_AS_GENERIC. Its
+ * generic form (the slot left empty) then still works only there: ldmatrix,
+ * mbarrier and st.bulk on shared memory, multimem, ldu and discard on global. */
+static unsigned only_space(const px_op_def *op, const px_opnd_def *def)
 {
 	if (def->space_slot < 0)
-		return false;
-	for (const uint16_t *t = op->slots[def->space_slot].toks; *t; t++)
-		if (px_space_of_tok(*t) != PX_AS_SHARED && px_space_of_tok(*t) != PX_AS_CLUSTER)
-			return false;
-	return true;
+		return PX_AS_GENERIC;
+	unsigned kind = PX_AS_GENERIC;
+	for (const uint16_t *t = op->slots[def->space_slot].toks; *t; t++) {
+		unsigned sp = px_space_of_tok(*t);
+		sp = sp == PX_AS_CLUSTER ? PX_AS_SHARED : sp;
+		if ((sp != PX_AS_SHARED && sp != PX_AS_GLOBAL) || (kind != PX_AS_GENERIC && kind != sp))
+			return PX_AS_GENERIC;
+		kind = sp;
+	}
+	return kind;
 }
 
 /* A parameter aggregate where a generic address is wanted prints its generic
@@ -292,10 +298,11 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 		follow_space(v, n, t);
 		unsigned sp = px_opnd_space(&defs[i], n->slot);
 		bool ok = suits(sp, t, sym);
-		if (ok && sp == PX_AS_GENERIC && t && t != PX_SP_UNKNOWN && shared_only(n->op, &defs[i])) {
+		unsigned only = sp == PX_AS_GENERIC ? only_space(n->op, &defs[i]) : PX_AS_GENERIC;
+		if (ok && only != PX_AS_GENERIC && t && t != PX_SP_UNKNOWN) {
 			unsigned have = PX_SP_SPACE(t);
-			ok = have == PX_AS_SHARED || have == PX_AS_CLUSTER || have == PX_AS_GENERIC;
-			sp = ok ? sp : PX_AS_SHARED;
+			ok = have == only || have == PX_AS_GENERIC || (only == PX_AS_SHARED && have == PX_AS_CLUSTER);
+			sp = ok ? sp : only;
 		}
 		if (ok && sp == PX_AS_GENERIC && !sym && f->values[b->id].param == PX_PARAM_AGG)
 			need_cvta_param(v, b->loc);
