@@ -119,6 +119,9 @@ static void resolve_target(px_pipeline *p)
 		px_worker *w = &p->workers[i];
 		w->ov.target = p->v.target;
 		w->ov.ptx_given = p->v.ptx_given;
+		/* the target's own PTX version, the floor every node's rules are
+		 * judged against when the module names no version */
+		w->ov.ptx_needed = p->v.ptx_needed;
 		w->ov.target_reported = true; /* the pipeline's verifier says it */
 		w->os.target = p->s.target;
 		w->os.ptx = p->s.ptx;
