@@ -19,13 +19,9 @@
 # ptxas's verdicts are kept in CACHE, one "KEY VERDICT" line each, KEY naming a
 # hash of ptxas's version, the -arch given and a hash of the PTX text; only
 # texts not in CACHE are given to ptxas, JOBS at a time. Several sweeps may
-# share one CACHE at once: each appends its new lines in one go under a lock
-# (flock on CACHE, or a lock directory where there is no flock), and a reader
-# takes a verdict only from well-formed lines ("HEX:ARCH:HEX ok|no") that agree,
-# so a torn, merged or duplicated line never decides one (a key left without a
-# verdict is asked again). Prints the counts and every disagreement with
-# ptxas's message; exits 1 on any disagreement, 77 when ptxas or a hash
-# program is missing.
+# share one CACHE at once (testsuite/sweepcache.sh says how). Prints the
+# counts and every disagreement with ptxas's message; exits 1 on any
+# disagreement, 77 when ptxas or a hash program is missing.
 set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
 test -n "$ptxas" && test -x "$ptxas" || exit 77
@@ -136,33 +132,8 @@ cut -d' ' -f1 asks | xargs $hash | sed 's/^\([0-9a-f]*\) *\**\(.*\)/\2 \1/' >tex
 awk -v p="$pver" 'FILENAME == ARGV[1] { h[$1] = $2; next }
   { print $1, $2, p ":" $2 ":" h[$1] }' texthash asks >keys
 
-# the verdicts CACHE holds: one per key from well-formed lines; a key whose
-# lines disagree has none
-cache_verdicts () {
-  awk 'NF == 2 && ($2 == "ok" || $2 == "no") && $1 ~ /^[0-9a-f]+:sm_[0-9a-z]+:[0-9a-f]+$/ {
-      if (!($1 in v)) { v[$1] = $2; k[++n] = $1 } else if (v[$1] != $2) bad[$1] = 1
-    }
-    END { for (i = 1; i <= n; i++) if (!(k[i] in bad)) print k[i], v[k[i]] }' "$cache"
-}
-
-# append FILE to CACHE while holding the cache's lock
-append_cache () {
-  if command -v flock >/dev/null 2>&1; then
-    flock "$cache" sh -c 'cat "$1" >>"$2"' sh "$1" "$cache"
-    return
-  fi
-  tries=0
-  until mkdir "$cache.lock" 2>/dev/null; do
-    tries=$((tries + 1))
-    # a lock held this long is a killed sweep's: take it over
-    test "$tries" -lt 120 || { rmdir "$cache.lock" 2>/dev/null; tries=0; }
-    sleep 1
-  done
-  cat "$1" >>"$cache"
-  st=$?
-  rmdir "$cache.lock"
-  return $st
-}
+# cache_verdicts and append_cache (the cache several sweeps may share)
+. "$srcdir/testsuite/sweepcache.sh"
 
 # ptxas for the keys not in the cache, JOBS at a time
 cache_verdicts >known
