@@ -18,9 +18,10 @@
 #
 # ptxas's verdicts are kept in CACHE, one "KEY VERDICT" line each, KEY naming a
 # hash of ptxas's version, the -arch given and a hash of the PTX text; only
-# texts not in CACHE are given to ptxas, JOBS at a time. Prints the counts and
-# every disagreement with ptxas's message; exits 1 on any disagreement, 77
-# when ptxas or a hash program is missing.
+# texts not in CACHE are given to ptxas, JOBS at a time. Several sweeps may
+# share one CACHE at once (testsuite/sweepcache.sh says how). Prints the
+# counts and every disagreement with ptxas's message; exits 1 on any
+# disagreement, 77 when ptxas or a hash program is missing.
 set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
 test -n "$ptxas" && test -x "$ptxas" || exit 77
@@ -73,10 +74,13 @@ arch_of () {
   esac
 }
 
-ver_max () { # the higher of two X.Y versions
-  awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, "."); split(b, y, ".");
-    print (x[1] * 100 + x[2] >= y[1] * 100 + y[2]) ? a : b }'
+# v: the higher of two X.Y versions (no process: it runs once a translation)
+ver_max () {
+  if test $((${1%.*} * 100 + ${1#*.})) -ge $((${2%.*} * 100 + ${2#*.})); then v=$1; else v=$2; fi
 }
+
+# each target's -arch beside it: "TARGET LOWEST-PTX ARCH"
+while read -r t tmin; do echo "$t $tmin `arch_of "$t"`"; done <"$work/targets" >"$work/targets.arch"
 
 # Translate every case for every target. The jobs list has a line
 # "N KIND CASE TARGET" per translation, KIND acc (ptxemit accepted; ptxas judges
@@ -100,26 +104,26 @@ while read -r mir opts; do
   case " $opts " in *" --ptx="*) fixed=yes ;; esac
   grep '^[ 	]*target[ 	].*[ 	]ptx[ 	]' "$in" >/dev/null && fixed=yes
   rest=`echo " $opts" | sed -e 's/ --ptx=[^ ]*//' -e 's/ --target=[^ ]*//'`
-  while read -r t tmin; do
+  while read -r t tmin arch; do
     n=$((n + 1))
-    v=`ver_max "$own" "$tmin"`
+    ver_max "$own" "$tmin"
     popt=
     test -n "$fixed" && popt=--ptx=$v
     # shellcheck disable=SC2086
     if "$ptxemit" $rest $popt --target="$t" "$in" -o "ptx/$n.ptx" 2>"ptx/$n.err"; then
       echo "$n acc $mir $t" >>jobs
-      echo "ptx/$n.ptx `arch_of "$t"`" >>asks
+      echo "ptx/$n.ptx $arch" >>asks
     else
       sed -e "s/^\.target [a-z0-9_]*/.target $t/" -e "s/^\.version [0-9.]*/.version $v/" \
         own.ptx >"ptx/$n.ptx"
       echo "$n rej $mir $t" >>jobs
-      echo "ptx/$n.ptx `arch_of "$t"`" >>asks
+      echo "ptx/$n.ptx $arch" >>asks
       if test -z "$fixed" && test "$v" != "$top"; then
         sed "s/^\.version [0-9.]*/.version $top/" "ptx/$n.ptx" >"ptx/$n.top.ptx"
-        echo "ptx/$n.top.ptx `arch_of "$t"`" >>asks
+        echo "ptx/$n.top.ptx $arch" >>asks
       fi
     fi
-  done <targets
+  done <targets.arch
 done <cases
 
 # KEY of each question: ptxas's version hash, the -arch, the text's hash
@@ -128,22 +132,28 @@ cut -d' ' -f1 asks | xargs $hash | sed 's/^\([0-9a-f]*\) *\**\(.*\)/\2 \1/' >tex
 awk -v p="$pver" 'FILENAME == ARGV[1] { h[$1] = $2; next }
   { print $1, $2, p ":" $2 ":" h[$1] }' texthash asks >keys
 
+# cache_verdicts and append_cache (the cache several sweeps may share)
+. "$srcdir/testsuite/sweepcache.sh"
+
 # ptxas for the keys not in the cache, JOBS at a time
+cache_verdicts >known
 awk 'FILENAME == ARGV[1] { seen[$1] = 1; next }
-  !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' "$cache" keys >todo
+  !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' known keys >todo
 nrun=`wc -l <todo | tr -d ' '`
+: >new
 if test "$nrun" -gt 0; then
   # shellcheck disable=SC2016
   xargs -P "$jobs" -n 3 sh -c '
     if "$0" -arch="$2" -c "$1" -o /dev/null >/dev/null 2>&1; then v=ok; else v=no; fi
     echo "$3 $v"' "$ptxas" <todo >new || exit 1
   test `wc -l <new` -eq "$nrun" || { echo "sweep: ptxas gave no verdict for some texts" >&2; exit 1; }
-  cat new >>"$cache"
+  append_cache new || exit 1
 fi
 
-# ptxas's verdicts against ptxemit's
-awk 'FILENAME == ARGV[1] { verdict[$1] = $2; next }
-  { print $1, verdict[$3] }' "$cache" keys >verdicts
+# ptxas's verdicts against ptxemit's (this run's own answers first: another
+# sweep may have written a disagreeing line for one of them meanwhile)
+awk 'FILENAME == ARGV[1] || FILENAME == ARGV[2] { if (!($1 in verdict)) verdict[$1] = $2; next }
+  { print $1, verdict[$3] }' new known keys >verdicts
 awk -v nc="$ncases" -v nt="$ntargets" -v nrun="$nrun" '
   FILENAME == ARGV[1] { v[$1] = $2; next }
   {

@@ -270,9 +270,27 @@ static int print_tables(const char *op)
 	return EXIT_SUCCESS;
 }
 
+/* The long option NAME (n bytes, without "--") names: the one spelled so, or
+ * the only one it abbreviates, as getopt_long reads it; NULL if none or several. */
+static const struct option *named_option(const char *name, size_t n)
+{
+	const struct option *hit = NULL;
+	for (const struct option *o = long_options; o->name; o++) {
+		if (strncmp(o->name, name, n) != 0)
+			continue;
+		if (o->name[n] == '\0')
+			return o;
+		if (hit)
+			return NULL;
+		hit = o;
+	}
+	return hit;
+}
+
 /* Whether the diagnostics are JSON: decided before the options are parsed,
  * so that a mistake in any of them is reported in the format asked for. The
- * last --diagnostics-format wins, as options do; "--" ends the options. */
+ * last --diagnostics-format (or an abbreviation of it) wins, as options do;
+ * "--" ends the options. */
 static bool diagnostics_json(int argc, char **argv)
 {
 	bool j = false;
@@ -280,12 +298,16 @@ static bool diagnostics_json(int argc, char **argv)
 		const char *v = NULL;
 		if (strcmp(argv[i], "--") == 0)
 			break;
-		if (strncmp(argv[i], "--diagnostics-format=", 21) == 0)
-			v = argv[i] + 21;
-		else if (strcmp(argv[i], "--diagnostics-format") == 0 && i + 1 < argc)
-			v = argv[++i];
-		else if (strcmp(argv[i], "-o") == 0)
+		if (strncmp(argv[i], "--", 2) == 0) {
+			const char *name = argv[i] + 2, *eq = strchr(name, '=');
+			const struct option *o = named_option(name, eq ? (size_t)(eq - name) : strlen(name));
+			if (o && o->val == OPT_DIAG_FORMAT)
+				v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
+			else if (o && o->has_arg == required_argument && !eq)
+				i++; /* the option's argument, whatever it reads */
+		} else if (strcmp(argv[i], "-o") == 0) {
 			i++; /* -o's argument is a file name, whatever it reads */
+		}
 		if (v && strcmp(v, "json") == 0)
 			j = true;
 		else if (v && strcmp(v, "text") == 0)
