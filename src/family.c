@@ -16,5 +16,4 @@ const px_family px_families[PX_FAM__COUNT] = {
 	[PX_FAM_wmma] = {.select = px_select_wmma},
 	[PX_FAM_texture] = {.check = px_texture_check},
 	[PX_FAM_imm_range] = {.check = px_imm_range_check},
-	[PX_FAM_tma] = {.check = px_tma_check},
 };

@@ -96,6 +96,14 @@ static bool is_literal(const px_opnd *o)
 	return o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS;
 }
 
+static px_mop sreg_mop(const px_opnd *o)
+{
+	px_mop m = mop_of(PX_M_SREG);
+	m.name.s = px_sregs[o->id].name;
+	m.name.n = (uint32_t)strlen(m.name.s);
+	return m;
+}
+
 static const uint16_t space_tok[] = {
 	[PX_AS_GLOBAL] = PX_TOK_global, [PX_AS_SHARED] = PX_TOK_shared, [PX_AS_CLUSTER] = PX_TOK_shared__cluster,
 	[PX_AS_CONST] = PX_TOK_const,   [PX_AS_LOCAL] = PX_TOK_local,   [PX_AS_PARAM] = PX_TOK_param,
@@ -171,8 +179,12 @@ static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, unsigned s
 		m.idx->nelems = o->idx->nelems;
 		for (uint32_t i = 0; i < o->idx->nelems; i++) {
 			const px_opnd *e = &o->idx->elems[i];
-			m.idx->elems[i] = is_literal(e) ? px_materialize(s, PX_T_s32, immediate(e, PX_T_s32), loc)
-			                                : px_lower_value_as(s, e, PX_T_s32, loc);
+			if (e->kind == PX_O_SREG) { /* a coordinate register, never the name itself */
+				m.idx->elems[i] = px_materialize(s, px_sregs[e->id].type, sreg_mop(e), loc);
+			} else {
+				m.idx->elems[i] = is_literal(e) ? px_materialize(s, PX_T_s32, immediate(e, PX_T_s32), loc)
+				                                : px_lower_value_as(s, e, PX_T_s32, loc);
+			}
 		}
 	}
 	return m;
@@ -184,9 +196,7 @@ static px_mop scalar(px_isel *s, const px_opnd *o, const px_opnd_def *def, int w
 	if (o->kind == PX_O_VALUE)
 		return px_lower_value_as(s, o, want, loc);
 	if (o->kind == PX_O_SREG) {
-		px_mop m = mop_of(PX_M_SREG);
-		m.name.s = px_sregs[o->id].name;
-		m.name.n = (uint32_t)strlen(m.name.s);
+		px_mop m = sreg_mop(o);
 		if (def->flags & PX_OPND_SREG)
 			return m;
 		return px_materialize(s, px_sregs[o->id].type, m, loc);

@@ -155,6 +155,10 @@ enum px_opnd_flags {
 	PX_OPND_B8REG = 32,   /* a b8 value here must be a true .b8 register (%rb), not %rs */
 	PX_OPND_SINK = 64,    /* result: PTX takes the sink _ here, so a discarded result prints as _ */
 	PX_OPND_SINK_ONLY = 128, /* result: PTX takes only the sink _ here, never a register */
+	PX_OPND_COORDS = 256, /* an address that takes a coordinate group, [tmap, (c0, ...)]: one
+	                       * per dimension of count_slot's token, or with count_slot -1, count
+	                       * of them (.tile::gather4: 5), or with count 0 too, what the op's
+	                       * family checks (textures) */
 };
 /* An operand's `range:`, `multiple:` and `power_of_two:` (data/ops): an integer
  * literal there must lie in [lo, hi], be a multiple of `multiple` and, with pow2,
@@ -173,7 +177,7 @@ typedef struct px_opnd_def {
 	uint8_t derive;     /* enum px_derive applied to the slot's type */
 	int8_t count_slot;  /* slot whose token (v2, v4, x4) gives a group's size, or -1 */
 	uint8_t count;      /* fixed group size when count_slot is -1 */
-	uint8_t flags;      /* enum px_opnd_flags */
+	uint16_t flags;     /* enum px_opnd_flags */
 	int8_t space_slot;  /* PX_OK_ADDR: the slot whose token names the state space (empty:
 	                     * generic), or -1 for the fixed space below */
 	uint8_t space;      /* with space_slot -1: enum px_addr_space (an address operand's, or

@@ -204,11 +204,90 @@ static void check_const_param(px_verifier *v, px_func *f, const px_node *n, cons
 		px_error(v->d, n->oploc, PX_D_kernel_const_ptr, (int)val->name.n, val->name.s);
 }
 
+/* What an operand of a kind that has no value is, for a message. */
+static const char *kind_text(const px_opnd *o)
+{
+	switch (o->kind) {
+	case PX_O_ADDR:
+		return "an address [...]";
+	case PX_O_SYM:
+		return "a symbol @name";
+	case PX_O_LABEL:
+		return "a label";
+	case PX_O_GROUP:
+		return "a group ( ... )";
+	case PX_O_FLOAT:
+		return "a floating-point literal";
+	case PX_O_FBITS:
+		return "a bit-pattern literal";
+	default:
+		return "no value";
+	}
+}
+
+/* The coordinates of [tmap, (c0, ...)]: one 32-bit integer value, special
+ * register or literal per dimension of the count slot's token (cp.async.bulk.tensor.2d
+ * takes two). A texture's family checks its own (count_slot -1). */
+static void check_coords(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o, const px_opnd_def *def,
+                         unsigned pos, const char *what)
+{
+	const px_opnd *g = o->idx;
+	if (!(def->flags & PX_OPND_COORDS)) {
+		if (g)
+			px_error(v->d, g->loc, PX_D_coords_unexpected, pos, what);
+		return;
+	}
+	if (def->count_slot < 0 && !def->count)
+		return;
+	unsigned want = px_opnd_count(def, n->slot), have = g ? g->nelems : 0;
+	if (have != want && def->count_slot < 0)
+		px_error(v->d, g ? g->loc : o->loc, PX_D_coords_count_fixed, pos, what, want, have);
+	else if (have != want)
+		px_error(v->d, g ? g->loc : o->loc, PX_D_coords_count, pos, what, want, want == 1 ? "" : "s",
+		         px_tok_names[n->slot[def->count_slot]], have);
+	for (uint32_t i = 0; i < have; i++) {
+		const px_opnd *e = &g->elems[i];
+		int t = 0;
+		if (e->kind == PX_O_INT) {
+			px_check_literal(v, e, PX_T_s32, pos, what);
+			continue;
+		}
+		if (e->kind == PX_O_VALUE) {
+			t = f->values[e->id].type;
+			if (e->elem < 0 && f->values[e->id].count) {
+				px_error(v->d, e->loc, PX_D_array_as_scalar, (int)f->values[e->id].name.n, f->values[e->id].name.s);
+				continue;
+			}
+		} else if (e->kind == PX_O_SREG) {
+			t = px_sregs[e->id].type;
+			if (!t) {
+				px_error(v->d, e->loc, PX_D_sreg_vector, px_sregs[e->id].name, px_sregs[e->id].name);
+				continue;
+			}
+		} else {
+			px_error(v->d, e->loc, PX_D_coord_kind, i, what, kind_text(e));
+			continue;
+		}
+		if (t && px_types[t].width == 32 && px_types[t].kind != PX_KIND_FLOAT && px_types[t].kind != PX_KIND_PRED)
+			continue;
+		if (!t)
+			continue; /* an undefined value: reported where it is read */
+		if (e->kind == PX_O_SREG)
+			px_error(v->d, e->loc, PX_D_sreg_type, px_sregs[e->id].name, tname(t), "s32");
+		else
+			px_error(v->d, e->loc, PX_D_coord_type, i, what, (int)f->values[e->id].name.n, f->values[e->id].name.s,
+			         tname(t));
+	}
+}
+
 static void check_address(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o)
 {
 	const px_opnd *b = o->base;
 	if (b->kind == PX_O_SYM) {
 		check_symbol(v, f, b);
+		uint32_t e = px_func_local(f, b->sym) ? PX_STRMAP_NONE : px_strmap_get(&v->m->syms, b->sym.s, b->sym.n);
+		if (e != PX_STRMAP_NONE && (e & 1)) /* a function: its name is code, no memory to read or write */
+			px_error(v->d, b->loc, PX_D_addr_function, (int)b->sym.n, b->sym.s);
 	} else if (b->kind == PX_O_VALUE) {
 		check_value_use(v, f, b);
 		const px_value *val = &f->values[b->id];
@@ -234,16 +313,38 @@ static void group_size_error(px_verifier *v, const px_opnd *o, unsigned pos, con
 		px_error(v->d, o->loc, PX_D_group_count, pos, what, count, given);
 }
 
+/* Element i of a ( ) group: a value, a literal or a special register, never
+ * an address, a symbol or a label (PTX's { } vector holds registers and
+ * immediates); the names inside such an element are still checked. */
+static void check_element(px_verifier *v, px_func *f, const px_node *n, const px_opnd *e, unsigned i,
+                          const px_opnd_def *def, int want, unsigned pos, const char *what)
+{
+	static const char *const fix[] = {
+		[PX_O_ADDR] = "load the value with ld and write the loaded value",
+		[PX_O_SYM] = "take its address with mov (%a:u64 = mov @name) and write that value",
+		[PX_O_LABEL] = "write a value",
+	};
+	if (e->kind != PX_O_ADDR && e->kind != PX_O_SYM && e->kind != PX_O_LABEL) {
+		check_scalar(v, f, e, def, want, pos, what);
+		return;
+	}
+	px_error(v->d, e->loc, PX_D_group_elem_kind, i + 1, pos, what, kind_text(e), fix[e->kind]);
+	if (e->kind == PX_O_ADDR)
+		check_address(v, f, n, e);
+	else if (e->kind == PX_O_SYM)
+		check_symbol(v, f, e);
+}
+
 /* A group operand: a ( ) group or an array value of the group's size; a group
  * of one may also be written as its one value (stmatrix.x1 [p], %r). */
-static void check_group(px_verifier *v, px_func *f, const px_opnd *o, const px_opnd_def *def, int want,
+static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o, const px_opnd_def *def, int want,
                         unsigned count, unsigned pos, const char *what)
 {
 	if (o->kind == PX_O_GROUP) {
 		if (o->nelems != count)
 			group_size_error(v, o, pos, what, count, o->nelems);
 		for (uint32_t i = 0; i < o->nelems; i++)
-			check_scalar(v, f, &o->elems[i], def, want, pos, what);
+			check_element(v, f, n, &o->elems[i], i, def, want, pos, what);
 		return;
 	}
 	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count) {
@@ -266,6 +367,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	switch (def->kind) {
 	case PX_OK_ADDR: {
 		check_address(v, f, n, o);
+		check_coords(v, f, n, o, def, pos, what);
 		int si = px_slot_find(n->op, PX_SN_space); /* ptxas: immediate addresses only for .local */
 		if (o->base->kind == PX_O_INT && si >= 0 && n->slot[si] != PX_TOK_local)
 			px_error(v->d, o->base->loc, PX_D_imm_addr_space);
@@ -280,7 +382,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 		break;
 	}
 	if (px_opnd_is_group(def, n->slot)) {
-		check_group(v, f, o, def, want, px_opnd_count(def, n->slot), pos, what);
+		check_group(v, f, n, o, def, want, px_opnd_count(def, n->slot), pos, what);
 		return;
 	}
 	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count)

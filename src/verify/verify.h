@@ -82,7 +82,6 @@ bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tenso
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
 void px_imm_range_check(px_verifier *v, px_func *f, px_node *n); /* immrange.c */
 void px_texture_check(px_verifier *v, px_func *f, px_node *n);   /* texture.c */
-void px_tma_check(px_verifier *v, px_func *f, px_node *n);       /* tma.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_int_allowed(const px_opnd *o, const int32_t *vals, unsigned n); /* operands.c */

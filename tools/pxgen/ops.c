@@ -170,6 +170,32 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 		o->count_slot = need_slot(op, v);
 }
 
+/* coords: SLOT (an address followed by a coordinate group, [tmap, (c0, ...)],
+ * one coordinate per dimension that SLOT's token names: 1d ... 5d), N (that
+ * many whatever the slots hold: the five of .tile::gather4) or family (the op's
+ * family checks their number and types: textures). */
+static void read_opnd_coords(const op_row *op, opnd_row *o, const ynode *v)
+{
+	if (strcmp(o->kind, "addr"))
+		fail(v, "coords belongs to an address operand, not a %s", o->kind);
+	o->flags |= OPND_COORDS;
+	const char *c = scalar(v, "coords");
+	if (!strcmp(c, "family"))
+		return;
+	if (*c >= '0' && *c <= '9') {
+		o->count = to_uint(v, "coords", 255);
+		if (!o->count)
+			fail(v, "coords: 0 takes no coordinates; leave coords out");
+		return;
+	}
+	o->count_slot = need_slot(op, v);
+	const slot_row *s = &op->slots[o->count_slot];
+	for (size_t i = 0; i < s->toks.n; i++)
+		if (s->toks.v[i][0] < '1' || s->toks.v[i][0] > '9')
+			fail(v, "coords: slot '%s' has token '%s', which names no number of dimensions", s->name,
+			     s->toks.v[i]);
+}
+
 /* sink: true (PTX takes _ for this result) or only (it takes nothing else);
  * a result's property, so an operand list rejects it. The verifier points at a
  * value written for a sink-only result as the list's only result. */
@@ -265,7 +291,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
 	                                   "inout", "b8reg", "sink", "allowed", "range", "multiple",
-	                                   "power_of_two", NULL};
+	                                   "power_of_two", "coords", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
@@ -294,6 +320,8 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 			read_opnd_count(op, o, v);
 		if ((v = map_get(e, "sink")))
 			read_opnd_sink(o, v, items.n, what);
+		if ((v = map_get(e, "coords")))
+			read_opnd_coords(op, o, v);
 		if ((v = map_get(e, "allowed")))
 			read_allowed(op, o, v);
 		read_range(o, e);

@@ -178,7 +178,7 @@ typedef struct opnd_row {
 	bool pow2;       /* power_of_two: true */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
-       OPND_SINK = 64, OPND_SINK_ONLY = 128 };
+       OPND_SINK = 64, OPND_SINK_ONLY = 128, OPND_COORDS = 256 };
 
 typedef struct opnd_list {
 	opnd_row *v;
