@@ -12,7 +12,7 @@
 # default level (-O2) and ptxas on ptxemit's PTX are timed once. It prints a
 # table and writes it, with the command and the machine, to RESULTS.md.
 # Ratios and verdicts use CPU time (user + system): all the tools are single
-# threaded, and on a shared machine their wall time also counts other jobs.
+# threaded (ptxemit runs with -j 1 here), and on a shared machine their wall time also counts other jobs.
 # They use net times: a tool's CPU time less that of starting a bare static
 # process (bench/bare.c), which every tool pays alike and none can avoid; the
 # raw times are in the table too.
@@ -23,6 +23,13 @@
 #
 # In-process latency: bench/latency.c, linked with libptxemit, translates a
 # one-kernel module of 1,000 statements many times in one process.
+#
+# Everything above runs ptxemit -j 1 (one thread). Then -j: bench/jobs.c,
+# linked with libptxemit, translates the largest module with 1, 2 and (where
+# the machine has more) as many threads as it has CPUs: wall time, CPU time,
+# and the calling thread's own CPU time (it reads and parses the module), from
+# which a speed-up on that many free cores can be bounded even on a shared
+# machine.
 #
 # Environment: BENCH_SIZES (node counts, default "1000 10000 100000 500000
 # 1000000"), BENCH_ONE_SIZES (statements of the one-kernel modules, default
@@ -70,6 +77,16 @@ if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -o "$work/latency" "$here/
 	${PTXEMIT_LIBS:-} 2>/dev/null; then
 	have_lib=yes
 fi
+have_jobs=no
+if [ -f "$lib" ] && $CC -O2 -std=c11 -pthread -I"$here/../src" -o "$work/jobs" "$here/jobs.c" "$lib" \
+	${PTXEMIT_LIBS:-} 2>/dev/null; then
+	have_jobs=yes
+fi
+cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
+jobs_n="1 2"
+[ "$cpus" -gt 2 ] && jobs_n="$jobs_n $cpus"
+last_size=
+for size in $sizes; do last_size=$size; done
 # the cheapest process there is: static where the C library allows it
 $CC -O2 -static -o "$work/bare" "$here/bare.c" 2>/dev/null || $CC -O2 -o "$work/bare" "$here/bare.c"
 have_llc=yes
@@ -86,7 +103,7 @@ net() { awk -v a="$1" -v s="$spawn" 'BEGIN { d = a - s; printf "%.6f", (d > 1e-6
 # Start-up: an empty module, many rounds, beside the cost of starting any
 # process at all (bare). The difference is what ptxemit adds.
 printf 'target %s\n' "$target" > "$work/empty.mir"
-set -- $("$work/timeit" 51 "$ptxemit" "$work/empty.mir" -o "$work/empty.ptx" -- "$work/bare")
+set -- $("$work/timeit" 51 "$ptxemit" -j 1 "$work/empty.mir" -o "$work/empty.ptx" -- "$work/bare")
 startup_ms=$(awk -v s="$1" 'BEGIN { printf "%.2f", s * 1000 }')
 startup_rss=$(awk -v k="$3" 'BEGIN { printf "%.1f", k / 1024 }')
 startup_cpu=$(awk -v s="$4" 'BEGIN { printf "%.2f", s * 1000 }')
@@ -117,12 +134,12 @@ min_l0='' max_as='' last_floor='' last_parse='' last_rss='' last_nodes=
 for size in $sizes; do
 	mir=$work/m$size.mir ll=$work/m$size.ll ptx=$work/m$size.ptx
 	nodes=$("$work/mirgen" "$size" "$mir" "$ll")
-	"$ptxemit" "$mir" -o "$ptx"
+	"$ptxemit" -j 1 "$mir" -o "$ptx"
 	mir_bytes=$(wc -c < "$mir") ptx_bytes=$(wc -c < "$ptx")
 	rounds=${BENCH_ROUNDS:-$([ "$size" -gt 100000 ] && echo 3 || echo 5)}
 	llc0=
 	[ $have_llc = yes ] && llc0="-- $LLC -march=nvptx64 -mcpu=$target -O0 $ll -o $work/l0.ptx"
-	set -- $("$work/timeit" "$rounds" "$ptxemit" "$mir" -o "$ptx" \
+	set -- $("$work/timeit" "$rounds" "$ptxemit" -j 1 "$mir" -o "$ptx" \
 		-- "$work/iofloor" "$mir" "$work/floor.out" "$ptx_bytes" \
 		-- "$work/floor" "$mir" $llc0)
 	wall_px=$1 rss=$3 t_px=$4 tmin_px=$5 t_io=$9 t_parse=${14} t_l0=${19:-}
@@ -170,8 +187,38 @@ for size in $sizes; do
 		"${t_as:+$(ms "$t_as")}" \
 		"${t_as:+$(awk -v a="$n_px" -v b="$n_as" 'BEGIN { printf "%.2f", 100 * a / b }')}" \
 		>> "$table"
+	if [ "$size" = "$last_size" ] && [ $have_jobs = yes ]; then
+		"$work/jobs" "$rounds" "$mir" $jobs_n > "$work/jobs.out"
+		jobs_nodes=$nodes jobs_l0=${n_l0:-}
+	fi
 	rm -f "$mir" "$ll" "$ptx" "$work/l0.ptx" "$work/l2.ptx" "$work/out.cubin" "$work/floor.out"
 done
+
+# -j: speed-ups against one thread. By wall time, what this run saw (on a
+# shared machine, other jobs' share of the cores counts too); bounded by CPU
+# times, what N free cores allow: the calling thread's CPU time, or the whole
+# CPU time spread over N cores, whichever is longer.
+jobs_table=$work/jobs.md
+jobs_wall2='' jobs_bound2='' jobs_l0x=''
+if [ -s "$work/jobs.out" ]; then
+	{
+		echo "| threads (-j) | wall ms | CPU ms | calling thread's CPU ms | speed-up (wall) | speed-up on free cores (bound from CPU times) |"
+		echo "|---:|---:|---:|---:|---:|---:|"
+	} > "$jobs_table"
+	set -- $(head -n 1 "$work/jobs.out")
+	w1=$2 c1=$3
+	while read -r n w c own; do
+		k=$n
+		[ "$k" -gt "$cpus" ] && k=$cpus
+		sw=$(div "$w1" "$w")
+		sb=$(awk -v c1="$c1" -v c="$c" -v o="$own" -v k="$k" 'BEGIN { t = c / k; if (o > t) t = o; printf "%.2f", c1 / t }')
+		printf '| %s | %s | %s | %s | %s | %s |\n' "$n" "$(ms "$w")" "$(ms "$c")" "$(ms "$own")" "$sw" "$sb" >> "$jobs_table"
+		if [ "$n" = 2 ]; then
+			jobs_wall2=$sw jobs_bound2=$sb
+			[ -n "$jobs_l0" ] && jobs_l0x=$(awk -v l="$jobs_l0" -v c1="$c1" -v s="$sw" 'BEGIN { printf "%.1f", l / (c1 / s) }')
+		fi
+	done < "$work/jobs.out"
+fi
 
 # One kernel of N statements against the many-function module of N nodes
 one_table=$work/one.md
@@ -185,7 +232,7 @@ if [ -n "$one_sizes" ]; then
 		mir=$work/k$size.mir ll=$work/k$size.ll ptx=$work/k$size.ptx
 		nodes=$("$work/mirgen" --one-kernel "$size" "$mir" "$ll")
 		rounds=${BENCH_ROUNDS:-$([ "$size" -gt 100000 ] && echo 3 || echo 5)}
-		set -- $("$work/timeit" "$rounds" "$ptxemit" "$mir" -o "$ptx")
+		set -- $("$work/timeit" "$rounds" "$ptxemit" -j 1 "$mir" -o "$ptx")
 		rss=$3 t_px=$4 tmin=$5
 		n_px=$(net "$t_px")
 		per=$(awk -v t="$tmin" -v n="$nodes" 'BEGIN { printf "%.3f", t * 1e6 / n }')
@@ -239,6 +286,16 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	else
 		echo "| linear: doubling within 10% | | not measured |"
 	fi
+	if [ -s "$jobs_table" ]; then
+		echo "| -j 2: >= 1.7x one thread at $jobs_nodes nodes (wall) | x$jobs_wall2 (free cores: x$jobs_bound2) | $(verdict "$jobs_wall2" 1.7 ">") |"
+		echo "| -j 2: >= 40x llc -O0 at $jobs_nodes nodes | ${jobs_l0x:+x$jobs_l0x} | $(verdict "$jobs_l0x" 40 ">") |"
+		echo
+		echo "Threads (bench/jobs.c: px_translate with px_options.jobs on the $jobs_nodes-node module, in-process,"
+		echo "medians of the rounds; llc -O0's ratio uses its net CPU time against ptxemit's one-thread CPU time"
+		echo "over the wall speed-up):"
+		echo
+		cat "$jobs_table"
+	fi
 	if [ -n "$one_sizes" ]; then
 		echo
 		echo "One kernel (bench/mirgen.c --one-kernel: a dependent chain, then a wide unrolled body;"
@@ -263,6 +320,6 @@ cat "$table"
 	echo
 	cat "$table"
 } > "$results"
-rm -f "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
+rm -f "$work/jobs" "$work/jobs.out" "$jobs_table" "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
 rmdir "$work" 2>/dev/null || true
 echo "results written to $results"

@@ -1191,6 +1191,7 @@ static void func_register(px_parser *P, bool defined)
 			px_report(m->diags, PX_SEV_NOTE, old->loc, PX_D_previous, (int)f->name.n, f->name.s);
 		} else if (defined) {
 			P->reg_undo = (px_reg_undo){PX_REG_REPLACED, prev >> 1, *old};
+			px_module_quiesce(m);
 			*old = sig;
 		}
 		return;
@@ -1201,7 +1202,7 @@ static void func_register(px_parser *P, bool defined)
 		m->cap_funcs = cap;
 	}
 	m->funcs[m->nfuncs] = sig;
-	px_strmap_put(&m->syms, f->name.s, f->name.n, m->nfuncs << 1 | 1);
+	px_module_sym_put(m, f->name, m->nfuncs << 1 | 1);
 	P->reg_undo = (px_reg_undo){.what = PX_REG_ADDED, .index = m->nfuncs};
 	m->nfuncs++;
 }
@@ -1220,8 +1221,11 @@ static void func_end(px_parser *P)
 static void func_drop(px_parser *P)
 {
 	if (P->f) {
-		px_strmap_free(&P->f->value_ids);
-		px_strmap_free(&P->f->label_ids);
+		if (!P->m->fn_taken) {
+			px_strmap_free(&P->f->value_ids);
+			px_strmap_free(&P->f->label_ids);
+		}
+		P->m->fn_taken = false;
 		px_arena_reset(&P->m->fn_arena);
 		P->f = NULL;
 	}
@@ -1316,7 +1320,7 @@ static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name
 		m->cap_globals = cap;
 	}
 	m->globals[m->nglobals] = g;
-	px_strmap_put(&m->syms, g.name.s, g.name.n, m->nglobals << 1);
+	px_module_sym_put(m, g.name, m->nglobals << 1);
 	m->nglobals++;
 }
 
@@ -1378,9 +1382,10 @@ static void parse_again(px_parser *P, yyscan_t *sc)
 {
 	px_module *m = P->m;
 	const px_parse_mark *k = &P->mark;
+	if (P->reg_undo.what != PX_REG_NONE)
+		px_module_quiesce(m);
 	if (P->reg_undo.what == PX_REG_ADDED) {
-		const px_funcsig *s = &m->funcs[P->reg_undo.index];
-		px_strmap_remove(&m->syms, s->name.s, s->name.n);
+		px_module_sym_remove(m, m->funcs[P->reg_undo.index].name);
 		m->nfuncs = P->reg_undo.index; /* it was the last one added */
 	} else if (P->reg_undo.what == PX_REG_REPLACED) {
 		m->funcs[P->reg_undo.index] = P->reg_undo.old;

@@ -1,6 +1,7 @@
 /* libptxemit's one entry point: parse, and as each function closes verify it,
  * select it and print it; then the module header, globals and prototypes go in
  * front. Output exists only when the whole module translated without error. */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,25 +21,91 @@ void px_options_default(px_options *o)
 	o->max_errors = 20;
 }
 
+typedef struct px_pipeline px_pipeline;
+
+/* What verifies, selects and prints one function at a time. With one job (and
+ * in the second pass) the pipeline's own verifier and selector, writing into
+ * its body; under -j each thread (the parser's too, when the others fall
+ * behind) has its own, and the function's text goes into its job. */
+typedef struct px_worker {
+	px_pipeline *p;
+	px_verifier *v;
+	px_isel *s;
+	px_buf *out;          /* where the function's text goes */
+	px_buf fbody;         /* its instructions, until the register declarations */
+	px_diag_mark select_mark; /* s->d's messages when selection began */
+	unsigned verify_errors;
+	bool selected;
+	bool late;            /* selection met a call to a function not defined yet */
+	/* -j: its own verifier and selector, and what they keep to the module's
+	 * end (pending calls, early callees' names) */
+	px_verifier ov;
+	px_isel os;
+	px_arena keep;
+	pthread_t thread;
+} px_worker;
+
+/* A function handed on by the parser under -j: it owns the function's
+ * memory until it is retired, in text order, by the parser's thread. */
+typedef struct px_job {
+	struct px_job *next;      /* in the queue, or among the spare jobs */
+	struct px_job *later;     /* the function after it in the text */
+	px_func *f;
+	px_arena arena;           /* the function's memory (the parser's fn_arena) */
+	px_value *values;         /* and its values (the parser's value_buf) */
+	uint32_t value_cap;
+	px_module view;           /* what of the module it may see */
+	uint32_t ordinal;         /* definitions handed over before it */
+	uint32_t callseq;         /* the number of its first call sequence */
+	size_t diag_at;           /* the pipeline's own messages when it was handed on */
+	unsigned errors_before;   /* and its errors then */
+	px_diags d;               /* what translating it reported */
+	px_diag_mark select_mark;
+	unsigned verify_errors;
+	bool selected;
+	bool late;
+	px_pending_call *pending, **pending_tail;
+	px_buf out;               /* its text */
+	bool done;
+} px_job;
+
 /* A call to a function defined later is printed as its callee's parameter and
  * result types require (a literal argument, a discarded or left-out result), so
  * the first pass prints only the functions before the first such call and
  * verifies the rest; the second reads the module again with every signature
- * known and prints from that function on. */
-typedef struct px_pipeline {
+ * known and prints from that function on, on the parser's thread. */
+struct px_pipeline {
 	const px_options *opt;
 	px_diags diags;
 	px_verifier v;
 	px_isel s;
+	px_worker serial;         /* v and s: one job, and the second pass */
 	px_buf body;
-	px_buf fbody;       /* the instructions of the function being selected */
 	bool target_done;
-	bool second;        /* the second pass is reading the module */
-	bool late;          /* a function called a later one: printed by the second pass */
-	uint32_t ordinal;   /* definitions handed over so far in this pass */
-	uint32_t late_from; /* the first function the second pass prints */
-	uint32_t late_seq;  /* the call sequence number it starts with */
-} px_pipeline;
+	bool second;              /* the second pass is reading the module */
+	bool late;                /* a function called a later one: printed by the second pass */
+	uint32_t ordinal;         /* definitions handed over so far in this pass */
+	uint32_t late_from;       /* the first function the second pass prints */
+	uint32_t late_seq;        /* the call sequence number it starts with */
+	px_worker *workers;       /* -j: [0] the parser's thread */
+	unsigned nworkers;
+	/* -j (nworkers > 1) */
+	bool started;             /* the threads run */
+	unsigned nthreads;        /* threads started besides the parser's */
+	pthread_mutex_t mu;       /* everything below, and the jobs' done */
+	pthread_cond_t work, done;
+	pthread_mutex_t syms_lock; /* the module's syms (px_module.syms_lock) */
+	px_job *queue, *queue_tail; /* handed on, not started */
+	unsigned queued;
+	px_job *oldest, *newest;  /* handed on, not retired */
+	unsigned unretired;
+	bool stop;
+	px_job *spare;            /* retired jobs, their memory kept for the next */
+	uint32_t callseq;         /* call sequences numbered so far */
+	unsigned job_errors;      /* errors of the retired jobs */
+	px_diag_part *parts;      /* their messages */
+	size_t nparts, cap_parts;
+};
 
 static void resolve_target(px_pipeline *p)
 {
@@ -48,6 +115,14 @@ static void resolve_target(px_pipeline *p)
 	px_verify_target(&p->v);
 	p->s.target = p->v.target;
 	p->s.ptx = p->v.ptx_given;
+	for (unsigned i = 0; p->nworkers > 1 && i < p->nworkers; i++) {
+		px_worker *w = &p->workers[i];
+		w->ov.target = p->v.target;
+		w->ov.ptx_given = p->v.ptx_given;
+		w->ov.target_reported = true; /* the pipeline's verifier says it */
+		w->os.target = p->s.target;
+		w->os.ptx = p->s.ptx;
+	}
 }
 
 /* With a sink, printed functions are handed over in pieces of about this size. */
@@ -65,23 +140,316 @@ static void put_out(px_pipeline *p, const char *s, size_t n)
 	}
 }
 
+static void sink_full(px_pipeline *p)
+{
+	if (p->opt->sink && p->body.len >= SINK_CHUNK) {
+		p->opt->sink(p->opt->sink_ctx, p->body.data, p->body.len);
+		p->body.len = 0;
+	}
+}
+
 /* The selector hands on instructions as it goes: --emit=isel prints them in
  * place, PTX behind the register declarations, which need the function's end. */
 static void flush_insts(void *ctx, const px_mfunc *mf)
 {
-	px_pipeline *p = ctx;
-	if (p->opt->emit == PX_EMIT_ISEL)
-		px_print_isel_insts(&p->body, mf->first);
+	px_worker *w = ctx;
+	if (w->p->opt->emit == PX_EMIT_ISEL)
+		px_print_isel_insts(w->out, mf->first);
 	else
-		px_print_insts(&p->fbody, mf, mf->first);
+		px_print_insts(&w->fbody, mf, mf->first);
+}
+
+static void worker_init(px_pipeline *p, px_worker *w, px_verifier *v, px_isel *s)
+{
+	w->p = p;
+	w->v = v;
+	w->s = s;
+	s->remarks = p->opt->remarks;
+	s->mc_names = p->opt->emit == PX_EMIT_ISEL;
+	s->lineinfo = p->opt->lineinfo || p->opt->debug;
+	s->flush = flush_insts;
+	s->flush_ctx = w;
+	px_buf_init(&w->fbody);
+}
+
+/* Verify f; unless that (or, with one job, anything before it) found an
+ * error, or select is false, select it and print it into w->out. A function
+ * that calls one not defined yet (late) leaves no text. */
+static void translate(px_worker *w, px_func *f, bool select)
+{
+	px_pipeline *p = w->p;
+	px_verify_func(w->v, f);
+	w->verify_errors = w->v->d->nerrors;
+	w->select_mark = px_diags_mark(w->s->d);
+	w->selected = select && !w->v->d->nerrors && !p->opt->verify_only;
+	w->late = false;
+	if (!w->selected)
+		return;
+	w->s->late = false;
+	if (p->opt->emit == PX_EMIT_ISEL) {
+		size_t at = w->out->len;
+		px_print_isel_open(w->out, f);
+		const px_mfunc *mf = px_select_func(w->s, f);
+		px_print_isel_insts(w->out, mf->first);
+		px_print_isel_close(w->out);
+		if (w->s->late)
+			w->out->len = at;
+	} else {
+		w->fbody.len = 0;
+		const px_mfunc *mf = px_select_func(w->s, f);
+		if (!w->s->late) {
+			px_print_insts(&w->fbody, mf, mf->first);
+			px_print_func_open(w->out, mf);
+			const char *text = w->fbody.data ? w->fbody.data : "";
+			if (w->out == &p->body)
+				put_out(p, text, w->fbody.len);
+			else
+				px_buf_put(w->out, text, w->fbody.len);
+			px_print_func_close(w->out);
+		}
+	}
+	w->late = w->s->late;
+}
+
+/* ---- -j: functions translated on worker threads ---- */
+
+static void run_job(px_worker *w, px_job *j)
+{
+	px_verifier *v = w->v;
+	px_isel *s = w->s;
+	v->m = s->m = &j->view;
+	v->d = s->d = &j->d;
+	v->pending = NULL;
+	v->pending_tail = &v->pending;
+	s->a = &j->arena;
+	s->callseq = j->callseq;
+	j->out.len = 0;
+	w->out = &j->out;
+	translate(w, j->f, true);
+	j->select_mark = w->select_mark;
+	j->verify_errors = w->verify_errors;
+	j->selected = w->selected;
+	j->late = w->late;
+	j->pending = v->pending;
+	j->pending_tail = v->pending_tail;
+	px_strmap_free(&j->f->value_ids);
+	px_strmap_free(&j->f->label_ids);
+	px_arena_reset(&j->arena);
+}
+
+static void *worker_main(void *arg)
+{
+	px_worker *w = arg;
+	px_pipeline *p = w->p;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		while (!p->queue && !p->stop)
+			pthread_cond_wait(&p->work, &p->mu);
+		px_job *j = p->queue;
+		if (!j)
+			break;
+		p->queue = j->next;
+		p->queued--;
+		pthread_mutex_unlock(&p->mu);
+		run_job(w, j);
+		pthread_mutex_lock(&p->mu);
+		j->done = true;
+		pthread_cond_signal(&p->done);
+	}
+	pthread_mutex_unlock(&p->mu);
+	return NULL;
+}
+
+/* On the parser's thread, in text order: the job's messages and text join the
+ * module's as they would have with one job. Selection counts only where no
+ * error and no function calling a later one came before it; the first such
+ * function is where the second pass starts, and its selection is taken back. */
+static void retire(px_pipeline *p, px_job *j)
+{
+	unsigned before = j->errors_before + p->job_errors + j->verify_errors;
+	bool counts = j->selected && !before && !p->late;
+	if (j->selected && (!counts || j->late)) /* one job would not have selected it, or took it back */
+		px_diags_rewind(&j->d, j->select_mark);
+	if (counts && j->late) {
+		p->late = true;
+		p->late_from = j->ordinal;
+		p->late_seq = j->callseq;
+	}
+	p->job_errors += j->d.nerrors;
+	if (counts && !j->late) {
+		put_out(p, j->out.data ? j->out.data : "", j->out.len);
+		sink_full(p);
+	}
+	if (j->d.nkept) {
+		if (p->nparts == p->cap_parts) {
+			p->cap_parts = p->cap_parts ? p->cap_parts * 2 : 16;
+			p->parts = realloc(p->parts, p->cap_parts * sizeof *p->parts);
+			if (!p->parts)
+				abort();
+		}
+		p->parts[p->nparts++] = px_diags_take(&j->d, j->diag_at);
+	} else {
+		free(j->d.kept); /* room for messages taken back */
+		j->d.kept = NULL;
+	}
+	if (j->pending) {
+		*p->v.pending_tail = j->pending;
+		p->v.pending_tail = j->pending_tail;
+	}
+	j->next = p->spare;
+	p->spare = j;
+}
+
+static void retire_done(px_pipeline *p)
+{
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		px_job *j = p->oldest;
+		if (!j || !j->done) {
+			pthread_mutex_unlock(&p->mu);
+			return;
+		}
+		p->oldest = j->later;
+		p->unretired--;
+		pthread_mutex_unlock(&p->mu);
+		retire(p, j);
+	}
+}
+
+/* Work in flight stays bounded: when the threads fall behind, the parser's
+ * thread translates queued functions itself; when the oldest function holds
+ * up too many finished ones, it waits. all: until everything is retired. */
+static void settle(px_pipeline *p, bool all)
+{
+	unsigned limit = 4 * p->nworkers + 4;
+	for (;;) {
+		retire_done(p);
+		pthread_mutex_lock(&p->mu);
+		bool over = all ? p->unretired > 0 : p->queued > p->nthreads || p->unretired >= limit;
+		if (!over) {
+			pthread_mutex_unlock(&p->mu);
+			return;
+		}
+		px_job *j = p->queue;
+		if (j) {
+			p->queue = j->next;
+			p->queued--;
+			pthread_mutex_unlock(&p->mu);
+			run_job(&p->workers[0], j);
+			pthread_mutex_lock(&p->mu);
+			j->done = true;
+		} else if (!p->oldest->done) {
+			pthread_cond_wait(&p->done, &p->mu);
+		}
+		pthread_mutex_unlock(&p->mu);
+	}
+}
+
+static void quiesce(void *ctx)
+{
+	px_pipeline *p = ctx;
+	if (p->started)
+		settle(p, true);
+}
+
+static void start_threads(px_pipeline *p)
+{
+	p->started = true;
+	for (unsigned i = 1; i < p->nworkers; i++) {
+		if (pthread_create(&p->workers[i].thread, NULL, worker_main, &p->workers[i]))
+			break; /* the threads there are (the parser's at least) do the work */
+		p->nthreads++;
+	}
+}
+
+static void hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
+{
+	if (!p->started)
+		start_threads(p);
+	px_job *j = p->spare;
+	if (j) {
+		p->spare = j->next;
+	} else {
+		j = calloc(1, sizeof *j);
+		if (!j)
+			abort();
+		px_arena_init(&j->arena);
+		px_buf_init(&j->out);
+	}
+	/* the job takes the function's memory; the parser goes on in the job's */
+	px_arena a = m->fn_arena;
+	m->fn_arena = j->arena;
+	j->arena = a;
+	px_value *values = m->value_buf;
+	uint32_t value_cap = m->value_cap;
+	m->value_buf = j->values;
+	m->value_cap = j->value_cap;
+	j->values = values;
+	j->value_cap = value_cap;
+	m->fn_taken = true;
+	j->f = f;
+	j->ordinal = ordinal;
+	px_module_view(&j->view, m);
+	j->callseq = p->callseq;
+	p->callseq += f->ncalls;
+	j->diag_at = p->diags.nkept;
+	j->errors_before = p->diags.nerrors;
+	px_diags_init(&j->d, p->diags.file, p->diags.src, p->diags.len, p->diags.fn, p->diags.ctx, 0);
+	j->next = j->later = NULL;
+	j->done = false;
+	pthread_mutex_lock(&p->mu);
+	if (p->queue)
+		p->queue_tail->next = j;
+	else
+		p->queue = j;
+	p->queue_tail = j;
+	p->queued++;
+	if (p->oldest)
+		p->newest->later = j;
+	else
+		p->oldest = j;
+	p->newest = j;
+	p->unretired++;
+	pthread_cond_signal(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	settle(p, false);
+}
+
+/* Every function handed on is retired; the threads end; what they found
+ * joins the module's. */
+static void finish_jobs(px_pipeline *p, px_module *m)
+{
+	if (!p->started)
+		return;
+	settle(p, true);
+	pthread_mutex_lock(&p->mu);
+	p->stop = true;
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 1; i <= p->nthreads; i++)
+		pthread_join(p->workers[i].thread, NULL);
+	p->started = false;
+	m->syms_lock = NULL;
+	px_diags_merge(&p->diags, p->parts, p->nparts);
+	p->nparts = 0;
+	p->diags.nerrors += p->job_errors;
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		const px_worker *w = &p->workers[i];
+		if (w->ov.ptx_needed > p->v.ptx_needed)
+			p->v.ptx_needed = w->ov.ptx_needed;
+		const px_strmap *calls = &w->os.early_calls;
+		for (uint32_t k = 0; k < calls->cap; k++)
+			if (calls->slots[k].key)
+				px_strmap_put(&p->s.early_calls, calls->slots[k].key, calls->slots[k].len, 1);
+	}
 }
 
 /* Called by the parser as each function closes; the function arena is reset
- * after it returns, so whatever is printed must be printed now. */
+ * after it returns, so whatever is printed must be printed now (or the
+ * function taken, under -j). */
 static void on_function(px_module *m, px_func *f, void *ctx)
 {
 	px_pipeline *p = ctx;
-	(void)m;
 	/* a declaration changes nothing here: the parser may still take it back
 	 * (px_parse parses an item again after a syntax error) */
 	if (f->is_decl)
@@ -96,40 +464,23 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	 * follow-on errors to the ones already reported */
 	if (f->nerrors)
 		return;
-	px_verify_func(&p->v, f);
-	if (p->diags.nerrors || p->opt->verify_only || p->late)
+	if (p->nworkers > 1 && !p->second) {
+		px_verify_has_target(&p->v, f);
+		hand_on(p, m, f, ordinal);
 		return;
-	/* what selecting a function that calls a later one did is taken back */
-	uint32_t seq = p->s.callseq;
-	size_t body_len = p->body.len;
-	px_diag_mark mark = px_diags_mark(&p->diags);
-	if (p->opt->emit == PX_EMIT_ISEL) {
-		px_print_isel_open(&p->body, f);
-		const px_mfunc *mf = px_select_func(&p->s, f);
-		px_print_isel_insts(&p->body, mf->first);
-		px_print_isel_close(&p->body);
-	} else {
-		p->fbody.len = 0;
-		const px_mfunc *mf = px_select_func(&p->s, f);
-		if (!p->s.late) {
-			px_print_insts(&p->fbody, mf, mf->first);
-			px_print_func_open(&p->body, mf);
-			put_out(p, p->fbody.data ? p->fbody.data : "", p->fbody.len);
-			px_print_func_close(&p->body);
-		}
 	}
-	if (p->s.late) {
+	px_worker *w = &p->serial;
+	w->out = &p->body;
+	uint32_t seq = p->s.callseq;
+	translate(w, f, !p->late);
+	if (w->late) { /* what selecting it did is taken back */
 		p->late = true;
 		p->late_from = ordinal;
 		p->late_seq = seq;
-		p->body.len = body_len;
-		px_diags_rewind(&p->diags, mark);
+		px_diags_rewind(&p->diags, w->select_mark);
 		return;
 	}
-	if (p->opt->sink && p->body.len >= SINK_CHUNK) {
-		p->opt->sink(p->opt->sink_ctx, p->body.data, p->body.len);
-		p->body.len = 0;
-	}
+	sink_full(p);
 }
 
 static void drop_diag(void *ctx, const px_diagnostic *d)
@@ -153,7 +504,6 @@ static void second_pass(px_pipeline *p, px_module *m1, px_module *m2)
 	p->s.m = m2;
 	p->s.a = &m2->fn_arena;
 	p->s.sigs = m1;
-	p->s.late = false;
 	p->second = true;
 	p->late = false;
 	p->ordinal = 0;
@@ -228,15 +578,31 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	m.hook_ctx = &p;
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
 	px_isel_init(&p.s, &m, &p.diags);
-	p.s.remarks = opt->remarks;
-	p.s.mc_names = opt->emit == PX_EMIT_ISEL;
-	p.s.lineinfo = opt->lineinfo || opt->debug;
 	px_buf_init(&p.body);
-	px_buf_init(&p.fbody);
-	p.s.flush = flush_insts;
-	p.s.flush_ctx = &p;
+	worker_init(&p, &p.serial, &p.v, &p.s);
+	p.nworkers = opt->jobs > 1 ? opt->jobs : 1;
+	if (p.nworkers > 1) {
+		p.workers = calloc(p.nworkers, sizeof *p.workers);
+		if (!p.workers)
+			abort();
+		for (unsigned i = 0; i < p.nworkers; i++) {
+			px_worker *w = &p.workers[i];
+			px_verifier_init(&w->ov, &m, NULL, opt->target, opt->ptx);
+			px_isel_init(&w->os, &m, NULL);
+			px_arena_init(&w->keep);
+			w->ov.keep = w->os.keep = &w->keep;
+			worker_init(&p, w, &w->ov, &w->os);
+		}
+		pthread_mutex_init(&p.mu, NULL);
+		pthread_mutex_init(&p.syms_lock, NULL);
+		pthread_cond_init(&p.work, NULL);
+		pthread_cond_init(&p.done, NULL);
+		m.syms_lock = &p.syms_lock;
+		m.quiesce = quiesce;
+	}
 
 	px_parse(&m);
+	finish_jobs(&p, &m);
 	resolve_target(&p);
 	px_verify_globals(&p.v);
 	px_verify_module_end(&p.v);
@@ -264,7 +630,30 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 		*out = px_buf_take(&result, outlen);
 	}
 	px_buf_free(&p.body);
-	px_buf_free(&p.fbody);
+	px_buf_free(&p.serial.fbody);
+	for (unsigned i = 0; p.nworkers > 1 && i < p.nworkers; i++) {
+		px_worker *w = &p.workers[i];
+		px_buf_free(&w->fbody);
+		px_isel_free(&w->os);
+		px_verifier_free(&w->ov);
+		px_arena_free(&w->keep);
+	}
+	free(p.workers);
+	while (p.spare) {
+		px_job *j = p.spare;
+		p.spare = j->next;
+		px_arena_free(&j->arena);
+		free(j->values);
+		px_buf_free(&j->out);
+		free(j);
+	}
+	free(p.parts);
+	if (p.nworkers > 1) {
+		pthread_mutex_destroy(&p.mu);
+		pthread_mutex_destroy(&p.syms_lock);
+		pthread_cond_destroy(&p.work);
+		pthread_cond_destroy(&p.done);
+	}
 	px_isel_free(&p.s);
 	px_verifier_free(&p.v);
 	if (two)

@@ -34,6 +34,11 @@ typedef struct px_options {
 	bool lineinfo;        /* --lineinfo: .file and .loc lines name the MIR (and loc) places */
 	bool remarks;         /* report selection remarks */
 	unsigned max_errors;  /* stop reporting after this many errors; 0: no limit */
+	/* Threads that verify, select and print functions while the parser
+	 * reads on (the calling thread is one of them); 0 or 1: the calling
+	 * thread alone. The output and the diagnostics are the same for any
+	 * number. */
+	unsigned jobs;
 	/* NULL: all of the output goes to *out. Otherwise the functions' text goes
 	 * to sink in pieces as they are printed, so that memory follows the
 	 * largest function rather than the module, and *out receives only what

@@ -17,8 +17,10 @@ enum { PX_DIAG_KEEP = 100000 };
 
 struct px_diag_entry {
 	px_diagnostic d;
-	uint32_t line, col, seq; /* the sort key: the error a note belongs to */
-	uint32_t own;            /* arrival order within the key */
+	/* the sort key, given by px_diags_flush: the place of the error a note
+	 * belongs to, then arrival order */
+	uint32_t line, col, seq;
+	uint32_t own;
 };
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
@@ -63,19 +65,7 @@ static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *ms
 			e->d.source_len = end - b;
 		}
 	}
-	if (sev == PX_SEV_NOTE && d->nkept) {
-		const struct px_diag_entry *owner = &d->kept[d->last_error];
-		e->line = owner->line;
-		e->col = owner->col;
-		e->seq = owner->seq;
-	} else {
-		e->line = e->d.line;
-		e->col = e->d.col;
-		e->seq = d->nkept;
-		if (sev == PX_SEV_ERROR)
-			d->last_error = d->nkept;
-	}
-	e->own = d->nkept++;
+	d->nkept++;
 }
 
 static void emit(px_diags *d, px_severity sev, const px_loc *loc, int id, va_list ap, bool echo)
@@ -121,7 +111,7 @@ void px_error_noloc(px_diags *d, int id, ...)
 
 px_diag_mark px_diags_mark(const px_diags *d)
 {
-	return (px_diag_mark){d->nkept, d->last_error, d->nerrors};
+	return (px_diag_mark){d->nkept, d->nerrors};
 }
 
 void px_diags_rewind(px_diags *d, px_diag_mark m)
@@ -129,8 +119,50 @@ void px_diags_rewind(px_diags *d, px_diag_mark m)
 	for (size_t i = m.nkept; i < d->nkept; i++)
 		free((char *)d->kept[i].d.message);
 	d->nkept = m.nkept;
-	d->last_error = m.last_error;
 	d->nerrors = m.nerrors;
+}
+
+px_diag_part px_diags_take(px_diags *from, size_t at)
+{
+	px_diag_part part = {at, from->kept, from->nkept};
+	from->kept = NULL;
+	from->nkept = from->cap = 0;
+	return part;
+}
+
+void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts)
+{
+	size_t total = d->nkept;
+	for (size_t i = 0; i < nparts; i++)
+		total += parts[i].n;
+	/* every part keeps at most PX_DIAG_KEEP, so the first PX_DIAG_KEEP of
+	 * the merged sequence are all here: what a single px_diags would keep */
+	size_t cap = total < PX_DIAG_KEEP ? total : PX_DIAG_KEEP;
+	struct px_diag_entry *out = malloc((cap ? cap : 1) * sizeof *out);
+	if (!out)
+		abort();
+	size_t n = 0, own = 0;
+	for (size_t i = 0; i <= nparts; i++) {
+		size_t upto = i < nparts ? parts[i].at : d->nkept;
+		for (; own < upto; own++) {
+			if (n < cap)
+				out[n++] = d->kept[own];
+			else
+				free((char *)d->kept[own].d.message);
+		}
+		for (size_t k = 0; i < nparts && k < parts[i].n; k++) {
+			if (n < cap)
+				out[n++] = parts[i].kept[k];
+			else
+				free((char *)parts[i].kept[k].d.message);
+		}
+		if (i < nparts)
+			free(parts[i].kept);
+	}
+	free(d->kept);
+	d->kept = out;
+	d->nkept = n;
+	d->cap = cap;
 }
 
 static int by_place(const void *a, const void *b)
@@ -147,6 +179,25 @@ static int by_place(const void *a, const void *b)
 
 void px_diags_flush(px_diags *d)
 {
+	/* a note sorts with the last error before it (with the first message
+	 * when none came before), everything else by its own place */
+	size_t last_error = 0;
+	for (size_t i = 0; i < d->nkept; i++) {
+		struct px_diag_entry *e = &d->kept[i];
+		if (e->d.severity == PX_SEV_NOTE && i) {
+			const struct px_diag_entry *owner = &d->kept[last_error];
+			e->line = owner->line;
+			e->col = owner->col;
+			e->seq = owner->seq;
+		} else {
+			e->line = e->d.line;
+			e->col = e->d.col;
+			e->seq = (uint32_t)i;
+			if (e->d.severity == PX_SEV_ERROR)
+				last_error = i;
+		}
+		e->own = (uint32_t)i;
+	}
 	/* qsort's array must not be NULL, even for none (C11 7.22.5) */
 	if (d->nkept)
 		qsort(d->kept, d->nkept, sizeof *d->kept, by_place);

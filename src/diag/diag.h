@@ -17,7 +17,7 @@ typedef struct px_diags {
 	unsigned nerrors;
 	unsigned max_errors;   /* the callback hears at most this many errors (0: all) */
 	struct px_diag_entry *kept; /* collected until px_diags_flush */
-	size_t nkept, cap, last_error;
+	size_t nkept, cap;
 } px_diags;
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
@@ -33,11 +33,23 @@ void px_error_noloc(px_diags *d, int id, ...);
  * what came after: the parser takes back the messages of a top-level item
  * it parses a second time. */
 typedef struct px_diag_mark {
-	size_t nkept, last_error;
+	size_t nkept;
 	unsigned nerrors;
 } px_diag_mark;
 px_diag_mark px_diags_mark(const px_diags *d);
 void px_diags_rewind(px_diags *d, px_diag_mark m);
+/* Messages collected apart (a function translated on a worker thread), to
+ * go in where d had collected at messages of its own. */
+typedef struct px_diag_part {
+	size_t at;
+	struct px_diag_entry *kept;
+	size_t n;
+} px_diag_part;
+/* Take everything from collected (from is left empty). */
+px_diag_part px_diags_take(px_diags *from, size_t at);
+/* Put the parts (in order of at) among d's own messages, as though d had
+ * collected them there. Error counts are the caller's to add. */
+void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts);
 /* Hand everything collected to the callback in source order (notes after their
  * error), stopping after max_errors errors with a "too many errors" line. */
 void px_diags_flush(px_diags *d);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "diag/suggest.h"
 #include "driver/input.h"
@@ -22,6 +23,8 @@
 #include "tables/tables.h"
 
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
+/* -j's limit: far past any machine's cores, far below any thread limit */
+enum { MAX_JOBS = 1024 };
 
 /* getopt_long values of the options that have no short form; above any char
  * so that a '?' with one of them in optopt means "unexpected argument". */
@@ -37,6 +40,7 @@ static const struct option long_options[] = {
 	{"verify-only", no_argument, NULL, OPT_VERIFY_ONLY},
 	{"remarks", no_argument, NULL, OPT_REMARKS},
 	{"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	{"jobs", required_argument, NULL, 'j'},
 	{"diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT},
 	{"lineinfo", no_argument, NULL, OPT_LINEINFO},
 	{"list-ops", no_argument, NULL, OPT_LIST_OPS},
@@ -60,6 +64,7 @@ static const char usage_text[] =
 	"  -g                  --lineinfo, and mark the target for debugging (, debug)\n"
 	"      --remarks       report instruction selection remarks\n"
 	"      --max-errors=N  stop after N errors (default 20; 0: no limit)\n"
+	"  -j, --jobs=N        translate functions on N threads (default: one per CPU)\n"
 	"      --diagnostics-format=FORMAT\n"
 	"                      text (default) or json: one JSON array on stderr\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
@@ -296,7 +301,7 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 	char word[64], names[256];
 	opterr = 0; /* getopt's own messages would bypass driver.yaml */
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:ghV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:ghV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			*output = optarg;
@@ -351,6 +356,12 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 		case OPT_MAX_ERRORS:
 			if (parse_count(optarg, &o->max_errors) != 0) {
 				fail(PX_D_drv_bad_max_errors, optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case 'j':
+			if (parse_count(optarg, &o->jobs) != 0 || o->jobs < 1 || o->jobs > MAX_JOBS) {
+				fail(PX_D_drv_bad_jobs, optarg, MAX_JOBS);
 				return EXIT_USAGE;
 			}
 			break;
@@ -411,6 +422,8 @@ static int run(int argc, char **argv)
 {
 	px_options o;
 	px_options_default(&o);
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	o.jobs = cpus < 1 ? 1 : cpus > MAX_JOBS ? MAX_JOBS : (unsigned)cpus;
 	const char *input = NULL, *output = NULL;
 	args a;
 	arch_aliases(argc, argv, &a);

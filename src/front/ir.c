@@ -85,6 +85,67 @@ void px_func_append(px_func *f, px_node *n)
 		f->first = n;
 	f->last = n;
 	f->nnodes++;
+	f->ncalls += n->kind == PX_N_CALL;
+}
+
+uint32_t px_module_sym(const px_module *m, px_str name)
+{
+	if (!m->live)
+		return px_strmap_get(&m->syms, name.s, name.n);
+	pthread_mutex_lock(m->live->syms_lock);
+	uint32_t e = px_strmap_get(&m->live->syms, name.s, name.n);
+	pthread_mutex_unlock(m->live->syms_lock);
+	/* registered after the view was made: not there yet. A name keeps its
+	 * entry once registered (the parser quiesces before taking one back). */
+	if (e != PX_STRMAP_NONE && (e >> 1) >= (e & 1 ? m->nfuncs : m->nglobals))
+		return PX_STRMAP_NONE;
+	return e;
+}
+
+void px_module_sym_put(px_module *m, px_str name, uint32_t entry)
+{
+	if (m->syms_lock)
+		pthread_mutex_lock(m->syms_lock);
+	px_strmap_put(&m->syms, name.s, name.n, entry);
+	if (m->syms_lock)
+		pthread_mutex_unlock(m->syms_lock);
+}
+
+void px_module_sym_remove(px_module *m, px_str name)
+{
+	if (m->syms_lock)
+		pthread_mutex_lock(m->syms_lock);
+	px_strmap_remove(&m->syms, name.s, name.n);
+	if (m->syms_lock)
+		pthread_mutex_unlock(m->syms_lock);
+}
+
+void px_module_quiesce(px_module *m)
+{
+	if (m->quiesce)
+		m->quiesce(m->hook_ctx);
+}
+
+void px_module_view(px_module *view, const px_module *m)
+{
+	memset(view, 0, sizeof *view);
+	view->filename = m->filename;
+	view->src = m->src;
+	view->srclen = m->srclen;
+	view->target = m->target;
+	view->target_written = m->target_written;
+	view->target_loc = m->target_loc;
+	view->ptx = m->ptx;
+	view->ptx_loc = m->ptx_loc;
+	/* an array's first n entries stay where they are when it grows (the old
+	 * copy lives in the arena), and are not written again before a quiesce */
+	view->globals = m->globals;
+	view->nglobals = view->cap_globals = m->nglobals;
+	view->funcs = m->funcs;
+	view->nfuncs = view->cap_funcs = m->nfuncs;
+	view->locfiles = m->locfiles;
+	view->nlocfiles = view->cap_locfiles = m->nlocfiles;
+	view->live = m;
 }
 
 const px_local *px_func_local(const px_func *f, px_str name)

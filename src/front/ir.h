@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <pthread.h>
 
 #include "px_tables.h" /* PX_MAX_SLOTS */
 #include "util/arena.h"
@@ -207,6 +208,7 @@ typedef struct px_func {
 	px_strmap label_ids;
 	px_node *first, *last;
 	uint32_t nnodes;
+	uint32_t ncalls;    /* its PX_N_CALL nodes: each is one call sequence */
 	bool falls_off;     /* filled by the verifier: some path reaches the end of the body */
 	px_local *locals;   /* growable; printed as .local after the registers */
 	uint32_t nlocals, cap_locals;
@@ -267,9 +269,21 @@ struct px_module {
 	uint32_t nglobals, cap_globals;
 	px_funcsig *funcs;
 	uint32_t nfuncs, cap_funcs;
-	px_strmap syms;         /* name -> (index << 1) | is_func */
+	px_strmap syms;         /* name -> (index << 1) | is_func; read through px_module_sym (a view's is empty) */
 	px_func_hook on_function;
 	void *hook_ctx;
+	/* The hook took the function (its memory is m->fn_arena's blocks and
+	 * value_buf as they were, both replaced by empty ones): the parser drops
+	 * it without touching it. Set by the hook, cleared by the parser. */
+	bool fn_taken;
+	/* With functions translated on other threads (-j): syms changes only
+	 * under this lock, and quiesce (with hook_ctx) is called before a
+	 * registered signature changes in place. NULL otherwise. */
+	pthread_mutex_t *syms_lock;
+	void (*quiesce)(void *ctx);
+	/* A view (px_module_view): the module whose syms it reads, seeing only
+	 * the first nfuncs functions and nglobals globals. NULL: this one. */
+	const struct px_module *live;
 	struct px_diags *diags;
 	px_str *locfiles;       /* the files loc statements name, in order of first use */
 	uint32_t nlocfiles, cap_locfiles;
@@ -285,6 +299,18 @@ void px_module_free(px_module *m);
 uint32_t px_func_value(px_module *m, px_func *f, px_str name);  /* find or add */
 uint32_t px_func_label(px_module *m, px_func *f, px_str name);  /* find or add */
 void px_func_append(px_func *f, px_node *n);
+/* The entry syms holds for name ((index << 1) | is_func), as m sees it, or
+ * PX_STRMAP_NONE. */
+uint32_t px_module_sym(const px_module *m, px_str name);
+/* Enter, or take back, a name in syms (under syms_lock when there is one). */
+void px_module_sym_put(px_module *m, px_str name, uint32_t entry);
+void px_module_sym_remove(px_module *m, px_str name);
+/* Before a registered signature changes in place. */
+void px_module_quiesce(px_module *m);
+/* Make view what a function closing now may see of m: the functions and
+ * globals registered so far, read through px_module_sym from another thread
+ * while m goes on. No arenas, no hook. */
+void px_module_view(px_module *view, const px_module *m);
 /* The function-local array named name, or NULL. */
 const px_local *px_func_local(const px_func *f, px_str name);
 /* The property named key in n's dictionary, or NULL. */

@@ -76,7 +76,7 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 /* The tag of a variable's address (its own window); unknown for a function. */
 uint8_t px_sym_space(const px_module *m, px_str name)
 {
-	uint32_t e = px_strmap_get(&m->syms, name.s, name.n);
+	uint32_t e = px_module_sym(m, name);
 	if (e == PX_STRMAP_NONE || (e & 1))
 		return PX_SP_UNKNOWN;
 	static const uint8_t of[] = {[PX_SPACE_GLOBAL] = PX_AS_GLOBAL, [PX_SPACE_CONST] = PX_AS_CONST,

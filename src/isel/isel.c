@@ -26,6 +26,7 @@ void px_isel_init(px_isel *s, px_module *m, px_diags *d)
 	s->m = m;
 	s->d = d;
 	s->a = &m->fn_arena;
+	s->keep = &m->arena;
 	px_arena_init(&s->ia);
 	px_strmap_init(&s->early_calls);
 }

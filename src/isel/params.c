@@ -221,10 +221,10 @@ static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
  * (pipeline.c): the first sets late and gets NULL. */
 static const px_funcsig *callee_sig(px_isel *s, px_str name)
 {
-	uint32_t v = px_strmap_get(&s->m->syms, name.s, name.n);
+	uint32_t v = px_module_sym(s->m, name);
 	bool known = v != PX_STRMAP_NONE && (v & 1);
 	if (!known || !s->m->funcs[v >> 1].defined)
-		px_strmap_put(&s->early_calls, px_arena_strndup(&s->m->arena, name.s, name.n), name.n, 1);
+		px_strmap_put(&s->early_calls, px_arena_strndup(s->keep, name.s, name.n), name.n, 1);
 	if (known)
 		return &s->m->funcs[v >> 1];
 	if (!s->sigs) {

@@ -3,6 +3,7 @@
  * operand spellings follow NVPTX's register printer: class prefix plus the
  * register number, the same number under a float view (%f, %fd). */
 #include "print/print.h"
+#include "tables/query.h"
 
 static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
 
@@ -139,17 +140,36 @@ static void print_branch_targets(px_buf *out, const px_minst *mi)
 	}
 }
 
+/* An operand with the slots its definition prints around it: '-' before it
+ * (vmad's negate:) and a selector after it (the video instructions' select:,
+ * %r1.b0). def is NULL past the definitions. */
+static void print_decorated(px_buf *out, const px_minst *mi, const px_opnd_def *def, const px_mop *m)
+{
+	unsigned neg = def && def->negate ? mi->slot[def->negate - 1] : 0;
+	unsigned sel = def && def->select ? mi->slot[def->select - 1] : 0;
+	if (neg)
+		px_buf_putc(out, '-');
+	px_print_mop(out, m);
+	if (sel) {
+		px_buf_putc(out, '.');
+		px_buf_puts(out, px_tok_names[sel]);
+	}
+}
+
 /* Results then operands, ", " between them, except "|" before a paired result
  * (setp's %p1|%p2, shfl's %r1|%p1). */
 static void print_operands(px_buf *out, const px_minst *mi)
 {
 	if (!mi->nres && !mi->nops)
 		return;
+	unsigned ndr, ndo;
+	const px_opnd_def *dr = px_var_results(mi->op, mi->var, &ndr);
+	const px_opnd_def *dop = px_var_operands(mi->op, mi->var, &ndo);
 	px_buf_putc(out, ' ');
 	for (uint32_t i = 0; i < mi->nres; i++) {
 		if (i)
 			px_buf_puts(out, mi->res[i].pair ? "|" : ", ");
-		px_print_mop(out, &mi->res[i]);
+		print_decorated(out, mi, i < ndr ? &dr[i] : NULL, &mi->res[i]);
 	}
 	if (mi->nres && mi->nops)
 		px_buf_puts(out, ", ");
@@ -159,7 +179,7 @@ static void print_operands(px_buf *out, const px_minst *mi)
 		if (is_label_list(&mi->ops[i]))
 			print_list_name(out, mi, i);
 		else
-			px_print_mop(out, &mi->ops[i]);
+			print_decorated(out, mi, i < ndo ? &dop[i] : NULL, &mi->ops[i]);
 	}
 }
 

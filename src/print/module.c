@@ -98,7 +98,7 @@ static double fbits_value(const px_opnd *o)
  * function prints bare. */
 static void print_sym_init(px_buf *out, const px_module *m, px_str name)
 {
-	uint32_t v = px_strmap_get(&m->syms, name.s, name.n);
+	uint32_t v = px_module_sym(m, name);
 	bool is_func = v != PX_STRMAP_NONE && (v & 1);
 	px_buf_puts(out, is_func ? "" : "generic(");
 	put_str(out, name);

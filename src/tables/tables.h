@@ -184,6 +184,9 @@ typedef struct px_opnd_def {
 	                     * the one a value or symbol operand holds an address in; PX_AS_NONE) */
 	const int32_t *allowed; /* NULL, or the immediates allowed (`allowed:`): px_opnd_allowed */
 	const struct px_imm_range *range; /* NULL, or what an integer literal here may be */
+	uint8_t select;     /* 1 + the noprint slot whose token prints after the operand
+	                     * (a video selector: %r1.b0); 0: none */
+	uint8_t negate;     /* 1 + the noprint slot that, filled, prints '-' before it (vmad); 0: none */
 } px_opnd_def;
 
 /* The state space an address operand works in (data/ops: an op's `spaces:`). */

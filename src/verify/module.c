@@ -43,7 +43,7 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 			px_error(v->d, o->loc, PX_D_fbits_type, o->fwidth == 32 ? "0f" : "0d", t->name);
 		return;
 	case PX_O_SYM: {
-		uint32_t s = px_strmap_get(&v->m->syms, o->sym.s, o->sym.n);
+		uint32_t s = px_module_sym(v->m, o->sym);
 		if (s == PX_STRMAP_NONE)
 			px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
 		else if (!(s & 1) && v->m->globals[s >> 1].space == PX_SPACE_SHARED)
@@ -104,7 +104,7 @@ void px_verify_module_end(px_verifier *v)
 		v->target_reported = true;
 	}
 	for (px_pending_call *p = v->pending; p; p = p->next) {
-		uint32_t s = px_strmap_get(&v->m->syms, p->callee.s, p->callee.n);
+		uint32_t s = px_module_sym(v->m, p->callee);
 		if (s == PX_STRMAP_NONE || !(s & 1)) {
 			px_error(v->d, p->loc, PX_D_undefined_function, (int)p->callee.n, p->callee.s);
 			continue;

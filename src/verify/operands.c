@@ -189,7 +189,7 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 
 static void check_symbol(px_verifier *v, const px_func *f, const px_opnd *o)
 {
-	if (!px_func_local(f, o->sym) && px_strmap_get(&v->m->syms, o->sym.s, o->sym.n) == PX_STRMAP_NONE)
+	if (!px_func_local(f, o->sym) && px_module_sym(v->m, o->sym) == PX_STRMAP_NONE)
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
 }
 
@@ -285,7 +285,7 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 	const px_opnd *b = o->base;
 	if (b->kind == PX_O_SYM) {
 		check_symbol(v, f, b);
-		uint32_t e = px_func_local(f, b->sym) ? PX_STRMAP_NONE : px_strmap_get(&v->m->syms, b->sym.s, b->sym.n);
+		uint32_t e = px_func_local(f, b->sym) ? PX_STRMAP_NONE : px_module_sym(v->m, b->sym);
 		if (e != PX_STRMAP_NONE && (e & 1)) /* a function: its name is code, no memory to read or write */
 			px_error(v->d, b->loc, PX_D_addr_function, (int)b->sym.n, b->sym.s);
 	} else if (b->kind == PX_O_VALUE) {

@@ -19,6 +19,7 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	v->opt_target = opt_target;
 	v->opt_ptx = opt_ptx;
 	v->pending_tail = &v->pending;
+	v->keep = &m->arena;
 }
 
 void px_verifier_free(px_verifier *v)
@@ -250,7 +251,7 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil,
 		}
 		if (lits[i].kind != PX_O_NONE) {
 			if (!what) { /* "@name" or "%value", as the literal's messages name the callee */
-				what = px_arena_alloc(&v->m->arena, callee.n + 2);
+				what = px_arena_alloc(v->keep, callee.n + 2);
 				what[0] = sigil[0];
 				memcpy(what + 1, callee.s, callee.n);
 				what[callee.n + 1] = 0;
@@ -274,7 +275,7 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil,
 
 static const px_funcsig *find_sig(px_module *m, px_str name)
 {
-	uint32_t s = px_strmap_get(&m->syms, name.s, name.n);
+	uint32_t s = px_module_sym(m, name);
 	if (s == PX_STRMAP_NONE || !(s & 1))
 		return NULL;
 	return &m->funcs[s >> 1];
@@ -282,9 +283,9 @@ static const px_funcsig *find_sig(px_module *m, px_str name)
 
 static void check_call(px_verifier *v, px_func *f, px_node *n)
 {
-	uint16_t *args = px_arena_alloc(&v->m->arena, (n->nops + 1) * sizeof *args);
-	uint16_t *rets = px_arena_alloc(&v->m->arena, (n->nres + 1) * sizeof *rets);
-	px_opnd *lits = px_arena_alloc(&v->m->arena, (n->nops + 1) * sizeof *lits);
+	uint16_t *args = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *args);
+	uint16_t *rets = px_arena_alloc(v->keep, (n->nres + 1) * sizeof *rets);
+	px_opnd *lits = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *lits);
 	for (uint32_t i = 0; i < n->nops; i++) {
 		args[i] = (uint16_t)arg_type(v, f, &n->ops[i]);
 		memset(&lits[i], 0, sizeof lits[i]);
@@ -309,8 +310,8 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
 		return;
 	}
-	px_pending_call *p = px_arena_alloc(&v->m->arena, sizeof *p);
-	p->callee.s = px_arena_strndup(&v->m->arena, n->callee.s, n->callee.n);
+	px_pending_call *p = px_arena_alloc(v->keep, sizeof *p);
+	p->callee.s = px_arena_strndup(v->keep, n->callee.s, n->callee.n);
 	p->callee.n = n->callee.n;
 	p->loc = n->callee_loc;
 	p->args = args;
@@ -361,12 +362,17 @@ static void check_labels(px_verifier *v, px_func *f)
 	}
 }
 
-void px_verify_func(px_verifier *v, px_func *f)
+void px_verify_has_target(px_verifier *v, const px_func *f)
 {
 	if (!v->target && !v->target_reported) {
 		px_error(v->d, f->loc, PX_D_no_target);
 		v->target_reported = true;
 	}
+}
+
+void px_verify_func(px_verifier *v, px_func *f)
+{
+	px_verify_has_target(v, f);
 	if (v->state_cap < f->nvalues + 1) {
 		free(v->state);
 		v->state_cap = f->nvalues + 64;

@@ -34,6 +34,7 @@ typedef struct px_verifier {
 	uint16_t ptx_needed;     /* the highest any node or directive needs so far */
 	const char *opt_target, *opt_ptx; /* from the command line */
 	px_pending_call *pending, **pending_tail; /* in text order */
+	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
@@ -45,6 +46,8 @@ void px_verifier_free(px_verifier *v);
 /* Resolve the target and the PTX version (command line over the module's line). */
 void px_verify_target(px_verifier *v);
 void px_verify_func(px_verifier *v, px_func *f);
+/* "no target", once, at the first function (px_verify_func's first step). */
+void px_verify_has_target(px_verifier *v, const px_func *f);
 void px_verify_globals(px_verifier *v);
 /* Checks what only the whole module can tell (calls to later functions). */
 void px_verify_module_end(px_verifier *v);

@@ -2,6 +2,8 @@
  * state outside the px_translate call, so each thread's output and
  * diagnostics must equal what the same translation gives on its own. */
 #include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,11 +156,129 @@ START_TEST(concurrent_translations_agree)
 }
 END_TEST
 
+/* px_options.jobs: functions translated on several threads give the same
+ * bytes and messages as one thread, with and without a sink. */
+typedef struct sunk {
+	char *data;
+	size_t len;
+} sunk;
+
+static void sink(void *ctx, const char *data, size_t len)
+{
+	sunk *k = ctx;
+	k->data = realloc(k->data, k->len + len + 1);
+	ck_assert_ptr_nonnull(k->data);
+	memcpy(k->data + k->len, data, len);
+	k->len += len;
+	k->data[k->len] = 0;
+}
+
+static void run_jobs(const char *src, unsigned jobs, bool use_sink, result *r)
+{
+	memset(r, 0, sizeof *r);
+	px_options o;
+	px_options_default(&o);
+	o.jobs = jobs;
+	sunk k = {NULL, 0};
+	if (use_sink) {
+		o.sink = sink;
+		o.sink_ctx = &k;
+	}
+	size_t len;
+	r->errors = px_translate("j.mir", src, strlen(src), &o, collect, r, &r->out, &len);
+	if (use_sink && r->out) {
+		r->out = realloc(r->out, len + k.len + 1);
+		ck_assert_ptr_nonnull(r->out);
+		memcpy(r->out + len, k.data ? k.data : "", k.len + 1);
+	}
+	free(k.data);
+}
+
+/* Many functions, each calling the one before it and, from function later
+ * on, the one after it (not seen yet: its prototype goes in front, and the
+ * functions from there on are printed by the second pass), and an error in a
+ * chosen one. */
+static char *many_functions(unsigned n, unsigned bad, unsigned later)
+{
+	size_t cap = 256 + (size_t)n * 256;
+	char *s = malloc(cap);
+	ck_assert_ptr_nonnull(s);
+	size_t len = (size_t)snprintf(s, cap, "target sm_80\n");
+	for (unsigned i = 0; i < n; i++) {
+		len += (size_t)snprintf(s + len, cap - len,
+		                        "func @f%u(%%x: u32) -> u32 {\n"
+		                        "  %%y:u32 = add %%x, %u\n", i, i);
+		if (i > 0)
+			len += (size_t)snprintf(s + len, cap - len, "  %%a:u32 = call @f%u(%%y)\n", i - 1);
+		if (i + 1 < n && i >= later)
+			len += (size_t)snprintf(s + len, cap - len, "  %%b:u32 = call @f%u(%%y)\n", i + 1);
+		len += (size_t)snprintf(s + len, cap - len, "  %%z:u32 = %s %%y, %%y\n  ret %%z\n}\n",
+		                        i == bad ? "mull" : "mul.lo");
+	}
+	return s;
+}
+
+START_TEST(jobs_agree)
+{
+	char *big = many_functions(60, UINT32_MAX, 30), *bad = many_functions(60, 41, 30);
+	char *flat = many_functions(60, UINT32_MAX, UINT32_MAX), *first = many_functions(60, UINT32_MAX, 0);
+	const char *srcs[NMODULES + 4];
+	for (unsigned m = 0; m < NMODULES; m++)
+		srcs[m] = modules[m];
+	srcs[NMODULES] = big;
+	srcs[NMODULES + 1] = bad;
+	srcs[NMODULES + 2] = flat;
+	srcs[NMODULES + 3] = first;
+	for (unsigned m = 0; m < NMODULES + 4; m++) {
+		for (int use_sink = 0; use_sink < 2; use_sink++) {
+			result one;
+			run_jobs(srcs[m], 1, use_sink, &one);
+			for (unsigned jobs = 2; jobs <= 8; jobs *= 2) {
+				result r;
+				run_jobs(srcs[m], jobs, use_sink, &r);
+				ck_assert_int_eq(r.errors, one.errors);
+				ck_assert_str_eq(r.diags, one.diags);
+				if (one.out)
+					ck_assert_str_eq(r.out, one.out);
+				else
+					ck_assert_ptr_null(r.out);
+				free(r.out);
+			}
+			free(one.out);
+		}
+	}
+	result r;
+	run_jobs(bad, 4, false, &r);
+	ck_assert_int_eq(r.errors, 1);
+	ck_assert_ptr_nonnull(strstr(r.diags, "j.mir:262:"));
+	/* 59 calls of the function before, 29 of the one after */
+	run_jobs(big, 4, false, &r);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "// callseq 87"));
+	ck_assert_ptr_null(strstr(r.out, "// callseq 88"));
+	free(r.out);
+	run_jobs(flat, 4, false, &r);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "// callseq 58"));
+	ck_assert_ptr_null(strstr(r.out, "// callseq 59"));
+	free(r.out);
+	run_jobs(first, 4, false, &r);
+	ck_assert_int_eq(r.errors, 0);
+	ck_assert_ptr_nonnull(strstr(r.out, "// callseq 117"));
+	free(r.out);
+	free(big);
+	free(bad);
+	free(flat);
+	free(first);
+}
+END_TEST
+
 Suite *threads_suite(void)
 {
 	Suite *s = suite_create("threads");
 	TCase *tc = tcase_create("concurrent");
 	tcase_add_test(tc, concurrent_translations_agree);
+	tcase_add_test(tc, jobs_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

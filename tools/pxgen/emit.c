@@ -156,7 +156,7 @@ static const char *opnd_array(const opnd_list *l)
 		} else {
 			sb_printf(&b, ", NULL");
 		}
-		sb_printf(&b, "}");
+		sb_printf(&b, ", %d, %d}", o->select_slot + 1, o->negate_slot + 1);
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
 	free(b.p);

@@ -58,7 +58,7 @@ static void read_token_windows(slot_row *s, const ynode *list)
 		tokwin_row *w = PUSH(s->wins, s->nwins, s->cap_wins);
 		*w = (tokwin_row){0};
 		v = map_need(e, "tokens", "a token window");
-		w->toks = scalar_list(v, "tokens");
+		w->toks = token_list(v, "tokens");
 		for (size_t i = 0; i < w->toks.n; i++) {
 			if (strs_find(&s->toks, w->toks.v[i]) < 0)
 				fail(v, "token '%s' of a window is not in slot '%s'", w->toks.v[i], s->name);
@@ -120,7 +120,7 @@ static void read_slots(op_row *op, const ynode *list)
 		if (slot_index(op, s->name) != (int)op->nslots - 1 || in_list(variant_keys, s->name))
 			fail(v, "slot name '%s' is taken in op '%s'", s->name, op->name);
 		if ((v = map_get(e, "tokens")))
-			s->toks = scalar_list(v, "tokens");
+			s->toks = token_list(v, "tokens");
 		if ((v = map_get(e, "fixed"))) {
 			s->fixed = scalar(v, "fixed");
 			s->flags |= SLOT_FIXED;
@@ -282,6 +282,21 @@ static void read_range(opnd_row *o, const ynode *e)
 		fail(e, "range, multiple and power_of_two admit no value");
 }
 
+/* select: SLOT / negate: SLOT: a slot printed with the operand (".b1" after it,
+ * '-' before it) instead of in the instruction's name, so it must be noprint;
+ * only a register or value operand takes one. */
+static int decoration_slot(const op_row *op, const opnd_row *o, const ynode *v, const char *key)
+{
+	int slot = need_slot(op, v);
+	if (!(op->slots[slot].flags & SLOT_NOPRINT))
+		fail(v, "%s: slot '%s' of op '%s' must be noprint: true (it prints with operand '%s')", key,
+		     op->slots[slot].name, op->name, o->name);
+	if (strcmp(o->kind, "value") && strcmp(o->kind, "reg"))
+		fail(v, "%s: operand '%s' is of kind %s; only a value or reg operand takes one", key, o->name,
+		     o->kind);
+	return slot;
+}
+
 static const struct {
 	const char *key;
 	unsigned bit;
@@ -291,7 +306,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
 	                                   "inout", "b8reg", "sink", "allowed", "range", "multiple",
-	                                   "power_of_two", "coords", NULL};
+	                                   "power_of_two", "select", "negate", "coords", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;
@@ -302,7 +317,8 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if (out->n == MAX_OPNDS)
 			fail(e, "more than %d %s", MAX_OPNDS, what);
 		opnd_row *o = PUSH(out->v, out->n, out->cap);
-		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1, .allowed_slot = -1};
+		*o = (opnd_row){.kind = "value", .type_slot = -1, .count_slot = -1, .space_slot = -1, .allowed_slot = -1,
+		                .select_slot = -1, .negate_slot = -1};
 		o->name = scalar(map_need(e, "name", "an operand"), "name");
 		if ((v = map_get(e, "kind")) && !in_list(opnd_kinds, o->kind = scalar(v, "kind")))
 			fail(v, "unknown operand kind '%s'", o->kind);
@@ -325,6 +341,10 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 		if ((v = map_get(e, "allowed")))
 			read_allowed(op, o, v);
 		read_range(o, e);
+		if ((v = map_get(e, "select")))
+			o->select_slot = decoration_slot(op, o, v, "select");
+		if ((v = map_get(e, "negate")))
+			o->negate_slot = decoration_slot(op, o, v, "negate");
 		for (size_t f = 0; f < sizeof opnd_flag_keys / sizeof opnd_flag_keys[0]; f++)
 			if ((v = map_get(e, opnd_flag_keys[f].key)) && to_bool(v, opnd_flag_keys[f].key))
 				o->flags |= opnd_flag_keys[f].bit;
@@ -332,10 +352,46 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 	free(items.v);
 }
 
+/* Expand one token pattern: each [x-y] stands for every character from x to y. */
+enum { PATTERN_MAX = 4096 };
+static void expand_pattern(strs *out, const ynode *at, const char *pat, const char *s, size_t done)
+{
+	const char *open = strchr(s + done, '[');
+	if (!open) {
+		strs_push(out, xstrdup(s));
+		return;
+	}
+	size_t i = (size_t)(open - s);
+	if (!s[i + 1] || s[i + 2] != '-' || !s[i + 3] || s[i + 4] != ']' || s[i + 1] > s[i + 3])
+		fail(at, "token pattern '%s': write a class as [x-y] with x at most y", pat);
+	for (char c = s[i + 1]; c <= s[i + 3]; c++) {
+		sbuf b = {0};
+		sb_printf(&b, "%.*s%c%s", (int)i, s, c, s + i + 5);
+		expand_pattern(out, at, pat, b.p, i + 1);
+		free(b.p);
+	}
+}
+
+strs token_list(const ynode *v, const char *what)
+{
+	strs in = scalar_list(v, what), out = {0};
+	for (size_t i = 0; i < in.n; i++) {
+		if (strchr(in.v[i], ']') && !strchr(in.v[i], '['))
+			fail(v, "token pattern '%s': ']' without '['", in.v[i]);
+		size_t before = out.n;
+		expand_pattern(&out, v, in.v[i], in.v[i], 0);
+		if (out.n - before > PATTERN_MAX)
+			fail(v, "token pattern '%s' makes %zu tokens, more than %d", in.v[i], out.n - before,
+			     PATTERN_MAX);
+	}
+	free(in.v);
+	return out;
+}
+
 strs *variant_tokens(const op_row *op, int slot, const ynode *v)
 {
 	strs *list = xrealloc(NULL, sizeof *list);
-	*list = scalar_list(v, "a variant's tokens");
+	*list = token_list(v, "a variant's tokens");
 	const slot_row *s = &op->slots[slot];
 	for (size_t i = 0; i < list->n; i++)
 		if (strs_find(&s->toks, list->v[i]) < 0)

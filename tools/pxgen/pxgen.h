@@ -176,6 +176,8 @@ typedef struct opnd_row {
 	int32_t lo, hi;  /* range: [lo, hi] (INT32_MIN, INT32_MAX: the type's own) */
 	int32_t multiple; /* multiple: N (1: any) */
 	bool pow2;       /* power_of_two: true */
+	int select_slot; /* select: the noprint slot whose token prints after the operand, or -1 */
+	int negate_slot; /* negate: the noprint slot that, filled, prints '-' before it, or -1 */
 } opnd_row;
 enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
        OPND_SINK = 64, OPND_SINK_ONLY = 128, OPND_COORDS = 256 };
@@ -298,6 +300,8 @@ size_t diag_index(const ynode *n); /* a diag id of diag/ (read before directives
 int slot_index(const op_row *op, const char *name);
 int need_slot(const op_row *op, const ynode *n);
 strs *variant_tokens(const op_row *op, int slot, const ynode *v);
+/* A token list with its patterns expanded: "b[0-7][0-3]" is b00 .. b73. */
+strs token_list(const ynode *v, const char *what);
 void read_ops(void);
 
 /* ops.c's variant reader, which foreach.c calls once per expanded template */
