@@ -1293,7 +1293,12 @@ static void global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name
 {
 	px_module *m = P->m;
 	px_global g = {.name = sans_sigil(name), .loc = name.loc, .space = space, .linkage = linkage};
-	g.type = type_of(P, type);
+	/* texref, surfref, samplerref: PTX's opaque handle types, istypep's tokens */
+	unsigned h = px_tok_lookup(type.s.s, type.s.n);
+	if (h == PX_TOK_texref || h == PX_TOK_surfref || h == PX_TOK_samplerref)
+		g.handle = (uint16_t)h;
+	else
+		g.type = type_of(P, type);
 	g.is_array = count || unsized;
 	g.unsized = unsized;
 	if (count)

@@ -226,6 +226,7 @@ typedef struct px_global {
 	uint8_t linkage;    /* enum px_linkage */
 	uint16_t type;      /* element type */
 	bool is_array, unsized; /* T[N] / T[] */
+	uint16_t handle;    /* PX_TOK_texref, _surfref or _samplerref for `global @t : texref`, else 0 */
 	uint64_t count;
 	uint32_t align;     /* 0 if not given */
 	px_opnd *init;      /* initializer literals (PX_O_INT/FLOAT/FBITS/SYM), or NULL */

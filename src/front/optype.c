@@ -77,8 +77,8 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 uint8_t px_sym_space(const px_module *m, px_str name)
 {
 	uint32_t e = px_module_sym(m, name);
-	if (e == PX_STRMAP_NONE || (e & 1))
-		return PX_SP_UNKNOWN;
+	if (e == PX_STRMAP_NONE || (e & 1) || m->globals[e >> 1].handle)
+		return PX_SP_UNKNOWN; /* a texref or surfref variable is a handle, not memory */
 	static const uint8_t of[] = {[PX_SPACE_GLOBAL] = PX_AS_GLOBAL, [PX_SPACE_CONST] = PX_AS_CONST,
 	                             [PX_SPACE_SHARED] = PX_AS_SHARED};
 	return PX_SP_IN(of[m->globals[e >> 1].space]);

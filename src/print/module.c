@@ -170,6 +170,12 @@ static void print_global(px_buf *out, const px_module *m, const px_global *g)
 	};
 	if (!(g->space == PX_SPACE_SHARED && g->linkage == PX_LINK_VISIBLE))
 		print_linkage_kw(out, px_print_linkage(g->linkage));
+	if (g->handle) { /* .global .texref name; */
+		px_buf_printf(out, ".global .%s ", px_tok_names[g->handle]);
+		put_str(out, g->name);
+		px_buf_puts(out, ";\n");
+		return;
+	}
 	px_buf_printf(out, "%s .align %u ", space_kw[g->space], g->align ? g->align : type_bytes(g->type));
 	print_decl_type(out, g->type, init_holds_address(g));
 	px_buf_putc(out, ' ');

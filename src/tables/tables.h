@@ -264,6 +264,8 @@ enum {
 	PX_OPF_SPACE_FROM_ADDRESS = 8, /* an empty space slot is filled from the address's known space */
 	PX_OPF_REGISTER_ADDRESS = 16,  /* PTX takes no variable name in the address: a register base */
 	PX_OPF_CARRY_IN = 32,          /* reads the carry flag a .cc instruction set (addc, subc, madc) */
+	PX_OPF_TEXREF = 64,            /* the address's handle may be a texref variable (tex, tld4, txq) */
+	PX_OPF_SURFREF = 128,          /* the address's handle may be a surfref variable (suld, sust, sured, suq) */
 };
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

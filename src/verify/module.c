@@ -46,6 +46,9 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 		uint32_t s = px_module_sym(v->m, o->sym);
 		if (s == PX_STRMAP_NONE)
 			px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
+		else if (!(s & 1) && v->m->globals[s >> 1].handle)
+			px_error(v->d, o->loc, PX_D_handle_use, (int)o->sym.n, o->sym.s,
+			         px_tok_names[v->m->globals[s >> 1].handle], "an initializer");
 		else if (!(s & 1) && v->m->globals[s >> 1].space == PX_SPACE_SHARED)
 			px_error(v->d, o->loc, PX_D_shared_address_init, (int)o->sym.n, o->sym.s);
 		else if (t->width != 64 || t->kind == PX_KIND_FLOAT)
@@ -57,11 +60,31 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 	}
 }
 
+/* `global @t : texref` (surfref): PTX's .texref and .surfref variables live in
+ * .global only (ptxas: "Texture and surface variables must be declared in
+ * .global space"); ptxemit prints them bare. .samplerref is refused under
+ * the unified texture mode ptxemit's .target line implies. */
+static void check_handle_global(px_verifier *v, const px_global *g)
+{
+	int name_n = (int)g->name.n;
+	const char *kind = px_tok_names[g->handle];
+	if (g->handle == PX_TOK_samplerref)
+		px_error(v->d, g->loc, PX_D_samplerref_unified, name_n, g->name.s);
+	else if (g->space != PX_SPACE_GLOBAL)
+		px_error(v->d, g->loc, PX_D_handle_space, name_n, g->name.s, kind);
+	else if (g->is_array || g->align || g->ninit)
+		px_error(v->d, g->loc, PX_D_handle_form, name_n, g->name.s, kind);
+}
+
 void px_verify_globals(px_verifier *v)
 {
 	for (uint32_t i = 0; i < v->m->nglobals; i++) {
 		const px_global *g = &v->m->globals[i];
 		int name_n = (int)g->name.n;
+		if (g->handle) {
+			check_handle_global(v, g);
+			continue;
+		}
 		if (px_types[g->type].kind == PX_KIND_PRED || px_types[g->type].kind == PX_KIND_PTR) {
 			px_error(v->d, g->loc, PX_D_global_type, name_n, g->name.s, px_types[g->type].name);
 			continue;

@@ -204,6 +204,25 @@ static void check_const_param(px_verifier *v, px_func *f, const px_node *n, cons
 		px_error(v->d, n->oploc, PX_D_kernel_const_ptr, (int)val->name.n, val->name.s);
 }
 
+/* A texref or surfref variable is a handle, not memory: it is the handle in
+ * the address of the ops flagged for its kind, or mov's source (which gives
+ * its u64 handle); those ops take no other variable there. */
+static void check_handle(px_verifier *v, const px_func *f, const px_node *n, const px_opnd *b, bool in_address)
+{
+	uint32_t s = px_func_local(f, b->sym) ? PX_STRMAP_NONE : px_module_sym(v->m, b->sym);
+	if (s == PX_STRMAP_NONE || (in_address && (s & 1)))
+		return; /* a local array, an unknown name or a function in an address (reported as such) */
+	unsigned have = s & 1 ? 0 : v->m->globals[s >> 1].handle;
+	unsigned want = !in_address ? 0 : n->op->flags & PX_OPF_TEXREF ? PX_TOK_texref
+	                                : n->op->flags & PX_OPF_SURFREF ? PX_TOK_surfref : 0;
+	if (have == want || (!in_address && n->op == &px_ops[PX_OP_mov]))
+		return;
+	if (have)
+		px_error(v->d, b->loc, PX_D_handle_use, (int)b->sym.n, b->sym.s, px_tok_names[have], n->op->name);
+	else
+		px_error(v->d, b->loc, PX_D_handle_need, n->op->name, px_tok_names[want], (int)b->sym.n, b->sym.s);
+}
+
 /* What an operand of a kind that has no value is, for a message. */
 static const char *kind_text(const px_opnd *o)
 {
@@ -288,6 +307,7 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 		uint32_t e = px_func_local(f, b->sym) ? PX_STRMAP_NONE : px_module_sym(v->m, b->sym);
 		if (e != PX_STRMAP_NONE && (e & 1)) /* a function: its name is code, no memory to read or write */
 			px_error(v->d, b->loc, PX_D_addr_function, (int)b->sym.n, b->sym.s);
+		check_handle(v, f, n, b, true);
 	} else if (b->kind == PX_O_VALUE) {
 		check_value_use(v, f, b);
 		const px_value *val = &f->values[b->id];
@@ -364,6 +384,8 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
                       const px_opnd_def *def, unsigned pos, const char *what)
 {
 	int want = o->kind == PX_O_FLOAT ? px_literal_type(f, n, def) : px_opnd_type(def, n->slot);
+	if (o->kind == PX_O_SYM)
+		check_handle(v, f, n, o, false);
 	switch (def->kind) {
 	case PX_OK_ADDR: {
 		check_address(v, f, n, o);
