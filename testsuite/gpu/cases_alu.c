@@ -2,7 +2,9 @@
  * The host reference states PTX's semantics directly: shifts clamp at the
  * width, division truncates, directed roundings are derived from the exact
  * error of the round-to-nearest result (so the host's own rounding mode is
- * never changed), conversions to integers saturate and send NaN to 0. */
+ * never changed), conversions to integers saturate and send NaN to 0; the
+ * video instructions follow the ISA's definitions (saturation at the
+ * destination's width, byte and half selectors, the merge into d, SIMD lanes). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -408,9 +410,78 @@ static gpu_verdict fp8(gpu *g, const gpu_case *c)
 	return v;
 }
 
+/* ------------------------------------------------------ video instructions */
+
+enum { VIDEO_RESULTS = 10 };
+
+static uint32_t byte_of(uint32_t x, int i) { return (x >> (8 * i)) & 0xffu; }
+
+static void video_reference(uint32_t a, uint32_t b, uint32_t c, uint32_t *r)
+{
+	int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
+	uint64_t sum = (uint64_t)a + b;
+	r[0] = sum > 0xffffffffu ? 0xffffffffu : (uint32_t)sum;           /* vadd.sat: clamped to u32 */
+	int64_t diff = (int64_t)sa - sb;
+	r[1] = (uint32_t)(int32_t)(diff > INT32_MAX ? INT32_MAX : diff < INT32_MIN ? INT32_MIN : diff);
+	uint32_t part = byte_of(a, 1) + byte_of(b, 0);                       /* a.b1 + b.b0 into d.h1 */
+	r[2] = (part & 0xffffu) << 16 | (c & 0xffffu);
+	uint32_t sad = c;                                                    /* vabsdiff4.add */
+	for (int i = 0; i < 4; i++)
+		sad += byte_of(a, i) > byte_of(b, i) ? byte_of(a, i) - byte_of(b, i) : byte_of(b, i) - byte_of(a, i);
+	r[3] = sad;
+	uint32_t mx = 0;                                                     /* vmax2.s32: signed halves */
+	for (int h = 0; h < 2; h++) {
+		int16_t x = (int16_t)(a >> (16 * h)), y = (int16_t)(b >> (16 * h));
+		mx |= (uint32_t)(uint16_t)(x > y ? x : y) << (16 * h);
+	}
+	r[4] = mx;
+	uint32_t ne = 0;                                                     /* vset4.ne: 1 or 0 per byte */
+	for (int i = 0; i < 4; i++)
+		ne |= (uint32_t)(byte_of(a, i) != byte_of(b, i)) << (8 * i);
+	r[5] = ne;
+	r[6] = (a & 0xffffu) * (b >> 16) + c;                                /* vmad a.h0 * b.h1 + c */
+	r[7] = b >= 32 ? 0 : a << b;                                         /* vshl.clamp: at most 32 */
+	uint32_t avg = 0;                                                    /* vavrg4: rounded up */
+	for (int i = 0; i < 4; i++)
+		avg |= ((byte_of(a, i) + byte_of(b, i) + 1) >> 1) << (8 * i);
+	r[8] = avg;
+	int32_t lo = sa < sb ? sa : sb;                                      /* vmin, then .max with c */
+	r[9] = (uint32_t)(lo > sc ? lo : sc);
+}
+
+static gpu_verdict video(gpu *g, const gpu_case *c)
+{
+	enum { N = 512 };
+	static const uint32_t edges[] = {0, 1, 31, 32, 0x7fffffff, 0x80000000, 0xffffffff, 0x80ff7f01};
+	enum { NE = sizeof edges / sizeof edges[0] };
+	static uint32_t a[N], b[N], cc[N], got[N * VIDEO_RESULTS], want[N * VIDEO_RESULTS];
+	uint32_t seed = 13;
+	for (size_t i = 0; i < N; i++) {
+		a[i] = i < NE * NE ? edges[i / NE] : gpu_rand(&seed);
+		b[i] = i < NE * NE ? edges[i % NE] : gpu_rand(&seed);
+		cc[i] = i < NE * NE ? edges[(i + i / NE) % NE] : gpu_rand(&seed);
+		video_reference(a[i], b[i], cc[i], want + VIDEO_RESULTS * i);
+	}
+	gpu_kernel k = {0};
+	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dc = gpu_alloc(g, sizeof cc);
+	CUdeviceptr dout = gpu_alloc(g, sizeof got);
+	uint32_t n = N;
+	void *args[] = {&da, &db, &dc, &dout, &n};
+	gpu_verdict v = GPU_FAIL;
+	if (da && db && dc && dout && !gpu_load(g, c, "video", &k) && !gpu_put(g, da, a, sizeof a) &&
+	    !gpu_put(g, db, b, sizeof b) && !gpu_put(g, dc, cc, sizeof cc) &&
+	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
+	    !gpu_get(g, got, dout, sizeof got))
+		v = gpu_cmp_u32(g, "out", got, want, N * VIDEO_RESULTS) ? GPU_FAIL : GPU_PASS;
+	gpu_unload(g, &k);
+	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dout);
+	return v;
+}
+
 const gpu_case gpu_cases_alu[] = {
 	{"int_ops", "testsuite/gpu/int_ops.mir", NULL, 80, 0, int_ops},
 	{"wide_int", "testsuite/gpu/wide_int.mir", NULL, 80, 0, wide_int},
+	{"video", "testsuite/gpu/video.mir", NULL, 80, 0, video},
 	{"float_ops", "testsuite/gpu/float_ops.mir", NULL, 80, 0, float_ops},
 	{"fp8", "testsuite/gpu/fp8.mir", NULL, 90, 0, fp8},
 	{0},
