@@ -156,8 +156,9 @@ enum px_opnd_flags {
 	PX_OPND_SINK = 64,    /* result: PTX takes the sink _ here, so a discarded result prints as _ */
 	PX_OPND_SINK_ONLY = 128, /* result: PTX takes only the sink _ here, never a register */
 	PX_OPND_COORDS = 256, /* an address that takes a coordinate group, [tmap, (c0, ...)]: one
-	                       * per dimension of count_slot's token, or with count_slot -1, what
-	                       * the op's family checks (textures) */
+	                       * per dimension of count_slot's token, or with count_slot -1, count
+	                       * of them (.tile::gather4: 5), or with count 0 too, what the op's
+	                       * family checks (textures) */
 };
 /* An operand's `range:`, `multiple:` and `power_of_two:` (data/ops): an integer
  * literal there must lie in [lo, hi], be a multiple of `multiple` and, with pow2,

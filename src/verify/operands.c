@@ -256,10 +256,12 @@ static void check_coords(px_verifier *v, px_func *f, const px_node *n, const px_
 			px_error(v->d, g->loc, PX_D_coords_unexpected, pos, what);
 		return;
 	}
-	if (def->count_slot < 0)
+	if (def->count_slot < 0 && !def->count)
 		return;
 	unsigned want = px_opnd_count(def, n->slot), have = g ? g->nelems : 0;
-	if (have != want)
+	if (have != want && def->count_slot < 0)
+		px_error(v->d, g ? g->loc : o->loc, PX_D_coords_count_fixed, pos, what, want, have);
+	else if (have != want)
 		px_error(v->d, g ? g->loc : o->loc, PX_D_coords_count, pos, what, want, want == 1 ? "" : "s",
 		         px_tok_names[n->slot[def->count_slot]], have);
 	for (uint32_t i = 0; i < have; i++) {

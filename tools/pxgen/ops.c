@@ -171,15 +171,23 @@ static void read_opnd_count(const op_row *op, opnd_row *o, const ynode *v)
 }
 
 /* coords: SLOT (an address followed by a coordinate group, [tmap, (c0, ...)],
- * one coordinate per dimension that SLOT's token names: 1d ... 5d) or family
- * (the op's family checks their number and types: textures). */
+ * one coordinate per dimension that SLOT's token names: 1d ... 5d), N (that
+ * many whatever the slots hold: the five of .tile::gather4) or family (the op's
+ * family checks their number and types: textures). */
 static void read_opnd_coords(const op_row *op, opnd_row *o, const ynode *v)
 {
 	if (strcmp(o->kind, "addr"))
 		fail(v, "coords belongs to an address operand, not a %s", o->kind);
 	o->flags |= OPND_COORDS;
-	if (!strcmp(scalar(v, "coords"), "family"))
+	const char *c = scalar(v, "coords");
+	if (!strcmp(c, "family"))
 		return;
+	if (*c >= '0' && *c <= '9') {
+		o->count = to_uint(v, "coords", 255);
+		if (!o->count)
+			fail(v, "coords: 0 takes no coordinates; leave coords out");
+		return;
+	}
 	o->count_slot = need_slot(op, v);
 	const slot_row *s = &op->slots[o->count_slot];
 	for (size_t i = 0; i < s->toks.n; i++)
