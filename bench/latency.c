@@ -14,19 +14,7 @@
 #include <time.h>
 
 #include "ptxemit.h"
-
-static double clock_s(clockid_t id)
-{
-	struct timespec ts;
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
+#include "inproc.h"
 
 static int translate(const char *name, const char *src, size_t len)
 {
@@ -49,14 +37,8 @@ int main(int argc, char **argv)
 		perror("latency");
 		return 2;
 	}
-	size_t cap = 1 << 16, len = 0, n;
-	char *src = malloc(cap);
-	while (src && (n = fread(src + len, 1, cap - len, f)) > 0) {
-		len += n;
-		if (len == cap)
-			src = realloc(src, cap *= 2);
-	}
-	fclose(f);
+	size_t len;
+	char *src = read_all(f, &len);
 	double *wall = malloc(sizeof *wall * (size_t)rounds), *cpu = malloc(sizeof *cpu * (size_t)rounds);
 	if (!src || !wall || !cpu || translate(argv[2], src, len)) {
 		fputs("latency: the module does not translate\n", stderr);
