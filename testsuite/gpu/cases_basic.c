@@ -273,7 +273,7 @@ const gpu_case gpu_cases_basic[] = {
 	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce},
 	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
 	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
-	{"example_devlib", "examples/devlib.mir", NULL, 70, 0, devlib},
+	{"example_devlib", "examples/devlib.mir", NULL, 75, 0, devlib},
 	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
 	{"example_dsmem", "examples/dsmem.mir", NULL, 90, 0, dsmem},
 	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm},
