@@ -1,7 +1,7 @@
 # tensorcombos.awk: one operation's `ptxemit --describe` text in, one MIR
 # statement per token combination of every variant out (testsuite/tensorcombos.sh).
 #
-# Variables: op (the operation), opi (its number), targets (a file of "TARGET
+# Variables: op (the operation), opi (its name as a file name), targets (a file of "TARGET
 # LOWEST-PTX" lines), out (the directory the modules go to). Every slot a
 # variant lists is enumerated: each of its tokens, and empty too where it is
 # optional; a fixed slot takes each token it allows. A statement is written

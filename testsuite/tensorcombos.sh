@@ -1,8 +1,9 @@
 #!/bin/sh
 # tensorcombos.sh SRCDIR PTXEMIT PTXAS CACHE [JOBS]: every token combination of
-# every variant of mma, mma.sp, wmma, wgmma and tcgen05 that `ptxemit
-# --describe` lists is accepted by ptxemit and assembled by ptxas on the
-# variant's lowest target and PTX ISA version.
+# every variant of mma, mma.sp, wmma, wgmma and tcgen05 (and of the matrix
+# copies ldmatrix, stmatrix and movmatrix) that `ptxemit --describe` lists is
+# accepted by ptxemit and assembled by ptxas on the variant's lowest target
+# and PTX ISA version.
 #
 # For each operation of those families (`ptxemit --list-ops`),
 # testsuite/tensorcombos.awk reads `ptxemit --describe=OP` and writes one MIR
@@ -42,16 +43,18 @@ cd "$work" || exit 1
 # each target's lowest PTX ISA version
 sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 \2/p' \
   "$srcdir/data/targets.yaml" >targets
-"$ptxemit" --list-ops | awk '$1 ~ /^(mma|mma\..*|wmma\..*|wgmma\..*|tcgen05\..*)$/ { print $1 }' >ops
+"$ptxemit" --list-ops |
+  awk '$1 ~ /^(mma|mma\..*|wmma\..*|wgmma\..*|tcgen05\..*|ldmatrix|stmatrix|movmatrix)$/ { print $1 }' >ops
 test -s ops && test -s targets || { echo "tensorcombos: no operations or targets read"; exit 1; }
 
 # the statements: "MODULE LINE COMBINATION TEXT" (COMBINATION numbered per op)
 : >lines; : >counts
-i=0
 while read -r op; do
-  i=$((i + 1))
   "$ptxemit" --describe="$op" >describe.txt || exit 1
-  awk -v op="$op" -v opi="$i" -v targets=targets -v out=m -f "$srcdir/testsuite/tensorcombos.awk" \
+  # modules are named by the operation, so their text (and ptxas's cached
+  # verdict) does not change when an operation is added before it
+  opi=`echo "$op" | tr -c 'A-Za-z0-9_\n' '_'`
+  awk -v op="$op" -v opi="$opi" -v targets=targets -v out=m -f "$srcdir/testsuite/tensorcombos.awk" \
     describe.txt describe.txt >gen || exit 1
   grep -v '^count \|^unbuilt ' gen >>lines
   grep '^count \|^unbuilt ' gen >>counts
