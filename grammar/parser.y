@@ -838,6 +838,7 @@ static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc)
 	px_node *n = px_arena_alloc(&P->m->fn_arena, sizeof *n);
 	n->kind = kind;
 	n->loc = loc;
+	n->slot = px_no_slots;
 	return n;
 }
 
@@ -911,7 +912,6 @@ static void stmt_done(px_parser *P, px_guard g, px_node *n)
 		n->has_guard = true;
 		n->guard_neg = g.neg;
 		n->guard = g.value;
-		n->guard_loc = g.loc;
 		n->loc = g.loc;
 	}
 	px_func_append(P->f, n);
@@ -1033,7 +1033,7 @@ static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name)
 	f->loc = name.loc;
 	f->is_kernel = kernel;
 	f->linkage = linkage;
-	px_strmap_init(&f->value_ids);
+	px_valmap_init(&f->value_ids);
 	px_strmap_init(&f->label_ids);
 	P->f = f;
 	P->f_broken = false;
@@ -1222,7 +1222,7 @@ static void func_drop(px_parser *P)
 {
 	if (P->f) {
 		if (!P->m->fn_taken) {
-			px_strmap_free(&P->f->value_ids);
+			px_valmap_free(&P->f->value_ids);
 			px_strmap_free(&P->f->label_ids);
 		}
 		P->m->fn_taken = false;

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <pthread.h>
 
+#include "front/valmap.h"
 #include "px_tables.h" /* PX_MAX_SLOTS */
 #include "util/arena.h"
 #include "util/loc.h"
@@ -123,6 +124,7 @@ struct px_node {
 	/* filled by the verifier */
 	const struct px_op_def *op;
 	const struct px_variant *var;
+	const uint16_t *slot; /* token per slot (PX_TOK_*), 0 = empty: a shared set (verify/slotset.h) */
 	px_opnd *res;       /* results, in order; '|' pairs have pair set on the second */
 	px_opnd *ops;       /* operands (PX_N_CALL: the arguments; PX_N_RET: the returned values) */
 	px_prop *props;
@@ -143,16 +145,14 @@ struct px_node {
 		};
 	};
 	uint32_t nres, nops, nprops;
-	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
+	px_loc loc;         /* start of the statement: the guard's (if it has one), the first result's or the op's */
 	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
-	px_loc guard_loc;
 	uint32_t guard;     /* guard @%p or @!%p: value index */
 	uint32_t label;     /* PX_N_LABEL: label index */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary (verifier) */
 	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written (verifier) */
 	uint8_t kind;       /* enum px_nkind */
 	bool has_guard, guard_neg;
-	uint16_t slot[PX_MAX_SLOTS]; /* token per slot (PX_TOK_*), 0 = empty (verifier) */
 };
 
 /* ---- functions ---- */
@@ -202,7 +202,7 @@ typedef struct px_func {
 	uint32_t nattrs;
 	px_value *values;   /* index = value id; the module's value_buf */
 	uint32_t nvalues, cap_values;
-	px_strmap value_ids;
+	px_valmap value_ids;
 	px_label *labels;
 	uint32_t nlabels, cap_labels;
 	px_strmap label_ids;
@@ -289,6 +289,9 @@ struct px_module {
 	px_str *locfiles;       /* the files loc statements name, in order of first use */
 	uint32_t nlocfiles, cap_locfiles;
 };
+
+/* The slots of a node the verifier has not filled: all empty. */
+extern const uint16_t px_no_slots[PX_MAX_SLOTS];
 
 /* Parse src into m, calling m->on_function for each function as it closes.
  * Returns the number of syntax errors reported (they go to m->diags). */

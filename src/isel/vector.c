@@ -84,7 +84,7 @@ static bool run_of(px_isel *s, const px_node *n, unsigned count, unsigned bytes)
 {
 	const px_node *x = n;
 	for (unsigned i = 0; i < count; i++, x = x->next) {
-		if (!scalar_access(x, n->op) || memcmp(x->slot, n->slot, sizeof x->slot))
+		if (!scalar_access(x, n->op) || memcmp(x->slot, n->slot, PX_MAX_SLOTS * sizeof *x->slot))
 			return false;
 		/* ptxas rejects a vector mixing true .b8 registers (%rb) with %rs */
 		if (bytes == 1 && px_value_true_b8(s, accessed(x)) != px_value_true_b8(s, accessed(n)))
@@ -109,7 +109,9 @@ static px_node *merged(px_isel *s, const px_node *n, unsigned count, unsigned to
 {
 	px_node *v = px_arena_alloc(s->a, sizeof *v);
 	*v = *n;
-	v->slot[slot_of(n, PX_SN_vec)] = (uint16_t)tok;
+	uint16_t *slot = px_arena_dup(s->a, n->slot, PX_MAX_SLOTS * sizeof *slot);
+	slot[slot_of(n, PX_SN_vec)] = (uint16_t)tok;
+	v->slot = slot;
 	const px_node *x = n;
 	if (n->op == &px_ops[PX_OP_ld]) {
 		v->res = px_arena_alloc(s->a, count * sizeof *v->res);

@@ -20,12 +20,14 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	v->opt_ptx = opt_ptx;
 	v->pending_tail = &v->pending;
 	v->keep = &m->arena;
+	px_slotsets_init(&v->slotsets);
 }
 
 void px_verifier_free(px_verifier *v)
 {
 	free(v->state);
 	v->state = NULL;
+	px_slotsets_free(&v->slotsets);
 }
 
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets, uint16_t ptx)
@@ -121,15 +123,15 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 	px_value *g = &f->values[n->guard];
 	if (!(v->state[n->guard] & PX_VS_DEF)) {
 		if (g->has_def)
-			px_error(v->d, n->guard_loc, PX_D_use_before_def, (int)g->name.n, g->name.s);
+			px_error(v->d, n->loc, PX_D_use_before_def, (int)g->name.n, g->name.s);
 		else
-			px_undefined_value(v, f, n->guard_loc, n->guard);
+			px_undefined_value(v, f, n->loc, n->guard);
 		v->state[n->guard] |= PX_VS_DEF;
 	} else if (g->type && px_types[g->type].kind != PX_KIND_PRED) {
-		px_error(v->d, n->guard_loc, PX_D_guard_not_pred, (int)g->name.n, g->name.s, px_types[g->type].name);
+		px_error(v->d, n->loc, PX_D_guard_not_pred, (int)g->name.n, g->name.s, px_types[g->type].name);
 	}
 	if (n->op && (n->op->flags & PX_OPF_NOGUARD))
-		px_error(v->d, n->guard_loc, PX_D_noguard, n->op->name);
+		px_error(v->d, n->loc, PX_D_noguard, n->op->name);
 }
 
 /* The family's own preparation, then the tables' defaults: an empty slot
@@ -145,7 +147,7 @@ static bool prepare(px_verifier *v, px_func *f, px_node *n)
 			continue;
 		for (const uint16_t *p = s->dflt; p[0]; p += 2)
 			if (n->slot[s->dflt_from] == p[0])
-				n->slot[i] = p[1];
+				px_slots_edit(v, n)[i] = p[1];
 	}
 	return true;
 }
@@ -188,6 +190,7 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 		px_check_operands(v, f, n);
 		if (px_families[n->op->family].check)
 			px_families[n->op->family].check(v, f, n);
+		px_slots_done(v, n);
 		return;
 	}
 	check_guard(v, f, n);
@@ -195,6 +198,7 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 	/* keep going: the results still define their values, so one mistake is
 	 * reported once and not again at every later use */
 	px_define_results(v, f, n, NULL, 0);
+	px_slots_done(v, n);
 }
 
 static bool is_literal(const px_opnd *o)
