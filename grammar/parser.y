@@ -826,8 +826,13 @@ static px_olink *address(px_parser *P, px_loc loc, px_opnd *base, int64_t off, p
 	px_olink *l = new_opnd(P, PX_O_ADDR, loc);
 	l->o.base = base;
 	l->o.off = off;
-	if (idx)
-		l->o.idx = px_arena_dup(&P->m->fn_arena, &idx->o, sizeof idx->o);
+	if (idx) {
+		px_opnd *both = px_arena_alloc(&P->m->fn_arena, 2 * sizeof *both);
+		both[0] = *base;
+		both[1] = idx->o;
+		l->o.base = both;
+		l->o.has_idx = true;
+	}
 	return l;
 }
 

@@ -50,11 +50,12 @@ enum px_okind {
 typedef struct px_opnd px_opnd;
 struct px_opnd {
 	uint8_t kind;   /* enum px_okind */
-	bool neg;       /* !%p */
-	bool is_hex;    /* PX_O_INT written in hex */
-	bool pair;      /* a result joined to the previous one with '|' */
 	uint8_t fwidth; /* PX_O_FBITS: 32 or 64 */
 	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
+	bool neg : 1;     /* !%p */
+	bool is_hex : 1;  /* PX_O_INT written in hex */
+	bool pair : 1;    /* a result joined to the previous one with '|' */
+	bool has_idx : 1; /* PX_O_ADDR: base[1] is the group after ',' (px_addr_idx) */
 	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	px_loc loc;
 	uint32_t id;
@@ -67,7 +68,6 @@ struct px_opnd {
 		px_str sym;     /* PX_O_SYM */
 		struct {        /* PX_O_ADDR */
 			px_opnd *base;
-			px_opnd *idx; /* the group after ',' in [%tmap, (%x, %y)], or NULL */
 			int64_t off;
 		};
 		struct {        /* PX_O_GROUP */
@@ -76,6 +76,10 @@ struct px_opnd {
 		};
 	};
 };
+
+/* An address's group after ',' in [%tmap, (%x, %y)], or NULL. It is kept
+ * behind the base, not in a pointer of every operand's. */
+static inline const px_opnd *px_addr_idx(const px_opnd *o) { return o->has_idx ? o->base + 1 : NULL; }
 
 /* ---- values and labels (per function) ---- */
 enum px_param_kind { PX_PARAM_NONE, PX_PARAM_SCALAR, PX_PARAM_PTR, PX_PARAM_AGG };

@@ -70,8 +70,8 @@ static void note_use(struct px_match_plan *p, const px_opnd *o)
 	case PX_O_ADDR:
 		if (o->base)
 			note_use(p, o->base);
-		if (o->idx)
-			note_use(p, o->idx);
+		if (o->has_idx)
+			note_use(p, px_addr_idx(o));
 		break;
 	case PX_O_GROUP:
 		for (uint32_t i = 0; i < o->nelems; i++)

@@ -57,7 +57,7 @@ static uint32_t base_align(const px_isel *s, const px_opnd *addr)
 
 static bool same_base(const px_opnd *a, const px_opnd *b)
 {
-	if (!a->base || !b->base || a->base->kind != b->base->kind || a->idx || b->idx)
+	if (!a->base || !b->base || a->base->kind != b->base->kind || a->has_idx || b->has_idx)
 		return false;
 	if (a->base->kind == PX_O_VALUE)
 		return a->base->id == b->base->id && a->base->elem == b->base->elem;

@@ -167,7 +167,7 @@ static bool elems_ok(px_verifier *v, const px_func *f, const px_opnd *o)
 		}
 	}
 	if (o->kind == PX_O_ADDR)
-		return elems_ok(v, f, o->base) && elems_ok(v, f, o->idx);
+		return elems_ok(v, f, o->base) && elems_ok(v, f, px_addr_idx(o));
 	bool ok = true;
 	for (uint32_t i = 0; o->kind == PX_O_GROUP && i < o->nelems; i++)
 		ok = elems_ok(v, f, &o->elems[i]) && ok;
