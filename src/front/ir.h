@@ -120,6 +120,13 @@ typedef struct px_prop {
 	px_loc loc, val_loc;
 } px_prop;
 
+/* A call through a value: the value holding the function's address and the
+ * signature written after ':'. Behind a pointer: few nodes are such calls. */
+typedef struct px_icall {
+	px_opnd target;
+	struct px_funcsig *proto;
+} px_icall;
+
 /* A statement record: pointers first, then 32-bit fields, then the bytes, so
  * nothing pads; the name a node carries depends on its kind (a union). */
 typedef struct px_node px_node;
@@ -144,13 +151,12 @@ struct px_node {
 		struct {    /* PX_N_CALL: function name without '@' (empty for a call through a value) */
 			px_str callee;
 			px_loc callee_loc;
-			px_opnd *target;    /* a call through a value: the value holding the function's address */
-			struct px_funcsig *proto; /* ... and the signature written after ':' */
+			struct px_icall *icall; /* a call through a value, else NULL */
 		};
 	};
 	uint32_t nres, nops, nprops;
 	px_loc loc;         /* start of the statement: the guard's (if it has one), the first result's or the op's */
-	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
+	uint32_t dloc;      /* the loc statement in force (--lineinfo): its place is the function's dlocs[dloc - 1]; 0: none */
 	uint32_t guard;     /* guard @%p or @!%p: value index */
 	uint32_t label;     /* PX_N_LABEL: label index */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary (verifier) */
@@ -214,6 +220,8 @@ typedef struct px_func {
 	uint32_t nnodes;
 	uint32_t ncalls;    /* its PX_N_CALL nodes: each is one call sequence */
 	bool falls_off;     /* filled by the verifier: some path reaches the end of the body */
+	px_dloc *dlocs;     /* the places of the loc statements its nodes name (px_node.dloc) */
+	uint32_t ndlocs, cap_dlocs;
 	px_local *locals;   /* growable; printed as .local after the registers */
 	uint32_t nlocals, cap_locals;
 	uint32_t nerrors;   /* syntax errors the parser reported inside it: its IR may miss

@@ -301,12 +301,13 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
 	}
-	if (n->target) { /* through a value: the signature written after ':' */
-		int t = arg_type(v, f, n->target);
+	if (n->icall) { /* through a value: the signature written after ':' */
+		const px_funcsig *proto = n->icall->proto;
+		int t = arg_type(v, f, &n->icall->target);
 		if (t && !px_type_fits(t, PX_T_u64))
-			px_error(v->d, n->target->loc, PX_D_call_target_type, (int)n->proto->name.n, n->proto->name.s,
+			px_error(v->d, n->icall->target.loc, PX_D_call_target_type, (int)proto->name.n, proto->name.s,
 			         px_types[t].name);
-		px_check_call_sig(v, n->proto, "%", n->proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		px_check_call_sig(v, proto, "%", proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
 		return;
 	}
 	const px_funcsig *sig = find_sig(v->m, n->callee);
