@@ -70,19 +70,13 @@ static gpu_verdict int_ops(gpu *g, const gpu_case *c)
 			b[i] = 2; /* nor has INT_MIN / -1 */
 		int_reference(a[i], b[i], want + INT_RESULTS * i);
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dout = gpu_alloc(g, sizeof got);
 	uint32_t n = N;
-	void *args[] = {&da, &db, &dout, &n};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dout && !gpu_load(g, c, "int_ops", &k) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, b, sizeof b) &&
-	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got))
-		v = gpu_cmp_u32(g, "out", got, want, N * INT_RESULTS) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dout);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {b, sizeof b, GPU_IN}, {got, sizeof got, GPU_OUT}};
+	void *scalars[] = {&n};
+	if (gpu_run(g, c, &(gpu_call){"int_ops", bufs, GPU_COUNT(bufs), scalars, GPU_COUNT(scalars),
+	                              {N / 128, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	return gpu_cmp_u32(g, "out", got, want, N * INT_RESULTS) ? GPU_FAIL : GPU_PASS;
 }
 
 /* ------------------------------------------------- 128-bit carry chains */
@@ -113,19 +107,13 @@ static gpu_verdict wide_int(gpu *g, const gpu_case *c)
 		w[2] = (uint64_t)d, w[3] = (uint64_t)(d >> 64);
 		w[4] = (uint64_t)p, w[5] = (uint64_t)(p >> 64);
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dout = gpu_alloc(g, sizeof got);
 	uint32_t n = N;
-	void *args[] = {&da, &db, &dout, &n};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dout && !gpu_load(g, c, "wide_int", &k) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, b, sizeof b) &&
-	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got))
-		v = gpu_cmp_u64(g, "out", got, want, WIDE_RESULTS * N) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dout);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {b, sizeof b, GPU_IN}, {got, sizeof got, GPU_OUT}};
+	void *scalars[] = {&n};
+	if (gpu_run(g, c, &(gpu_call){"wide_int", bufs, GPU_COUNT(bufs), scalars, GPU_COUNT(scalars),
+	                              {N / 128, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	return gpu_cmp_u64(g, "out", got, want, WIDE_RESULTS * N) ? GPU_FAIL : GPU_PASS;
 }
 
 /* ---------------------------------------------------------------- floats */
@@ -275,20 +263,14 @@ static gpu_verdict float_ops(gpu *g, const gpu_case *c)
 			k[i] = (int32_t)((0x01000001u << i) | 1); /* more than 24 bits: rounding shows */
 		float_reference(a[i], b[i], k[i], want + FLOAT_RESULTS * i);
 	}
-	gpu_kernel kn = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dk = gpu_alloc(g, sizeof k),
-	            dout = gpu_alloc(g, sizeof got);
 	uint32_t n = N;
-	void *args[] = {&da, &db, &dk, &dout, &n};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dk && dout && !gpu_load(g, c, "float_ops", &kn) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, b, sizeof b) && !gpu_put(g, dk, k, sizeof k) &&
-	    !gpu_launch(g, &kn, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got))
-		v = cmp_floats(g, got, want, N * FLOAT_RESULTS) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &kn);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dk), gpu_free(g, dout);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {b, sizeof b, GPU_IN}, {k, sizeof k, GPU_IN},
+	                  {got, sizeof got, GPU_OUT}};
+	void *scalars[] = {&n};
+	if (gpu_run(g, c, &(gpu_call){"float_ops", bufs, GPU_COUNT(bufs), scalars, GPU_COUNT(scalars),
+	                              {N / 128, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	return cmp_floats(g, got, want, N * FLOAT_RESULTS) ? GPU_FAIL : GPU_PASS;
 }
 
 /* ------------------------------------------------------------------- FP8 */
@@ -395,19 +377,13 @@ static gpu_verdict fp8(gpu *g, const gpu_case *c)
 		w[2] = f16x2_of(w[0], &E4M3);
 		w[3] = f16x2_of(w[1], &E5M2);
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dout = gpu_alloc(g, sizeof got);
 	uint32_t n = N;
-	void *args[] = {&da, &db, &dout, &n};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dout && !gpu_load(g, c, "fp8", &k) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, b, sizeof b) &&
-	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got))
-		v = cmp_fp8(g, got, want, 4 * N) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dout);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {b, sizeof b, GPU_IN}, {got, sizeof got, GPU_OUT}};
+	void *scalars[] = {&n};
+	if (gpu_run(g, c, &(gpu_call){"fp8", bufs, GPU_COUNT(bufs), scalars, GPU_COUNT(scalars),
+	                              {N / 128, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	return cmp_fp8(g, got, want, 4 * N) ? GPU_FAIL : GPU_PASS;
 }
 
 /* ------------------------------------------------------ video instructions */
@@ -462,20 +438,14 @@ static gpu_verdict video(gpu *g, const gpu_case *c)
 		cc[i] = i < NE * NE ? edges[(i + i / NE) % NE] : gpu_rand(&seed);
 		video_reference(a[i], b[i], cc[i], want + VIDEO_RESULTS * i);
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof b), dc = gpu_alloc(g, sizeof cc);
-	CUdeviceptr dout = gpu_alloc(g, sizeof got);
 	uint32_t n = N;
-	void *args[] = {&da, &db, &dc, &dout, &n};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dc && dout && !gpu_load(g, c, "video", &k) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, b, sizeof b) && !gpu_put(g, dc, cc, sizeof cc) &&
-	    !gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got))
-		v = gpu_cmp_u32(g, "out", got, want, N * VIDEO_RESULTS) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dout);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {b, sizeof b, GPU_IN}, {cc, sizeof cc, GPU_IN},
+	                  {got, sizeof got, GPU_OUT}};
+	void *scalars[] = {&n};
+	if (gpu_run(g, c, &(gpu_call){"video", bufs, GPU_COUNT(bufs), scalars, GPU_COUNT(scalars),
+	                              {N / 128, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	return gpu_cmp_u32(g, "out", got, want, N * VIDEO_RESULTS) ? GPU_FAIL : GPU_PASS;
 }
 
 const gpu_case gpu_cases_alu[] = {

@@ -84,25 +84,16 @@ static gpu_verdict warp_atomics(gpu *g, const gpu_case *c)
 		if (in[i] > want_hist[16])
 			want_hist[16] = in[i];
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got),
-	            dh = gpu_alloc(g, sizeof hist);
-	void *args[] = {&din, &dout, &dh};
-	gpu_verdict v = GPU_FAIL;
-	if (din && dout && dh && !gpu_load(g, c, "warp_atomics", &k) && !gpu_put(g, din, in, sizeof in) &&
-	    !gpu_zero(g, dh, sizeof hist) &&
-	    !gpu_launch(g, &k, (gpu_dim){WA_BLOCKS, 1, 1}, (gpu_dim){256, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got) && !gpu_get(g, hist, dh, sizeof hist)) {
-		size_t bad = check_adds(g, in, got, hist);
-		for (size_t i = 0; i < WA_N; i++)
-			got[WA_OUT * i + 6] = want[WA_OUT * i + 6] = 0; /* checked above */
-		bad += gpu_cmp_u32(g, "out", got, want, WA_N * WA_OUT);
-		bad += gpu_cmp_u32(g, "hist", hist, want_hist, 17);
-		v = bad ? GPU_FAIL : GPU_PASS;
-	}
-	gpu_unload(g, &k);
-	gpu_free(g, din), gpu_free(g, dout), gpu_free(g, dh);
-	return v;
+	gpu_buf bufs[] = {{in, sizeof in, GPU_IN}, {got, sizeof got, GPU_OUT}, {hist, sizeof hist, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){"warp_atomics", bufs, GPU_COUNT(bufs), NULL, 0, {WA_BLOCKS, 1, 1},
+	                              {256, 1, 1}}))
+		return GPU_FAIL;
+	size_t bad = check_adds(g, in, got, hist);
+	for (size_t i = 0; i < WA_N; i++)
+		got[WA_OUT * i + 6] = want[WA_OUT * i + 6] = 0; /* checked above */
+	bad += gpu_cmp_u32(g, "out", got, want, WA_N * WA_OUT);
+	bad += gpu_cmp_u32(g, "hist", hist, want_hist, 17);
+	return bad ? GPU_FAIL : GPU_PASS;
 }
 
 /* in[] through a shared tile, out[i] = in[255 - i]: the kernel names the
@@ -116,18 +107,10 @@ static gpu_verdict reversed_copy(gpu *g, const gpu_case *c, const char *kernel)
 		in[i] = gpu_rand(&seed);
 	for (size_t i = 0; i < N; i++)
 		want[i] = in[N - 1 - i];
-	gpu_kernel k = {0};
-	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, sizeof got);
-	void *args[] = {&din, &dout};
-	gpu_verdict v = GPU_FAIL;
-	if (din && dout && !gpu_load(g, c, kernel, &k) && !gpu_put(g, din, in, sizeof in) &&
-	    !gpu_zero(g, dout, sizeof got) &&
-	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){64, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dout, sizeof got))
-		v = gpu_cmp_u32(g, "out", got, want, N) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, din), gpu_free(g, dout);
-	return v;
+	gpu_buf bufs[] = {{in, sizeof in, GPU_IN}, {got, sizeof got, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){kernel, bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {64, 1, 1}}))
+		return GPU_FAIL;
+	return gpu_cmp_u32(g, "out", got, want, N) ? GPU_FAIL : GPU_PASS;
 }
 
 static gpu_verdict cp_async(gpu *g, const gpu_case *c)

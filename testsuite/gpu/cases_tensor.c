@@ -75,20 +75,11 @@ static gpu_verdict run_mma(gpu *g, const gpu_case *c, const mma_shape *s)
 				want[r * N + n] = gpu_f32_bits((float)(sum + ci) / 4.0f);
 			}
 		}
-	gpu_kernel k = {0};
-	size_t abytes = (size_t)M * K * s->bytes, bbytes = (size_t)N * K * s->bytes;
-	CUdeviceptr da = gpu_alloc(g, abytes), db = gpu_alloc(g, bbytes), dc = gpu_alloc(g, sizeof cin),
-	            dd = gpu_alloc(g, sizeof got);
-	void *args[] = {&da, &db, &dc, &dd};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dc && dd && !gpu_load(g, c, s->kernel, &k) && !gpu_put(g, da, a, abytes) &&
-	    !gpu_put(g, db, bt, bbytes) && !gpu_put(g, dc, cin, sizeof cin) &&
-	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){32, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dd, sizeof got))
-		v = gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
-	return v;
+	gpu_buf bufs[] = {{a, (size_t)M * K * s->bytes, GPU_IN}, {bt, (size_t)N * K * s->bytes, GPU_IN},
+	                  {cin, sizeof cin, GPU_IN}, {got, sizeof got, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){s->kernel, bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {32, 1, 1}}))
+		return GPU_FAIL;
+	return gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
 }
 
 static gpu_verdict mma_f16(gpu *g, const gpu_case *c)
@@ -125,23 +116,14 @@ static gpu_verdict mma_stmatrix(gpu *g, const gpu_case *c)
 		cin[i] = gpu_f16_bits((float)ci / 4.0f);
 		want[i] = gpu_f16_bits((float)(prod[i] + ci) / 4.0f);
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
-	            dd = gpu_alloc(g, sizeof got);
-	void *args[] = {&da, &db, &dc, &dd};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dc && dd && !gpu_load(g, c, "mma_stmatrix", &k) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, bt, sizeof bt) && !gpu_put(g, dc, cin, sizeof cin) &&
-	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){32, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dd, sizeof got)) {
-		uint32_t g32[M * N], w32[M * N];
-		for (size_t i = 0; i < M * N; i++)
-			g32[i] = got[i], w32[i] = want[i];
-		v = gpu_cmp_u32(g, "D", g32, w32, M * N) ? GPU_FAIL : GPU_PASS;
-	}
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {bt, sizeof bt, GPU_IN}, {cin, sizeof cin, GPU_IN},
+	                  {got, sizeof got, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){"mma_stmatrix", bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {32, 1, 1}}))
+		return GPU_FAIL;
+	uint32_t g32[M * N], w32[M * N];
+	for (size_t i = 0; i < M * N; i++)
+		g32[i] = got[i], w32[i] = want[i];
+	return gpu_cmp_u32(g, "D", g32, w32, M * N) ? GPU_FAIL : GPU_PASS;
 }
 
 /* The byte at which element (row, k) of a K-major 16-bit operand sits in
@@ -172,19 +154,11 @@ static gpu_verdict wgmma_f16(gpu *g, const gpu_case *c)
 		cin[i] = gpu_f32_bits((float)ci / 4.0f);
 		want[i] = gpu_f32_bits((float)(prod[i] + ci) / 4.0f);
 	}
-	gpu_kernel k = {0};
-	CUdeviceptr da = gpu_alloc(g, sizeof a), db = gpu_alloc(g, sizeof bt), dc = gpu_alloc(g, sizeof cin),
-	            dd = gpu_alloc(g, sizeof got);
-	void *args[] = {&da, &db, &dc, &dd};
-	gpu_verdict v = GPU_FAIL;
-	if (da && db && dc && dd && !gpu_load(g, c, "wgmma_f16", &k) && !gpu_put(g, da, a, sizeof a) &&
-	    !gpu_put(g, db, bt, sizeof bt) && !gpu_put(g, dc, cin, sizeof cin) &&
-	    !gpu_launch(g, &k, (gpu_dim){1, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) &&
-	    !gpu_get(g, got, dd, sizeof got))
-		v = gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
-	gpu_unload(g, &k);
-	gpu_free(g, da), gpu_free(g, db), gpu_free(g, dc), gpu_free(g, dd);
-	return v;
+	gpu_buf bufs[] = {{a, sizeof a, GPU_IN}, {bt, sizeof bt, GPU_IN}, {cin, sizeof cin, GPU_IN},
+	                  {got, sizeof got, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){"wgmma_f16", bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	return gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
 }
 
 const gpu_case gpu_cases_tensor[] = {

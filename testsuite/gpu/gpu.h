@@ -123,6 +123,31 @@ int gpu_put(gpu *g, CUdeviceptr dst, const void *src, size_t bytes);
 int gpu_get(gpu *g, void *dst, CUdeviceptr src, size_t bytes);
 int gpu_zero(gpu *g, CUdeviceptr dst, size_t bytes);
 
+/* One launch of most cases: buffers in device memory, then scalars, as the
+ * kernel's parameters in that order. An input buffer's host bytes are copied
+ * to the device before the launch; an output's device copy starts zeroed and
+ * is copied back after it; an in-out buffer is both. */
+typedef enum gpu_dir { GPU_IN = 1, GPU_OUT = 2, GPU_INOUT = GPU_IN | GPU_OUT } gpu_dir;
+typedef struct gpu_buf {
+	void *host;
+	size_t bytes;
+	gpu_dir dir;
+} gpu_buf;
+typedef struct gpu_call {
+	const char *kernel;
+	gpu_buf *bufs;
+	size_t nbufs;
+	void **scalars;       /* each points at its value */
+	size_t nscalars;
+	gpu_dim grid, block;
+} gpu_call;
+/* Loads the case's kernel, allocates and fills the buffers, launches, copies
+ * the outputs back, frees what it took; 0 when every step succeeded. */
+int gpu_run(gpu *g, const gpu_case *c, const gpu_call *call);
+/* The same launch in clusters of the given shape (see gpu_launch_cluster). */
+int gpu_run_clusters(gpu *g, const gpu_case *c, const gpu_call *call, gpu_dim cluster);
+#define GPU_COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Deterministic inputs: the same on every run and every machine. */
 uint32_t gpu_rand(uint32_t *state);
 

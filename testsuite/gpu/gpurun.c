@@ -253,6 +253,51 @@ int gpu_zero(gpu *g, CUdeviceptr dst, size_t bytes)
 	return check(g, g->cu.MemsetD8(dst, 0, bytes), "cuMemsetD8");
 }
 
+/* gpu_run and gpu_run_clusters; a NULL cluster launches plainly. */
+static int run_call(gpu *g, const gpu_case *c, const gpu_call *call, const gpu_dim *cluster)
+{
+	enum { MAX_PARAMS = 16 };
+	CUdeviceptr dev[MAX_PARAMS] = {0};
+	void *args[MAX_PARAMS];
+	gpu_kernel k = {0};
+	size_t nb = call->nbufs;
+	if (nb + call->nscalars > MAX_PARAMS) {
+		fprintf(stderr, "  %s: more than %d kernel parameters\n", g->case_name, MAX_PARAMS);
+		return 1;
+	}
+	int bad = 0;
+	for (size_t i = 0; i < nb && !bad; i++) {
+		const gpu_buf *b = &call->bufs[i];
+		dev[i] = gpu_alloc(g, b->bytes);
+		args[i] = &dev[i];
+		bad = !dev[i] || (b->dir & GPU_IN ? gpu_put(g, dev[i], b->host, b->bytes)
+		                                  : gpu_zero(g, dev[i], b->bytes));
+	}
+	for (size_t i = 0; i < call->nscalars; i++)
+		args[nb + i] = call->scalars[i];
+	bad = bad || gpu_load(g, c, call->kernel, &k);
+	if (!bad)
+		bad = cluster ? gpu_launch_cluster(g, &k, call->grid, call->block, *cluster, 0, args)
+		              : gpu_launch(g, &k, call->grid, call->block, 0, args);
+	for (size_t i = 0; i < nb && !bad; i++)
+		if (call->bufs[i].dir & GPU_OUT)
+			bad = gpu_get(g, call->bufs[i].host, dev[i], call->bufs[i].bytes);
+	gpu_unload(g, &k);
+	for (size_t i = 0; i < nb; i++)
+		gpu_free(g, dev[i]);
+	return bad;
+}
+
+int gpu_run(gpu *g, const gpu_case *c, const gpu_call *call)
+{
+	return run_call(g, c, call, NULL);
+}
+
+int gpu_run_clusters(gpu *g, const gpu_case *c, const gpu_call *call, gpu_dim cluster)
+{
+	return run_call(g, c, call, &cluster);
+}
+
 uint32_t gpu_rand(uint32_t *state)
 {
 	/* xorshift32: the state must not be 0. */
