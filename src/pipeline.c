@@ -12,6 +12,7 @@
 #include "print/print.h"
 #include "ptxemit.h"
 #include "util/buf.h"
+#include "util/huge.h"
 #include "verify/verify.h"
 
 void px_options_default(px_options *o)
@@ -655,7 +656,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 		px_job *j = p.spare;
 		p.spare = j->next;
 		px_arena_free(&j->arena);
-		free(j->values);
+		px_huge_free(j->values, (size_t)j->value_cap * sizeof *j->values);
 		px_buf_free(&j->out);
 		free(j);
 	}

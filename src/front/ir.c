@@ -1,6 +1,7 @@
 /* Building the module IR (front/ir.h): the module's lifetime and the per-function
  * value and label tables the parser fills. */
 #include "front/ir.h"
+#include "util/huge.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,7 @@ void px_module_free(px_module *m)
 	px_strmap_free(&m->syms);
 	px_arena_free(&m->fn_arena);
 	px_arena_free(&m->arena);
-	free(m->value_buf);
+	px_huge_free(m->value_buf, (size_t)m->value_cap * sizeof *m->value_buf);
 	m->value_buf = NULL;
 	m->value_cap = 0;
 	m->globals = NULL;
@@ -37,14 +38,12 @@ uint32_t px_func_value(px_module *m, px_func *f, px_str name)
 	if (id != f->nvalues)
 		return id;
 	if (f->nvalues == f->cap_values) {
-		/* One table for every function of the module, grown by realloc: a
-		 * big one is moved by remapping its pages, not copied, and a small
-		 * function after it reuses it as it is. */
+		/* One table for every function of the module: a big one is moved by
+		 * remapping its pages, not copied, and a small function after it
+		 * reuses it as it is. */
 		if (m->value_cap <= f->nvalues) {
 			size_t cap = m->value_cap ? (size_t)m->value_cap * 2 : 64;
-			px_value *nv = realloc(m->value_buf, cap * sizeof *nv);
-			if (!nv)
-				abort(); /* out of memory */
+			px_value *nv = px_huge_grow(m->value_buf, (size_t)m->value_cap * sizeof *nv, cap * sizeof *nv);
 			m->value_buf = nv;
 			m->value_cap = (uint32_t)cap;
 		}

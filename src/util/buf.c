@@ -1,4 +1,5 @@
 #include "util/buf.h"
+#include "util/huge.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,19 +8,18 @@ void px_buf_init(px_buf *b) { b->data = NULL; b->len = b->cap = 0; }
 
 void px_buf_free(px_buf *b)
 {
-	free(b->data);
+	px_huge_free(b->data, b->cap);
 	px_buf_init(b);
 }
 
+/* A big function's text is held until its end (the register declarations
+ * go in front of it): in huge pages, as the function's other tables. */
 void px_buf_grow(px_buf *b, size_t extra)
 {
 	size_t cap = b->cap ? b->cap : 4096;
 	while (cap - b->len <= extra)
 		cap *= 2;
-	char *p = realloc(b->data, cap);
-	if (!p)
-		abort();
-	b->data = p;
+	b->data = px_huge_grow(b->data, b->cap, cap);
 	b->cap = cap;
 }
 
@@ -97,6 +97,14 @@ char *px_buf_take(px_buf *b, size_t *len)
 	char *p = b->data;
 	if (len)
 		*len = b->len;
+	/* the caller frees it with free(): a mapping of its own is copied */
+	if (px_huge_mapped(b->cap)) {
+		p = malloc(b->len + 1);
+		if (!p)
+			abort();
+		memcpy(p, b->data, b->len + 1);
+		px_huge_free(b->data, b->cap);
+	}
 	px_buf_init(b);
 	return p;
 }

@@ -1,4 +1,5 @@
 #include "util/strmap.h"
+#include "util/huge.h"
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +16,7 @@ void px_strmap_init(px_strmap *m) { m->slots = NULL; m->cap = m->count = 0; }
 
 void px_strmap_free(px_strmap *m)
 {
-	free(m->slots);
+	px_huge_free(m->slots, m->cap * sizeof *m->slots);
 	px_strmap_init(m);
 }
 
@@ -45,9 +46,7 @@ static void grow(px_strmap *m)
 	uint32_t cap = m->cap ? m->cap * 2 : 64;
 	px_strmap_slot *old = m->slots;
 	uint32_t oldcap = m->cap;
-	m->slots = calloc(cap, sizeof *m->slots);
-	if (!m->slots)
-		abort();
+	m->slots = px_huge_alloc(cap * sizeof *m->slots);
 	m->cap = cap;
 	for (uint32_t i = 0; i < oldcap; i++) {
 		if (!old[i].key)
@@ -57,7 +56,7 @@ static void grow(px_strmap *m)
 			j = (j + 1) & (cap - 1);
 		m->slots[j] = old[i];
 	}
-	free(old);
+	px_huge_free(old, oldcap * sizeof *old);
 }
 
 uint32_t px_strmap_put(px_strmap *m, const char *key, size_t len, uint32_t val)

@@ -8,8 +8,7 @@
  * Reachability follows the statements from the first: a label and a call fall
  * through; bra goes to its label (brx.idx to each of its list), and also falls
  * through when guarded; ret, exit and trap end the path unless guarded. */
-#include <stdlib.h>
-
+#include "util/huge.h"
 #include "verify/state.h"
 #include "verify/verify.h"
 
@@ -59,12 +58,11 @@ void px_check_flow(px_verifier *v, px_func *f)
 	uint32_t nn = 0;
 	for (const px_node *n = f->first; n; n = n->next)
 		nn++;
-	const px_node **at = malloc((nn + 1) * sizeof *at);
-	uint32_t *label_at = malloc((f->nlabels + 1) * sizeof *label_at);
-	uint32_t *stack = malloc((nn + 1) * sizeof *stack);
-	uint8_t *seen = calloc(nn + 1, 1);
-	if (!at || !label_at || !stack || !seen)
-		abort();
+	/* a big function's tables in huge pages (util/huge.h) */
+	const px_node **at = px_huge_alloc((nn + 1) * sizeof *at);
+	uint32_t *label_at = px_huge_alloc((f->nlabels + 1) * sizeof *label_at);
+	uint32_t *stack = px_huge_alloc((nn + 1) * sizeof *stack);
+	uint8_t *seen = px_huge_alloc(nn + 1);
 	for (uint32_t i = 0; i < f->nlabels; i++)
 		label_at[i] = UINT32_MAX;
 	uint32_t i = 0;
@@ -85,8 +83,8 @@ void px_check_flow(px_verifier *v, px_func *f)
 	f->falls_off = seen[nn];
 	if (f->falls_off && !f->is_kernel && f->nrets)
 		px_error(v->d, f->loc, PX_D_falls_off_end, (int)f->name.n, f->name.s, f->nrets, f->nrets == 1 ? "" : "s");
-	free(at);
-	free(label_at);
-	free(stack);
-	free(seen);
+	px_huge_free(at, (nn + 1) * sizeof *at);
+	px_huge_free(label_at, (f->nlabels + 1) * sizeof *label_at);
+	px_huge_free(stack, (nn + 1) * sizeof *stack);
+	px_huge_free(seen, nn + 1);
 }

@@ -1,0 +1,22 @@
+/* Memory for tables that grow with a function (its values, its value names,
+ * its text) and can reach hundreds of MB in one big function. From 2 MiB on
+ * a table is a mapping of its own in huge pages, grown in place or moved by
+ * remapping: the allocator's 4 KiB pages cost a function of a million
+ * statements tens of thousands of page faults, most of its system time. Below
+ * that it is ordinary heap memory. Which one a table is follows from its
+ * size, so the caller passes the size back. */
+#ifndef PX_HUGE_H
+#define PX_HUGE_H
+#include <stdbool.h>
+#include <stddef.h>
+
+/* bytes of zeroes */
+void *px_huge_alloc(size_t bytes);
+/* p (old bytes, from these functions, or NULL with old 0) grown to bytes: the
+ * first old bytes kept, the rest undefined. */
+void *px_huge_grow(void *p, size_t old, size_t bytes);
+void px_huge_free(void *p, size_t bytes);
+/* Whether memory of this size is a mapping of its own (not for free()). */
+bool px_huge_mapped(size_t bytes);
+
+#endif
