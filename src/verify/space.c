@@ -205,7 +205,7 @@ static void follow_space(const px_verifier *v, px_node *n, uint8_t t)
 	    PX_SP_SPACE(t) != PX_AS_SHARED)
 		return;
 	n->slot[si] = PX_TOK_shared;
-	const px_variant *var = px_variant_find(n->op, n->slot, v->target, v->ptx_given);
+	const px_variant *var = px_variant_find(NULL, n->op, n->slot, v->target, v->ptx_given);
 	if (var)
 		n->var = var;
 	else

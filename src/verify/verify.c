@@ -26,6 +26,7 @@ void px_verifier_free(px_verifier *v)
 {
 	free(v->state);
 	v->state = NULL;
+	px_first_rows_free(&v->first_rows);
 }
 
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets, uint16_t ptx)

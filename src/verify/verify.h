@@ -9,6 +9,7 @@
 
 #include "diag/diag.h"
 #include "front/ir.h"
+#include "tables/firstrow.h"
 #include "front/optype.h"
 #include "tables/query.h"
 #include "tables/tables.h"
@@ -38,6 +39,7 @@ typedef struct px_verifier {
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
+	px_first_rows *first_rows; /* remembered first admitting rows */
 } px_verifier;
 
 void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
