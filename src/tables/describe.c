@@ -2,6 +2,7 @@
  * has the binary and not the YAML under data/ops. Everything here is read from the
  * same rows the verifier and the selector use. */
 #include "tables/describe.h"
+#include "tables/query.h"
 
 #include <stdbool.h>
 #include <string.h>
@@ -65,11 +66,64 @@ static const char *const kind_names[] = {
 	[PX_OK_SYM] = "symbol",
 };
 
-static void put_opnds(px_buf *out, const char *what, const px_op_def *op, const px_opnd_def *d,
-                      unsigned n)
+static const char *const space_names[] = {
+	[PX_AS_GENERIC] = "generic", [PX_AS_GLOBAL] = "global", [PX_AS_SHARED] = "shared::cta",
+	[PX_AS_CLUSTER] = "shared::cluster", [PX_AS_CONST] = "const", [PX_AS_LOCAL] = "local",
+	[PX_AS_PARAM] = "param", [PX_AS_TMEM] = "tmem",
+};
+
+/* What an integer literal there may be: its allowed set (one per token of a
+ * slot, when the set depends on one) and its range. */
+static void put_imms(px_buf *out, const px_op_def *op, const px_opnd_def *d)
 {
+	if (d->allowed) {
+		int32_t by = d->allowed[0];
+		for (const int32_t *p = d->allowed + 1; p[0] >= 0; p += 2 + p[1]) {
+			px_buf_puts(out, p == d->allowed + 1 ? ", one of" : "; one of");
+			for (int32_t k = 0; k < p[1]; k++)
+				px_buf_printf(out, " %d", (int)p[2 + k]);
+			if (by >= 0 && by < op->nslots)
+				px_buf_printf(out, " with .%s %s", op->slots[by].name, px_tok_names[p[0]]);
+		}
+	}
+	if (d->range) {
+		px_buf_printf(out, ", %lld to %lld", (long long)d->range->lo, (long long)d->range->hi);
+		if (d->range->multiple > 1)
+			px_buf_printf(out, ", a multiple of %d", (int)d->range->multiple);
+		if (d->range->pow2)
+			px_buf_puts(out, ", a power of two");
+	}
+}
+
+/* An operand's state space: an address's, or the one a value or symbol
+ * operand holds an address in (src/verify/space.c reads them the same way). */
+static void put_space(px_buf *out, const px_op_def *op, const px_opnd_def *d)
+{
+	if (d->kind != PX_OK_ADDR &&
+	    ((d->kind != PX_OK_VALUE && d->kind != PX_OK_SYM) || (d->space_slot < 0 && d->space == PX_AS_NONE)))
+		return;
+	px_buf_puts(out, d->kind == PX_OK_ADDR ? ", space " : ", holds an address, space ");
+	if (d->space_slot >= 0 && d->space_slot < op->nslots)
+	{
+		unsigned only = px_opnd_only_space(op, d);
+		px_buf_printf(out, "from .%s%s", op->slots[d->space_slot].name,
+		              op->slots[d->space_slot].flags & PX_SLOT_FIXED ? ""
+		              : only == PX_AS_SHARED                      ? " (generic when empty, on shared memory only)"
+		              : only == PX_AS_GLOBAL                      ? " (generic when empty, on global memory only)"
+		                                                          : " (generic when empty)");
+	}
+	else if (d->space < sizeof space_names / sizeof *space_names && space_names[d->space])
+		px_buf_puts(out, space_names[d->space]);
+	else
+		px_buf_puts(out, "?");
+}
+
+static void put_opnds(px_buf *out, const char *indent, bool operands, const px_op_def *op,
+                      const px_opnd_def *d, unsigned n)
+{
+	const char *what = operands ? "operand" : "result";
 	for (unsigned i = 0; i < n; i++) {
-		px_buf_printf(out, "  %s %s: %s", what, d[i].name,
+		px_buf_printf(out, "%s%s %s: %s", indent, what, d[i].name,
 		              d[i].kind < sizeof kind_names / sizeof *kind_names ? kind_names[d[i].kind] : "?");
 		if (d[i].type_slot >= 0 && d[i].type_slot < op->nslots)
 			px_buf_printf(out, ", type from .%s%s", op->slots[d[i].type_slot].name,
@@ -84,6 +138,9 @@ static void put_opnds(px_buf *out, const char *what, const px_op_def *op, const 
 			else
 				px_buf_printf(out, ", a group of %u", d[i].count);
 		}
+		if (operands)
+			put_space(out, op, &d[i]);
+		put_imms(out, op, &d[i]);
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");
 		if (d[i].flags & PX_OPND_SREG)
@@ -130,8 +187,8 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 			px_buf_puts(out, " (a property; not printed)");
 		px_buf_putc(out, '\n');
 	}
-	put_opnds(out, "result", op, op->results, op->nresults);
-	put_opnds(out, "operand", op, op->operands, op->noperands);
+	put_opnds(out, "  ", false, op, op->results, op->nresults);
+	put_opnds(out, "  ", true, op, op->operands, op->noperands);
 	for (const px_prop_def *p = op->props; p && p->key; p++) {
 		px_buf_printf(out, "  property %s: fills .%s", p->key,
 		              p->slot >= 0 && p->slot < op->nslots ? op->slots[p->slot].name : "?");
@@ -151,16 +208,23 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 		px_buf_putc(out, '\n');
 		for (unsigned k = 0; k < op->nslots; k++) {
 			const px_slot_def *s = &op->slots[k];
-			if (s->flags & PX_SLOT_FIXED)
+			/* a fixed slot shows only where the variant allows more than its token */
+			if ((s->flags & PX_SLOT_FIXED) &&
+			    (!v->allow[k] || (v->allow[k][0] == s->fixed_tok && !v->allow[k][1])))
 				continue;
 			if (!v->allow[k]) {
 				if (s->toks && s->toks[0])
 					px_buf_printf(out, "    .%s: (empty)\n", s->name);
 				continue;
 			}
-			px_buf_printf(out, "    .%s%s: ", s->name, (v->require >> k) & 1 ? "" : " (optional)");
+			px_buf_printf(out, "    .%s%s: ", s->name, ((v->require >> k) & 1) || (s->flags & PX_SLOT_FIXED) ? "" : " (optional)");
 			put_toks(out, v->allow[k]);
 			px_buf_putc(out, '\n');
 		}
+		/* the operands of a variant that has its own */
+		if (v->results)
+			put_opnds(out, "    ", false, op, v->results, v->nresults);
+		if (v->operands)
+			put_opnds(out, "    ", true, op, v->operands, v->noperands);
 	}
 }

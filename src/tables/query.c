@@ -103,6 +103,25 @@ unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot)
 	return def->space_slot >= 0 ? px_space_of_tok(slot[def->space_slot]) : def->space;
 }
 
+/* The one kind of memory every space the operand's slot can name lies in:
+ * shared (shared::cta or shared::cluster) or global; else PX_AS_GENERIC. Its
+ * generic form (the slot left empty) then still works only there: ldmatrix,
+ * mbarrier and st.bulk on shared memory, multimem, ldu and discard on global. */
+unsigned px_opnd_only_space(const px_op_def *op, const px_opnd_def *def)
+{
+	if (def->space_slot < 0)
+		return PX_AS_GENERIC;
+	unsigned kind = PX_AS_GENERIC;
+	for (const uint16_t *t = op->slots[def->space_slot].toks; *t; t++) {
+		unsigned sp = px_space_of_tok(*t);
+		sp = sp == PX_AS_CLUSTER ? PX_AS_SHARED : sp;
+		if ((sp != PX_AS_SHARED && sp != PX_AS_GLOBAL) || (kind != PX_AS_GENERIC && kind != sp))
+			return PX_AS_GENERIC;
+		kind = sp;
+	}
+	return kind;
+}
+
 const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, unsigned *n)
 {
 	if (var && var->results) {

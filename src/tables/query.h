@@ -26,6 +26,10 @@ bool px_type_fits(int have, int want);
 unsigned px_space_of_tok(unsigned tok);
 /* The state space an address operand works in (PX_AS_*). */
 unsigned px_opnd_space(const px_opnd_def *def, const uint16_t *slot);
+/* The one kind of memory (PX_AS_SHARED or PX_AS_GLOBAL) every space an address
+ * operand's slot can name lies in, where its generic form then works only;
+ * else PX_AS_GENERIC. */
+unsigned px_opnd_only_space(const px_op_def *op, const px_opnd_def *def);
 
 /* The operand lists of a variant: its own, else its op's. */
 const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, unsigned *n);

@@ -212,25 +212,6 @@ static void follow_space(const px_verifier *v, px_node *n, uint8_t t)
 		n->slot[si] = 0;
 }
 
-/* The one kind of memory every space the operand's slot can name lies in:
- * shared (shared::cta or shared::cluster) or global; else PX_AS_GENERIC. Its
- * generic form (the slot left empty) then still works only there: ldmatrix,
- * mbarrier and st.bulk on shared memory, multimem, ldu and discard on global. */
-static unsigned only_space(const px_op_def *op, const px_opnd_def *def)
-{
-	if (def->space_slot < 0)
-		return PX_AS_GENERIC;
-	unsigned kind = PX_AS_GENERIC;
-	for (const uint16_t *t = op->slots[def->space_slot].toks; *t; t++) {
-		unsigned sp = px_space_of_tok(*t);
-		sp = sp == PX_AS_CLUSTER ? PX_AS_SHARED : sp;
-		if ((sp != PX_AS_SHARED && sp != PX_AS_GLOBAL) || (kind != PX_AS_GENERIC && kind != sp))
-			return PX_AS_GENERIC;
-		kind = sp;
-	}
-	return kind;
-}
-
 /* A parameter aggregate where a generic address is wanted prints its generic
  * address (cvta.param): that instruction's window applies. */
 static void need_cvta_param(px_verifier *v, px_loc loc)
@@ -298,7 +279,7 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 		follow_space(v, n, t);
 		unsigned sp = px_opnd_space(&defs[i], n->slot);
 		bool ok = suits(sp, t, sym);
-		unsigned only = sp == PX_AS_GENERIC ? only_space(n->op, &defs[i]) : PX_AS_GENERIC;
+		unsigned only = sp == PX_AS_GENERIC ? px_opnd_only_space(n->op, &defs[i]) : PX_AS_GENERIC;
 		if (ok && only != PX_AS_GENERIC && t && t != PX_SP_UNKNOWN) {
 			unsigned have = PX_SP_SPACE(t);
 			ok = have == only || have == PX_AS_GENERIC || (only == PX_AS_SHARED && have == PX_AS_CLUSTER);

@@ -177,11 +177,43 @@ static bool report_unnamed_slot(px_verifier *v, const px_node *n, const px_rule 
 	return false;
 }
 
+/* The family's message names a slot left empty, which a variant taking every
+ * token written requires (wmma.mma with .bf16 for A and nothing for B): name
+ * that slot instead of printing its empty token. */
+static bool report_required_slot(px_verifier *v, const px_node *n, const px_rule *r)
+{
+	const px_op_def *op = n->op;
+	uint32_t named = 0;
+	for (unsigned k = 0; k < 4; k++)
+		if (r->args[k] >= 0)
+			named |= UINT32_C(1) << r->args[k];
+	for (unsigned vi = 0; vi < op->nvariants; vi++) {
+		const px_variant *var = &op->variants[vi];
+		int missing = -1;
+		bool fits = true;
+		for (unsigned i = 0; i < op->nslots && fits; i++) {
+			unsigned tok = n->slot[i];
+			if (tok)
+				fits = slot_takes(op, var, i, tok);
+			else if (missing < 0 && var->allow[i] && ((var->require >> i) & 1) && ((named >> i) & 1))
+				missing = (int)i;
+		}
+		if (!fits || missing < 0)
+			continue;
+		char what[256], list[512];
+		describe(n, -1, what, sizeof what);
+		token_list(var->allow[missing], list, sizeof list);
+		px_error(v->d, n->oploc, PX_D_modifier_missing, what, op->slots[missing].name, list);
+		return true;
+	}
+	return false;
+}
+
 static void report_tokens(px_verifier *v, const px_node *n)
 {
 	const px_op_def *op = n->op;
 	if (op->otherwise) { /* the family's own words for an illegal combination */
-		if (!report_unnamed_slot(v, n, op->otherwise))
+		if (!report_unnamed_slot(v, n, op->otherwise) && !report_required_slot(v, n, op->otherwise))
 			px_rule_report(v, n, op->otherwise);
 		return;
 	}

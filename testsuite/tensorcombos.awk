@@ -1,0 +1,247 @@
+# tensorcombos.awk: one operation's `ptxemit --describe` text in, one MIR
+# statement per token combination of every variant out (testsuite/tensorcombos.sh).
+#
+# Variables: op (the operation), opi (its number), targets (a file of "TARGET
+# LOWEST-PTX" lines), out (the directory the modules go to). Every slot a
+# variant lists is enumerated: each of its tokens, and empty too where it is
+# optional; a fixed slot takes each token it allows. A statement is written
+# in PTX's spelling (the slots in print order, the fixed ones too; a noprint
+# slot as a property), with operands of the kinds, types and group sizes the
+# variant's lists give, and is put in the module of its variant's lowest
+# target and PTX ISA version, in the kernel of its cta_group (ptxas refuses
+# two cta_groups in one function). A variant with an optional operand gives
+# two statements per combination: with it and without it.
+#
+# Writes OUT/OPI.TARGET.PTX.mir per module; prints one line per statement,
+# "MODULE LINE COMBINATION TEXT", and at the end "count OP VARIANTS DESCRIBED
+# BUILT STATEMENTS" (DESCRIBED: the combinations the variant lines list;
+# BUILT: those a statement was written for); an operand it cannot write is
+# reported as "unbuilt OP VARIANT: WHY".
+
+function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
+
+# an operand or result line of the describe text, kept as its fields
+function opnd(line, list, n,    name, rest, f, nf, i) {
+	name = line; sub(/:.*/, "", name); sub(/^.* /, "", name)
+	rest = line; sub(/^[^:]*: */, "", rest)
+	nf = split(rest, f, /, /)
+	list[n, "name"] = name
+	list[n, "kind"] = f[1]
+	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
+	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
+	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""
+	for (i = 2; i <= nf; i++) {
+		if (f[i] ~ /^type from \./) {
+			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
+			if (f[i] ~ /\(doubled\)/) list[n, "derive"] = "wide"
+			if (f[i] ~ /\(halved\)/) list[n, "derive"] = "half"
+		} else if (f[i] ~ /^type /) list[n, "type"] = substr(f[i], 6)
+		else if (f[i] ~ /^a group of /) list[n, "count"] = substr(f[i], 12) + 0
+		else if (f[i] ~ /^a group sized by \./) list[n, "cslot"] = substr(f[i], 19)
+		else if (f[i] ~ /^space from \./) { list[n, "sslot"] = substr(f[i], 13); sub(/ .*/, "", list[n, "sslot"]) }
+		else if (f[i] ~ /^space /) list[n, "space"] = substr(f[i], 7)
+		else if (f[i] ~ /^one of /) { if (list[n, "imm"] == "") { list[n, "imm"] = substr(f[i], 8); sub(/[ ;].*/, "", list[n, "imm"]) } }
+		else if (f[i] ~ /^-?[0-9]+ to -?[0-9]+$/) { list[n, "lo"] = f[i]; sub(/ .*/, "", list[n, "lo"]) }
+		else if (f[i] == "optional") list[n, "opt"] = 1
+		else if (f[i] == "only _") list[n, "sink"] = 1
+	}
+}
+
+# the MIR type of an operand for the combination in tok[]
+function typeof_(list, i,    t) {
+	t = list[i, "type"]
+	if (list[i, "tslot"] != "") t = tok[list[i, "tslot"]]
+	if (t == "") return ""
+	if (list[i, "derive"] == "wide") t = substr(t, 1, 1) (substr(t, 2) * 2)
+	if (list[i, "derive"] == "half") t = substr(t, 1, 1) (substr(t, 2) / 2)
+	return t
+}
+
+function countof(list, i,    c) {
+	if (list[i, "cslot"] != "") { c = tok[list[i, "cslot"]]; gsub(/[^0-9]/, "", c); return c + 0 }
+	return list[i, "count"]
+}
+
+# a value of type t and count c (0: a scalar), defined once in the kernel's prelude
+function value(t, c,    name) {
+	name = "%v" t (c ? "_" c : "")
+	if (!((mod, kern, name) in defined)) {
+		defined[mod, kern, name] = 1
+		if (t == "pred") {
+			value("u32", 0)
+			pre[mod, kern] = pre[mod, kern] "  " name ":pred = setp.ne %vu32, 0\n"
+		} else
+			pre[mod, kern] = pre[mod, kern] "  " name ":" t (c ? "[" c "]" : "") " = mov " (t ~ /^f/ ? "0.0" : "0") "\n"
+	}
+	return name
+}
+
+# the address of an operand in the space named, or "" for a space it has no address for
+function address(sp) {
+	if (sp == "generic") return "[%p]"
+	if (sp == "global") return "[%g]"
+	if (sp == "shared" || sp == "shared::cta" || sp == "shared::cluster") return "[@sh]"
+	if (sp == "tmem") return "[" value("u32", 0) "]"
+	return ""
+}
+
+# one operand of the statement, or "" where it cannot be written (why says why)
+function operand(list, i,    k, t, c, sp) {
+	k = list[i, "kind"]; t = typeof_(list, i); c = countof(list, i)
+	if (k == "immediate") return list[i, "imm"] != "" ? list[i, "imm"] : list[i, "lo"] != "" ? list[i, "lo"] : "0"
+	if (k == "predicate") return value("pred", 0)
+	if (k == "address") {
+		sp = list[i, "space"]
+		if (list[i, "sslot"] != "") sp = tok[list[i, "sslot"]] != "" ? tok[list[i, "sslot"]] : fixed[list[i, "sslot"]] != "" ? fixed[list[i, "sslot"]] : "generic"
+		if (address(sp) == "") why = "an address in " sp
+		return address(sp)
+	}
+	if (k == "value" || k == "register") {
+		if (k == "value" && list[i, "imm"] != "") return list[i, "imm"]
+		if (k == "value" && list[i, "lo"] != "") return list[i, "lo"]
+		if (t == "") { why = "operand " list[i, "name"] " has no type"; return "" }
+		return value(t, c)
+	}
+	why = "a " k " operand"
+	return ""
+}
+
+function result(list, i,    t) {
+	if (list[i, "sink"]) return "_"
+	t = typeof_(list, i)
+	if (t == "") { why = "result " list[i, "name"] " has no type"; return "" }
+	return value(t, countof(list, i))
+}
+
+# the statements of the current combination (tok[])
+function emit(    s, props, i, r, o, cta, nop, line, dropped, lastopt) {
+	s = op; props = ""
+	for (i = 1; i <= nslots; i++) {
+		if (noprint[i]) { if (tok[slot[i]] != "") props = props (props == "" ? "" : ", ") slot[i] " = " tok[slot[i]]; continue }
+		if (tok[slot[i]] != "") s = s "." tok[slot[i]]
+	}
+	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
+	mod = opi "." target "." ptxv
+	kern = "k" (cta == "" ? 0 : cta)
+	why = ""
+	r = ""
+	for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
+	nop = 0; lastopt = 0
+	for (i = 1; i <= nopnds; i++) { o[i] = operand(opnds, i); if (opnds[i, "opt"] && !lastopt) lastopt = i }
+	if (why != "") { unbuilt[op " variant " vno ": " why] = 1; return }
+	built++
+	# with every optional operand, then (where there is one) without
+	for (dropped = 0; dropped <= (lastopt > 0); dropped++) {
+		line = "  " (r != "" ? r " = " : "") s
+		nop = dropped ? lastopt - 1 : nopnds
+		for (i = 1; i <= nop; i++) line = line (i > 1 ? ", " : " ") o[i]
+		if (props != "") line = line " {" props "}"
+		body[mod, kern] = body[mod, kern] line "\n"
+		nline[mod, kern]++
+		stmt[mod, kern, nline[mod, kern]] = ncombos + 1 " " line
+		mods[mod] = target " " ptxv
+		kerns[mod, kern] = 1
+		statements++
+	}
+}
+
+# every combination of the variant just read
+function variant_done(    i, n, total, idx, more, ch) {
+	if (!vno) return
+	total = 1
+	for (i = 1; i <= nslots; i++) {
+		n = 0
+		if (vtoks[i] != "") n = split(vtoks[i], ch, " ")
+		nchoice[i] = n + (vopt[i] ? 1 : 0)
+		if (nchoice[i] == 0) nchoice[i] = 1
+		total *= nchoice[i]
+	}
+	described += total
+	for (i = 1; i <= nslots; i++) idx[i] = 0
+	do {
+		for (i = 1; i <= nslots; i++) {
+			if (vtoks[i] == "") { tok[slot[i]] = fixed[slot[i]]; continue }
+			split(vtoks[i], ch, " ")
+			# the empty choice first, then each token
+			if (vopt[i]) tok[slot[i]] = idx[i] == 0 ? "" : ch[idx[i]]
+			else tok[slot[i]] = ch[idx[i] + 1]
+		}
+		emit()
+		ncombos++
+		more = 0
+		for (i = nslots; i >= 1; i--) {
+			if (++idx[i] < nchoice[i]) { more = 1; break }
+			idx[i] = 0
+		}
+	} while (more)
+}
+
+BEGIN {
+	while ((getline l < targets) > 0) { split(l, f, " "); tptx[f[1]] = f[2] }
+	nslots = 0; nres = 0; nopnds = 0; vno = 0
+}
+
+/^  slot \./ {
+	name = $2; sub(/^\./, "", name); sub(/:$/, "", name)
+	slot[++nslots] = name
+	fixed[name] = ""; noprint[nslots] = 0
+	if ($0 ~ /\(always\)/) fixed[name] = $3
+	if ($0 ~ /\(a property; not printed\)/) noprint[nslots] = 1
+	next
+}
+/^  result / { opres[++nopres] = $0; next }
+/^  operand / { opopnd[++nopopnd] = $0; next }
+/^  variant [0-9]+:/ {
+	variant_done()
+	vno = $2 + 0; nvariants++
+	target = $3; sub(/,$/, "", target)
+	ptxv = $0; sub(/.*PTX ISA /, "", ptxv); sub(/,.*/, "", ptxv)
+	# the target's own lowest PTX ISA version, where it is higher
+	if ((target in tptx) && (tptx[target] * 10) > (ptxv * 10)) ptxv = tptx[target]
+	for (i = 1; i <= nslots; i++) { vtoks[i] = fixed[slot[i]]; vopt[i] = 0 }
+	nres = 0; nopnds = 0
+	for (i = 1; i <= nopres; i++) opnd(opres[i], res, ++nres)
+	for (i = 1; i <= nopopnd; i++) opnd(opopnd[i], opnds, ++nopnds)
+	vres = 0; vops = 0
+	next
+}
+/^    \./ {
+	name = $1; sub(/^\./, "", name); sub(/:$/, "", name)
+	rest = $0; sub(/^[^:]*: */, "", rest)
+	for (i = 1; i <= nslots; i++) if (slot[i] == name) break
+	if (rest == "(empty)") { vtoks[i] = ""; vopt[i] = 0 }
+	else { vtoks[i] = rest; vopt[i] = $0 ~ /\(optional\)/ }
+	next
+}
+/^    result / { if (!vres) { nres = 0; vres = 1 } opnd($0, res, ++nres); next }
+/^    operand / { if (!vops) { nopnds = 0; vops = 1 } opnd($0, opnds, ++nopnds); next }
+
+END {
+	variant_done()
+	for (m in mods) {
+		split(mods[m], mt, " ")
+		file = out "/" m ".mir"
+		print "; " op ": every token combination ptxemit --describe lists for " mt[1] > file
+		print "target " mt[1] " ptx " mt[2] > file
+		print "shared @sh : b64[64] align 16" > file
+		ln = 3
+		for (kk = 0; kk <= 2; kk++) {
+			if (!((m, "k" kk) in kerns)) continue
+			print "kernel @k" kk "(%p: ptr, %g: ptr global) {" > file
+			ln++
+			printf "%s", pre[m, "k" kk] > file
+			ln += gsub(/\n/, "\n", pre[m, "k" kk])
+			for (j = 1; j <= nline[m, "k" kk]; j++) {
+				ln++
+				print m, ln, stmt[m, "k" kk, j]
+			}
+			printf "%s", body[m, "k" kk] > file
+			print "  ret" > file
+			print "}" > file
+			ln += 2
+		}
+		close(file)
+	}
+	for (u in unbuilt) print "unbuilt " u
+	print "count", op, nvariants, described, built, statements
+}
