@@ -309,7 +309,7 @@ fattrs
 /* The body's '{' ends the header, so it does not count toward the nesting
  * of the first statement (the scanner ends no statement after '{'). */
 body_open
-	: '{' { func_register(P, true); P->in_body = true; P->depth = 0; P->dloc = (px_dloc){0, 0, 0}; stmt_reset(P); }
+	: '{' { func_register(P, true); P->in_body = true; P->depth = 0; P->dloc = (px_dloc){0, 0, 0}; P->dloc_id = 0; stmt_reset(P); }
 	;
 
 /* The body of a function whose header did not parse: parsed for its errors only. */
@@ -826,8 +826,13 @@ static px_olink *address(px_parser *P, px_loc loc, px_opnd *base, int64_t off, p
 	px_olink *l = new_opnd(P, PX_O_ADDR, loc);
 	l->o.base = base;
 	l->o.off = off;
-	if (idx)
-		l->o.idx = px_arena_dup(&P->m->fn_arena, &idx->o, sizeof idx->o);
+	if (idx) {
+		px_opnd *both = px_arena_alloc(&P->m->fn_arena, 2 * sizeof *both);
+		both[0] = *base;
+		both[1] = idx->o;
+		l->o.base = both;
+		l->o.has_idx = true;
+	}
 	return l;
 }
 
@@ -838,6 +843,7 @@ static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc)
 	px_node *n = px_arena_alloc(&P->m->fn_arena, sizeof *n);
 	n->kind = kind;
 	n->loc = loc;
+	n->slot = px_no_slots;
 	return n;
 }
 
@@ -893,6 +899,7 @@ static void loc_set(px_parser *P, px_tok file, px_tok line, const px_tok *col)
 		id = m->nlocfiles;
 	}
 	P->dloc = (px_dloc){id, (uint32_t)line.i, col ? (uint32_t)col->i : 0};
+	P->dloc_id = 0;
 }
 
 static void loc_off(px_parser *P, px_tok word)
@@ -902,16 +909,35 @@ static void loc_off(px_parser *P, px_tok word)
 		return;
 	}
 	P->dloc = (px_dloc){0, 0, 0};
+	P->dloc_id = 0;
+}
+
+/* The loc statement in force, entered in the function's table when the
+ * first statement after it takes it: nodes keep its index. */
+static uint32_t dloc_index(px_parser *P)
+{
+	px_func *f = P->f;
+	if (!P->dloc.file)
+		return 0;
+	if (!P->dloc_id) {
+		if (f->ndlocs == f->cap_dlocs) {
+			uint32_t cap = f->cap_dlocs ? f->cap_dlocs * 2 : 8;
+			f->dlocs = px_arena_grow(&P->m->fn_arena, f->dlocs, f->ndlocs, cap, sizeof *f->dlocs);
+			f->cap_dlocs = cap;
+		}
+		f->dlocs[f->ndlocs++] = P->dloc;
+		P->dloc_id = f->ndlocs;
+	}
+	return P->dloc_id;
 }
 
 static void stmt_done(px_parser *P, px_guard g, px_node *n)
 {
-	n->dloc = P->dloc;
+	n->dloc = dloc_index(P);
 	if (g.has) {
 		n->has_guard = true;
 		n->guard_neg = g.neg;
 		n->guard = g.value;
-		n->guard_loc = g.loc;
 		n->loc = g.loc;
 	}
 	px_func_append(P->f, n);
@@ -949,7 +975,8 @@ static px_node *icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok 
 	}
 	n->ops = olist_array(a, args);
 	n->nops = args.n;
-	n->target = px_arena_dup(a, &value_opnd(P, target, NULL)->o, sizeof *n->target); /* links are reused */
+	n->icall = px_arena_alloc(a, sizeof *n->icall);
+	n->icall->target = value_opnd(P, target, NULL)->o; /* links are reused */
 	n->callee_loc = target.loc;
 	px_funcsig *sig = px_arena_alloc(a, sizeof *sig);
 	sig->name = sans_sigil(target);
@@ -962,7 +989,7 @@ static px_node *icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok 
 	sig->rets = px_arena_alloc(a, (rtypes.n + 1) * sizeof *sig->rets);
 	for (px_olink *x = rtypes.head; x; x = x->next)
 		sig->rets[sig->nrets++] = x->o.decl_type;
-	n->proto = sig;
+	n->icall->proto = sig;
 	return n;
 }
 
@@ -1033,12 +1060,13 @@ static void func_begin(px_parser *P, uint8_t linkage, bool kernel, px_tok name)
 	f->loc = name.loc;
 	f->is_kernel = kernel;
 	f->linkage = linkage;
-	px_strmap_init(&f->value_ids);
+	px_valmap_init(&f->value_ids);
 	px_strmap_init(&f->label_ids);
 	P->f = f;
 	P->f_broken = false;
 	P->in_body = false;
 	P->dloc = (px_dloc){0, 0, 0}; /* a loc statement holds to its function's end */
+	P->dloc_id = 0;
 	P->params = NULL;
 	P->nparams = P->cap_params = 0;
 	P->f_errors = P->nerrors;
@@ -1222,7 +1250,7 @@ static void func_drop(px_parser *P)
 {
 	if (P->f) {
 		if (!P->m->fn_taken) {
-			px_strmap_free(&P->f->value_ids);
+			px_valmap_free(&P->f->value_ids);
 			px_strmap_free(&P->f->label_ids);
 		}
 		P->m->fn_taken = false;

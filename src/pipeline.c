@@ -237,7 +237,7 @@ static void run_job(px_worker *w, px_job *j)
 	j->late = w->late;
 	j->pending = v->pending;
 	j->pending_tail = v->pending_tail;
-	px_strmap_free(&j->f->value_ids);
+	px_valmap_free(&j->f->value_ids);
 	px_strmap_free(&j->f->label_ids);
 	px_arena_reset(&j->arena);
 }

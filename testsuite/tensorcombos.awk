@@ -12,11 +12,21 @@
 # two cta_groups in one function). A variant with an optional operand gives
 # two statements per combination: with it and without it.
 #
-# Writes OUT/OPI.TARGET.PTX.mir per module; prints one line per statement,
-# "MODULE LINE COMBINATION TEXT", and at the end "count OP VARIANTS DESCRIBED
-# BUILT STATEMENTS" (DESCRIBED: the combinations the variant lines list;
-# BUILT: those a statement was written for); an operand it cannot write is
-# reported as "unbuilt OP VARIANT: WHY".
+# Each statement is also written with its modifier tokens in another order
+# into the module's twin OPI.TARGET.PTX.any.mir: the slots' classes (slots
+# whose tokens overlap, such as mma's four types or two layouts) in reverse,
+# each class's tokens in PTX's order, the fixed tokens left out; it must print
+# the same PTX. And it is written into OPI.TARGET.PTX.w.mir for every other
+# target of the variant's window (its PTX version raised to the target's
+# lowest), where ptxemit must accept it too.
+#
+# The describe text is read twice (give the file twice): the first pass
+# gathers every token each slot takes in any variant. Writes
+# OUT/MODULE.mir per module; prints one line per statement, "MODULE LINE
+# COMBINATION TEXT", and at the end "count OP VARIANTS DESCRIBED BUILT
+# STATEMENTS" (DESCRIBED: the combinations the variant lines list; BUILT: those
+# a statement was written for); an operand it cannot write is reported as
+# "unbuilt OP VARIANT: WHY".
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
@@ -114,35 +124,52 @@ function result(list, i,    t) {
 }
 
 # the statements of the current combination (tok[])
-function emit(    s, props, i, r, o, cta, nop, line, dropped, lastopt) {
-	s = op; props = ""
+function emit(    s, s2, g, props, i, r, o, cta, nop, line, tail, dropped, lastopt, w, wt, wp) {
+	s = op; s2 = op; props = ""
 	for (i = 1; i <= nslots; i++) {
 		if (noprint[i]) { if (tok[slot[i]] != "") props = props (props == "" ? "" : ", ") slot[i] " = " tok[slot[i]]; continue }
 		if (tok[slot[i]] != "") s = s "." tok[slot[i]]
 	}
+	# the other order: classes last to first, each in PTX's order, without the
+	# fixed tokens the operation always has (a fixed slot that takes no other)
+	for (g = ngroups; g >= 1; g--)
+		for (i = 1; i <= nslots; i++)
+			if (group[i] == g && !noprint[i] && tok[slot[i]] != "" && !(fixed[slot[i]] != "" && ntakes[slot[i]] == 1))
+				s2 = s2 "." tok[slot[i]]
 	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
-	mod = opi "." target "." ptxv
 	kern = "k" (cta == "" ? 0 : cta)
 	why = ""
-	r = ""
-	for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
-	nop = 0; lastopt = 0
-	for (i = 1; i <= nopnds; i++) { o[i] = operand(opnds, i); if (opnds[i, "opt"] && !lastopt) lastopt = i }
-	if (why != "") { unbuilt[op " variant " vno ": " why] = 1; return }
-	built++
-	# with every optional operand, then (where there is one) without
-	for (dropped = 0; dropped <= (lastopt > 0); dropped++) {
-		line = "  " (r != "" ? r " = " : "") s
-		nop = dropped ? lastopt - 1 : nopnds
-		for (i = 1; i <= nop; i++) line = line (i > 1 ? ", " : " ") o[i]
-		if (props != "") line = line " {" props "}"
-		body[mod, kern] = body[mod, kern] line "\n"
-		nline[mod, kern]++
-		stmt[mod, kern, nline[mod, kern]] = ncombos + 1 " " line
-		mods[mod] = target " " ptxv
-		kerns[mod, kern] = 1
-		statements++
+	for (w = 1; w <= nwin; w++) {
+		wt = win[w]; wp = ptxv
+		if ((wt in tptx) && (tptx[wt] * 10) > (wp * 10)) wp = tptx[wt]
+		mod = opi "." wt "." wp (w > 1 ? ".w" : "")
+		r = ""
+		for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
+		nop = 0; lastopt = 0
+		for (i = 1; i <= nopnds; i++) { o[i] = operand(opnds, i); if (opnds[i, "opt"] && !lastopt) lastopt = i }
+		if (why != "") { unbuilt[op " variant " vno ": " why] = 1; return }
+		# with every optional operand, then (where there is one) without
+		for (dropped = 0; dropped <= (lastopt > 0); dropped++) {
+			tail = ""
+			nop = dropped ? lastopt - 1 : nopnds
+			for (i = 1; i <= nop; i++) tail = tail (i > 1 ? ", " : " ") o[i]
+			if (props != "") tail = tail " {" props "}"
+			line = "  " (r != "" ? r " = " : "") s tail
+			put(mod, line, wt, wp)
+			if (w == 1) { put(mod ".any", "  " (r != "" ? r " = " : "") s2 tail, wt, wp); statements++ }
+		}
 	}
+	built++
+}
+
+# a statement into a module's kernel
+function put(m, line, t, p) {
+	body[m, kern] = body[m, kern] line "\n"
+	nline[m, kern]++
+	stmt[m, kern, nline[m, kern]] = ncombos + 1 " " line
+	mods[m] = t " " p
+	kerns[m, kern] = 1
+	if (m ~ /\.w$/) wstatements++
 }
 
 # every combination of the variant just read
@@ -177,8 +204,41 @@ function variant_done(    i, n, total, idx, more, ch) {
 }
 
 BEGIN {
-	while ((getline l < targets) > 0) { split(l, f, " "); tptx[f[1]] = f[2] }
+	while ((getline l < targets) > 0) { split(l, f, " "); tptx[f[1]] = f[2]; tlist[++ntl] = f[1] }
 	nslots = 0; nres = 0; nopnds = 0; vno = 0
+}
+
+# the first pass: every token of each slot, then the classes (slots whose
+# token sets overlap, transitively), numbered in PTX's order
+FNR == NR {
+	if ($0 ~ /^  slot \./) {
+		name = $2; sub(/^\./, "", name); sub(/:$/, "", name)
+		pslot[++npslots] = name
+		rest = $0; sub(/^[^:]*: */, "", rest); sub(/ \(.*/, "", rest)
+		n = split(rest, f, " "); for (i = 1; i <= n; i++) if (!((name, f[i]) in takes)) { takes[name, f[i]] = 1; ntakes[name]++ }
+	} else if ($0 ~ /^    \./ && $0 !~ /\(empty\)/) {
+		name = $1; sub(/^\./, "", name); sub(/:$/, "", name)
+		rest = $0; sub(/^[^:]*: */, "", rest)
+		n = split(rest, f, " "); for (i = 1; i <= n; i++) if (!((name, f[i]) in takes)) { takes[name, f[i]] = 1; ntakes[name]++ }
+	}
+	next
+}
+FNR == 1 {
+	for (i = 1; i <= npslots; i++) cls[i] = i
+	do {
+		changed = 0
+		for (k in takes) {
+			split(k, kp, SUBSEP)
+			for (i = 1; i <= npslots; i++) for (j = i + 1; j <= npslots; j++)
+				if (pslot[i] == kp[1] && ((pslot[j], kp[2]) in takes) && cls[j] != cls[i]) {
+					lo = cls[i] < cls[j] ? cls[i] : cls[j]; hi = cls[i] + cls[j] - lo
+					for (m = 1; m <= npslots; m++) if (cls[m] == hi) cls[m] = lo
+					changed = 1
+				}
+		}
+	} while (changed)
+	ngroups = 0
+	for (i = 1; i <= npslots; i++) { if (!(cls[i] in gno)) gno[cls[i]] = ++ngroups; group[i] = gno[cls[i]] }
 }
 
 /^  slot \./ {
@@ -195,6 +255,15 @@ BEGIN {
 	variant_done()
 	vno = $2 + 0; nvariants++
 	target = $3; sub(/,$/, "", target)
+	# the window's targets, the lowest first
+	nwin = 0
+	if ($0 ~ /and later/) {
+		for (i = 1; i <= ntl; i++) if (tlist[i] == target) break
+		for (; i <= ntl; i++) win[++nwin] = tlist[i]
+	} else {
+		wl = $0; sub(/^  variant [0-9]+: /, "", wl); sub(/ only,.*/, "", wl)
+		nwin = split(wl, win, /, /)
+	}
 	ptxv = $0; sub(/.*PTX ISA /, "", ptxv); sub(/,.*/, "", ptxv)
 	# the target's own lowest PTX ISA version, where it is higher
 	if ((target in tptx) && (tptx[target] * 10) > (ptxv * 10)) ptxv = tptx[target]
@@ -229,8 +298,11 @@ END {
 			if (!((m, "k" kk) in kerns)) continue
 			print "kernel @k" kk "(%p: ptr, %g: ptr global) {" > file
 			ln++
-			printf "%s", pre[m, "k" kk] > file
-			ln += gsub(/\n/, "\n", pre[m, "k" kk])
+			# a twin in the other order has its module's values
+			b = m; sub(/\.any$/, "", b)
+			p = pre[b, "k" kk]
+			printf "%s", p > file
+			ln += gsub(/\n/, "\n", p)
 			for (j = 1; j <= nline[m, "k" kk]; j++) {
 				ln++
 				print m, ln, stmt[m, "k" kk, j]
@@ -243,5 +315,5 @@ END {
 		close(file)
 	}
 	for (u in unbuilt) print "unbuilt " u
-	print "count", op, nvariants, described, built, statements
+	print "count", op, nvariants, described, built, statements, wstatements + 0
 }

@@ -10,7 +10,12 @@
 # module per target and PTX version. ptxemit translates each module
 # (--max-errors=0: every line it refuses is reported; --lineinfo: each PTX
 # line names its MIR line) and ptxas assembles the output for that target
-# (every line it refuses is reported too). ptxas's verdicts on whole modules
+# (every line it refuses is reported too). The same is done on every other
+# target of each variant's window (its PTX version raised to the target's
+# lowest). Each statement is also written with its modifier tokens in another
+# order (ptxemit-mir(5): any order, PTX's relative order within a class of
+# slots, the fixed tokens left out), which must print the same PTX.
+# ptxas's verdicts on whole modules
 # are kept in CACHE as the target sweep keeps them (testsuite/sweepcache.sh),
 # so a second run asks ptxas only about modules that changed; JOBS ptxas run
 # at once. The number of combinations written must equal the number the
@@ -47,16 +52,16 @@ while read -r op; do
   i=$((i + 1))
   "$ptxemit" --describe="$op" >describe.txt || exit 1
   awk -v op="$op" -v opi="$i" -v targets=targets -v out=m -f "$srcdir/testsuite/tensorcombos.awk" \
-    describe.txt >gen || exit 1
+    describe.txt describe.txt >gen || exit 1
   grep -v '^count \|^unbuilt ' gen >>lines
   grep '^count \|^unbuilt ' gen >>counts
 done <ops
 
 # ptxemit: each module, with the lines it refuses blanked until it accepts it
-: >emit.no
-for mir in m/*.mir; do
+# (in its twin too, which must then print the same PTX); "MODULE LINE MESSAGE"
+: >emit.no; : >order.no
+for mir in `ls m/*.mir | grep -v '\.any\.mir$\|\.w\.mir$'`; do
   base=${mir%.mir}
-  : >"$base.blank"
   n=0
   until "$ptxemit" --max-errors=0 --lineinfo "$mir" -o "$base.ptx" 2>"$base.err"; do
     sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$base.err" >"$base.refused"
@@ -65,10 +70,32 @@ for mir in m/*.mir; do
     m=${base#m/}
     awk -v m="$m" '{ print m, $0 }' "$base.refused" >>emit.no
     cut -d' ' -f1 "$base.refused" | sort -u >"$base.nl"
-    awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' \
-      "$base.nl" "$mir" >"$mir.tmp" && mv "$mir.tmp" "$mir"
+    for f in "$mir" "$base.any.mir"; do
+      awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' \
+        "$base.nl" "$f" >"$f.tmp" && mv "$f.tmp" "$f"
+    done
     n=$((n + 1))
   done
+  # the twin, its tokens in another order: the same PTX
+  m=${base#m/}
+  if "$ptxemit" --max-errors=0 "$base.any.mir" -o "$base.any.ptx" 2>"$base.any.err"; then
+    "$ptxemit" "$mir" -o "$base.plain.ptx" || exit 1
+    cmp -s "$base.plain.ptx" "$base.any.ptx" ||
+      diff "$base.plain.ptx" "$base.any.ptx" | sed -n 's/^> *//p' | head -n 3 |
+        awk -v m="$m.any" '{ print m, 0, "prints", $0 }' >>order.no
+  else
+    sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$base.any.err" |
+      awk -v m="$m.any" '{ print m, $0 }' >>order.no
+  fi
+done
+
+# the window: every other target of each variant's; "MODULE LINE MESSAGE"
+: >window.no
+for mir in `ls m/*.w.mir 2>/dev/null`; do
+  m=${mir#m/}; m=${m%.mir}
+  "$ptxemit" --max-errors=0 --lineinfo "$mir" -o "m/$m.ptx" 2>"$mir.err" ||
+    sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$mir.err" |
+      awk -v m="$m" '{ print m, $0 }' >>window.no
 done
 
 # ptxas: the modules whose verdict the cache lacks; "MODULE ARCH KEY" per module
@@ -82,7 +109,7 @@ arch_of () {
 }
 pver=`{ "$ptxas" --version 2>&1; } | $hash | cut -c1-16`
 : >keys
-for ptx in m/*.ptx; do
+for ptx in `ls m/*.ptx | grep -v '\.any\.ptx$\|\.plain\.ptx$'`; do
   t=`sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$ptx"`
   a=`arch_of "$t"`
   h=`$hash "$ptx" | cut -d' ' -f1`
@@ -115,25 +142,30 @@ done
 
 # the verdicts, per combination
 awk '
-  FILENAME == ARGV[1] { if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6
+  FILENAME == ARGV[1] { if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; wst += $7
                                             if ($4 != $5) { bad++; print "tensorcombos: " $2 " lists " $4 " combinations, " $5 " written" } }
                         else { bad++; print "tensorcombos: cannot write " substr($0, 9) } next }
-  FILENAME == ARGV[2] || FILENAME == ARGV[3] {
+  FILENAME != ARGV[6] {
     k = $1 " " $2; m = $0; sub(/^[^ ]* [^ ]* /, "", m)
-    if (!(k in why)) why[k] = (FILENAME == ARGV[2] ? "ptxemit: " : "") m
+    if (!(k in why)) why[k] = (FILENAME == ARGV[2] ? "ptxemit: " : FILENAME == ARGV[3] ? "" : \
+                               FILENAME == ARGV[4] ? "ptxemit, the tokens in another order: " : "ptxemit on this target: ") m
+    if ($2 == 0) { bad++; print "tensorcombos: " $1 ": " why[k] }
     next }
   { stmt[$1 " " $2] = 1; k = $1 " " $2; op = $1; sub(/\..*/, "", op); c = op ":" $3
-    if (k in why) { if (!(c in refused)) nref++; refused[c] = 1
+    kind = $1 ~ /\.any$/ ? "order" : $1 ~ /\.w$/ ? "window" : "own"
+    if (k in why) { if (!((kind, c) in refused)) n[kind]++; refused[kind, c] = 1
                     line = $0; sub(/^[^ ]* [^ ]* [^ ]* +/, "", line); print "refused: " line "\n  " why[k] }
-    seen[c] = 1 }
+    if (kind == "own") seen[c] = 1 }
   END {
-    for (k in why) if (!(k in stmt)) { bad++; print "tensorcombos: a refusal outside the statements: " k ": " why[k] }
-    for (c in seen) if (!(c in refused)) ok++
-    printf "tensorcombos: %d operations, %d variants, %d combinations listed, %d written as %d statements; %d accepted by ptxemit and assembled by ptxas, %d refused\n",
-      nops, nvar, desc, built, stmts, ok, nref
-    exit (bad + nref) > 0
-  }' counts emit.no ptxas.no lines >report
+    for (k in why) { split(k, kp, " "); if (kp[2] != 0 && !(k in stmt)) { bad++; print "tensorcombos: a refusal outside the statements: " k ": " why[k] } }
+    for (c in seen) if (!(("own", c) in refused)) ok++
+    printf "tensorcombos: %d operations, %d variants, %d combinations listed, %d written as %d statements; %d accepted by ptxemit and assembled by ptxas on the lowest target, %d refused\n",
+      nops, nvar, desc, built, stmts, ok, n["own"]
+    printf "tensorcombos: the same statements with their tokens in another order: %d combinations refused or printed otherwise\n", n["order"]
+    printf "tensorcombos: %d statements on the other targets of their windows: %d combinations refused by ptxemit or ptxas\n", wst, n["window"]
+    exit (bad + n["own"] + n["order"] + n["window"]) > 0
+  }' counts emit.no ptxas.no order.no window.no lines >report
 st=$?
 cat report
-echo "tensorcombos: `ls m/*.mir | wc -l | tr -d ' '` modules, $nrun given to ptxas, the rest cached"
+echo "tensorcombos: `wc -l <keys | tr -d ' '` modules for ptxas, $nrun given to it, the rest cached"
 exit $st

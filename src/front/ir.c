@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+const uint16_t px_no_slots[PX_MAX_SLOTS];
+
 void px_module_init(px_module *m, const char *filename, const char *src, size_t len, struct px_diags *d)
 {
 	memset(m, 0, sizeof *m);
@@ -34,7 +36,7 @@ void px_module_free(px_module *m)
 uint32_t px_func_value(px_module *m, px_func *f, px_str name)
 {
 	/* put returns the id a name already has: one hash for old and new names */
-	uint32_t id = px_strmap_put(&f->value_ids, name.s, name.n, f->nvalues);
+	uint32_t id = px_valmap_put(&f->value_ids, f->values, name.s, name.n, f->nvalues);
 	if (id != f->nvalues)
 		return id;
 	if (f->nvalues == f->cap_values) {

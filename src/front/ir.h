@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <pthread.h>
 
+#include "front/valmap.h"
 #include "px_tables.h" /* PX_MAX_SLOTS */
 #include "util/arena.h"
 #include "util/loc.h"
@@ -49,11 +50,12 @@ enum px_okind {
 typedef struct px_opnd px_opnd;
 struct px_opnd {
 	uint8_t kind;   /* enum px_okind */
-	bool neg;       /* !%p */
-	bool is_hex;    /* PX_O_INT written in hex */
-	bool pair;      /* a result joined to the previous one with '|' */
 	uint8_t fwidth; /* PX_O_FBITS: 32 or 64 */
 	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
+	bool neg : 1;     /* !%p */
+	bool is_hex : 1;  /* PX_O_INT written in hex */
+	bool pair : 1;    /* a result joined to the previous one with '|' */
+	bool has_idx : 1; /* PX_O_ADDR: base[1] is the group after ',' (px_addr_idx) */
 	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	px_loc loc;
 	uint32_t id;
@@ -66,7 +68,6 @@ struct px_opnd {
 		px_str sym;     /* PX_O_SYM */
 		struct {        /* PX_O_ADDR */
 			px_opnd *base;
-			px_opnd *idx; /* the group after ',' in [%tmap, (%x, %y)], or NULL */
 			int64_t off;
 		};
 		struct {        /* PX_O_GROUP */
@@ -75,6 +76,10 @@ struct px_opnd {
 		};
 	};
 };
+
+/* An address's group after ',' in [%tmap, (%x, %y)], or NULL. It is kept
+ * behind the base, not in a pointer of every operand's. */
+static inline const px_opnd *px_addr_idx(const px_opnd *o) { return o->has_idx ? o->base + 1 : NULL; }
 
 /* ---- values and labels (per function) ---- */
 enum px_param_kind { PX_PARAM_NONE, PX_PARAM_SCALAR, PX_PARAM_PTR, PX_PARAM_AGG };
@@ -115,6 +120,13 @@ typedef struct px_prop {
 	px_loc loc, val_loc;
 } px_prop;
 
+/* A call through a value: the value holding the function's address and the
+ * signature written after ':'. Behind a pointer: few nodes are such calls. */
+typedef struct px_icall {
+	px_opnd target;
+	struct px_funcsig *proto;
+} px_icall;
+
 /* A statement record: pointers first, then 32-bit fields, then the bytes, so
  * nothing pads; the name a node carries depends on its kind (a union). */
 typedef struct px_node px_node;
@@ -123,6 +135,7 @@ struct px_node {
 	/* filled by the verifier */
 	const struct px_op_def *op;
 	const struct px_variant *var;
+	const uint16_t *slot; /* token per slot (PX_TOK_*), 0 = empty: a shared set (verify/slotset.h) */
 	px_opnd *res;       /* results, in order; '|' pairs have pair set on the second */
 	px_opnd *ops;       /* operands (PX_N_CALL: the arguments; PX_N_RET: the returned values) */
 	px_prop *props;
@@ -138,21 +151,18 @@ struct px_node {
 		struct {    /* PX_N_CALL: function name without '@' (empty for a call through a value) */
 			px_str callee;
 			px_loc callee_loc;
-			px_opnd *target;    /* a call through a value: the value holding the function's address */
-			struct px_funcsig *proto; /* ... and the signature written after ':' */
+			struct px_icall *icall; /* a call through a value, else NULL */
 		};
 	};
 	uint32_t nres, nops, nprops;
-	px_loc loc;         /* start of the statement (the guard, the first result or the op) */
-	px_dloc dloc;       /* the loc statement in force, if any (--lineinfo) */
-	px_loc guard_loc;
+	px_loc loc;         /* start of the statement: the guard's (if it has one), the first result's or the op's */
+	uint32_t dloc;      /* the loc statement in force (--lineinfo): its place is the function's dlocs[dloc - 1]; 0: none */
 	uint32_t guard;     /* guard @%p or @!%p: value index */
 	uint32_t label;     /* PX_N_LABEL: label index */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary (verifier) */
 	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written (verifier) */
 	uint8_t kind;       /* enum px_nkind */
 	bool has_guard, guard_neg;
-	uint16_t slot[PX_MAX_SLOTS]; /* token per slot (PX_TOK_*), 0 = empty (verifier) */
 };
 
 /* ---- functions ---- */
@@ -202,7 +212,7 @@ typedef struct px_func {
 	uint32_t nattrs;
 	px_value *values;   /* index = value id; the module's value_buf */
 	uint32_t nvalues, cap_values;
-	px_strmap value_ids;
+	px_valmap value_ids;
 	px_label *labels;
 	uint32_t nlabels, cap_labels;
 	px_strmap label_ids;
@@ -210,6 +220,8 @@ typedef struct px_func {
 	uint32_t nnodes;
 	uint32_t ncalls;    /* its PX_N_CALL nodes: each is one call sequence */
 	bool falls_off;     /* filled by the verifier: some path reaches the end of the body */
+	px_dloc *dlocs;     /* the places of the loc statements its nodes name (px_node.dloc) */
+	uint32_t ndlocs, cap_dlocs;
 	px_local *locals;   /* growable; printed as .local after the registers */
 	uint32_t nlocals, cap_locals;
 	uint32_t nerrors;   /* syntax errors the parser reported inside it: its IR may miss
@@ -289,6 +301,9 @@ struct px_module {
 	px_str *locfiles;       /* the files loc statements name, in order of first use */
 	uint32_t nlocfiles, cap_locfiles;
 };
+
+/* The slots of a node the verifier has not filled: all empty. */
+extern const uint16_t px_no_slots[PX_MAX_SLOTS];
 
 /* Parse src into m, calling m->on_function for each function as it closes.
  * Returns the number of syntax errors reported (they go to m->diags). */

@@ -101,6 +101,7 @@ typedef struct px_parser {
 	unsigned depth;          /* open brackets on this statement */
 	uint32_t quiet_line;     /* a line already reported whole; no syntax error there */
 	px_dloc dloc;            /* the last loc statement's place; file 0: none (loc off) */
+	uint32_t dloc_id;        /* its entry in the function's dlocs once a statement took it; 0: none yet */
 	/* the parse without lookahead correction */
 	bool restart;            /* it met a syntax error: parse again from mark */
 	px_parse_mark mark;      /* the start of the top-level item being parsed */

@@ -76,9 +76,10 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 	mi->var = var;
 	mi->iid = var ? var->iid : -1;
 	mi->loc = loc;
-	if (s->cur && s->cur->dloc.file)
-		mi->dloc = (px_dloc){s->cur->dloc.file + 1, s->cur->dloc.line, s->cur->dloc.col};
-	else if (s->cur)
+	if (s->cur && s->cur->dloc) {
+		const px_dloc *d = &s->f->dlocs[s->cur->dloc - 1];
+		mi->dloc = (px_dloc){d->file + 1, d->line, d->col};
+	} else if (s->cur)
 		mi->dloc = (px_dloc){1, s->cur->loc.line, s->cur->loc.col};
 	if (s->mf.last)
 		s->mf.last->next = mi;

@@ -70,8 +70,8 @@ static void note_use(struct px_match_plan *p, const px_opnd *o)
 	case PX_O_ADDR:
 		if (o->base)
 			note_use(p, o->base);
-		if (o->idx)
-			note_use(p, o->idx);
+		if (o->has_idx)
+			note_use(p, px_addr_idx(o));
 		break;
 	case PX_O_GROUP:
 		for (uint32_t i = 0; i < o->nelems; i++)
@@ -205,14 +205,16 @@ struct px_cover {
 /* The replacement for a cover: pat's op with the tokens it writes and the
  * root's slots it copies, the root's result, flags and location, and operands
  * gathered from both nodes (root operands in their written order: a commuted
- * match swaps 0 and 1). ops has room for PX_MAX_PAT_OPNDS. */
-static px_node replacement(const px_isel *s, const struct px_cover *cv, const px_node *n, px_opnd *ops)
+ * match swaps 0 and 1). ops has room for PX_MAX_PAT_OPNDS, slot for PX_MAX_SLOTS. */
+static px_node replacement(const px_isel *s, const struct px_cover *cv, const px_node *n, px_opnd *ops,
+                           uint16_t *slot)
 {
 	const px_pattern *pat = cv->pat;
 	px_node r = {.kind = PX_N_INST, .loc = n->loc, .oploc = n->oploc, .res = n->res, .nres = 1,
-	             .ops = ops, .nops = pat->nops, .op = &px_ops[pat->emit], .flags = n->flags};
+	             .ops = ops, .nops = pat->nops, .op = &px_ops[pat->emit], .flags = n->flags, .slot = slot};
+	memset(slot, 0, PX_MAX_SLOTS * sizeof *slot);
 	for (unsigned k = 0; k < r.op->nslots; k++)
-		r.slot[k] = pat->copy[k] ? n->slot[pat->copy[k] - 1] : pat->set[k];
+		slot[k] = pat->copy[k] ? n->slot[pat->copy[k] - 1] : pat->set[k];
 	for (unsigned i = 0; i < pat->nops; i++) {
 		const px_pat_ref *ref = &pat->ops[i];
 		unsigned j = ref->index;
@@ -238,7 +240,8 @@ static void try_cover(const px_isel *s, const struct px_match_plan *p, const px_
 		return;
 	struct px_cover cv = {pat, m, k};
 	px_opnd ops[PX_MAX_PAT_OPNDS];
-	if (!replacement(s, &cv, n, ops).var)
+	uint16_t slot[PX_MAX_SLOTS];
+	if (!replacement(s, &cv, n, ops, slot).var)
 		return;
 	*best = cv;
 	*saving = apart - fold;
@@ -333,9 +336,12 @@ static void select_node(px_isel *s, const px_node *n)
 		int type = px_tok_type(n->slot[px_slot_find(n->op, PX_SN_type)]);
 		unsigned ftz = fma_ftz_tok(s, n, type, n->slot[ftz_slot] != 0);
 		if (ftz) {
+			uint16_t slot[PX_MAX_SLOTS];
+			memcpy(slot, n->slot, sizeof slot);
+			slot[ftz_slot] = (uint16_t)ftz;
 			px_node probed = *n;
-			probed.slot[ftz_slot] = (uint16_t)ftz;
-			probed.var = px_variant_find(&s->first_rows, n->op, probed.slot, s->target, 0);
+			probed.slot = slot;
+			probed.var = px_variant_find(&s->first_rows, n->op, slot, s->target, 0);
 			if (probed.var) {
 				px_lower_node(s, &probed);
 				return;
@@ -378,7 +384,8 @@ static bool remark_unfused(const px_isel *s, const struct px_match_plan *p, cons
 	px_node_name(m, inner, sizeof inner);
 	struct px_cover cv = {pat, m, k};
 	px_opnd ops[PX_MAX_PAT_OPNDS];
-	px_node r = replacement(s, &cv, n, ops);
+	uint16_t slot[PX_MAX_SLOTS];
+	px_node r = replacement(s, &cv, n, ops, slot);
 	if (!r.var)
 		return false;
 	px_node_name(&r, into, sizeof into);
@@ -424,7 +431,8 @@ void px_select_match(px_isel *s, const px_node *n)
 	struct px_cover cv = cover(s, p, n);
 	if (cv.pat && p->absorbed[n->ops[cv.at].id]) {
 		px_opnd ops[PX_MAX_PAT_OPNDS];
-		px_node r = replacement(s, &cv, n, ops);
+		uint16_t slot[PX_MAX_SLOTS];
+		px_node r = replacement(s, &cv, n, ops, slot);
 		if (s->remarks) {
 			char root[128], inner[128], into[128];
 			px_node_name(n, root, sizeof root);

@@ -172,13 +172,14 @@ static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, unsigned s
 	m.base = px_mops(s, 1);
 	*m.base = address_base(s, n, o->base, space, loc);
 	m.off = o->off;
-	if (o->idx) {
+	const px_opnd *g = px_addr_idx(o);
+	if (g) {
 		m.idx = px_mops(s, 1);
 		*m.idx = mop_of(PX_M_GROUP);
-		m.idx->elems = px_mops(s, o->idx->nelems);
-		m.idx->nelems = o->idx->nelems;
-		for (uint32_t i = 0; i < o->idx->nelems; i++) {
-			const px_opnd *e = &o->idx->elems[i];
+		m.idx->elems = px_mops(s, g->nelems);
+		m.idx->nelems = g->nelems;
+		for (uint32_t i = 0; i < g->nelems; i++) {
+			const px_opnd *e = &g->elems[i];
 			if (e->kind == PX_O_SREG) { /* a coordinate register, never the name itself */
 				m.idx->elems[i] = px_materialize(s, px_sregs[e->id].type, sreg_mop(e), loc);
 			} else {

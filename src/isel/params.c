@@ -257,7 +257,7 @@ static void call_prototype(px_isel *s, px_str name, const int *types, uint32_t n
 
 void px_select_call(px_isel *s, const px_node *n)
 {
-	const px_funcsig *sig = n->target ? n->proto : callee_sig(s, n->callee);
+	const px_funcsig *sig = n->icall ? n->icall->proto : callee_sig(s, n->callee);
 	if (!sig)
 		return; /* the first pass: this function is selected again by the second */
 	uint32_t seq = s->callseq++;
@@ -294,16 +294,16 @@ void px_select_call(px_isel *s, const px_node *n)
 		store_param(s, px_abi_type(types[i]), sym_name(s, "param", i), 0, src, n->loc);
 	}
 	px_str proto = {0};
-	if (n->target) { /* declared in the call's block, as LLVM's NVPTX does */
+	if (n->icall) { /* declared in the call's block, as LLVM's NVPTX does */
 		proto = sym_name(s, "prototype_", seq);
 		call_prototype(s, proto, types, n->nops, rd, n->loc);
 	}
 	px_minst *c = pseudo(s, PX_OP_call, n->loc);
 	c->name = n->callee;
-	if (n->target) {
+	if (n->icall) {
 		c->name = proto;
 		c->callee = px_mops(s, 1);
-		*c->callee = px_lower_value_as(s, n->target, PX_T_u64, n->loc);
+		*c->callee = px_lower_value_as(s, &n->icall->target, PX_T_u64, n->loc);
 	}
 	c->res = px_mops(s, 1);
 	c->nres = nrets ? 1 : 0;

@@ -57,7 +57,7 @@ static uint32_t base_align(const px_isel *s, const px_opnd *addr)
 
 static bool same_base(const px_opnd *a, const px_opnd *b)
 {
-	if (!a->base || !b->base || a->base->kind != b->base->kind || a->idx || b->idx)
+	if (!a->base || !b->base || a->base->kind != b->base->kind || a->has_idx || b->has_idx)
 		return false;
 	if (a->base->kind == PX_O_VALUE)
 		return a->base->id == b->base->id && a->base->elem == b->base->elem;
@@ -84,7 +84,7 @@ static bool run_of(px_isel *s, const px_node *n, unsigned count, unsigned bytes)
 {
 	const px_node *x = n;
 	for (unsigned i = 0; i < count; i++, x = x->next) {
-		if (!scalar_access(x, n->op) || memcmp(x->slot, n->slot, sizeof x->slot))
+		if (!scalar_access(x, n->op) || memcmp(x->slot, n->slot, PX_MAX_SLOTS * sizeof *x->slot))
 			return false;
 		/* ptxas rejects a vector mixing true .b8 registers (%rb) with %rs */
 		if (bytes == 1 && px_value_true_b8(s, accessed(x)) != px_value_true_b8(s, accessed(n)))
@@ -109,7 +109,9 @@ static px_node *merged(px_isel *s, const px_node *n, unsigned count, unsigned to
 {
 	px_node *v = px_arena_alloc(s->a, sizeof *v);
 	*v = *n;
-	v->slot[slot_of(n, PX_SN_vec)] = (uint16_t)tok;
+	uint16_t *slot = px_arena_dup(s->a, n->slot, PX_MAX_SLOTS * sizeof *slot);
+	slot[slot_of(n, PX_SN_vec)] = (uint16_t)tok;
+	v->slot = slot;
 	const px_node *x = n;
 	if (n->op == &px_ops[PX_OP_ld]) {
 		v->res = px_arena_alloc(s->a, count * sizeof *v->res);

@@ -72,7 +72,7 @@ static void check_template(px_verifier *v, const px_node *n)
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n)
 {
 	if (n->has_guard) /* a { } block takes no guard in PTX */
-		px_error(v->d, n->guard_loc, PX_D_asm_guard);
+		px_error(v->d, n->loc, PX_D_asm_guard);
 	for (uint32_t i = 0; i < n->nops; i++)
 		check_input(v, f, &n->ops[i], n->nres + i);
 	for (uint32_t i = 0; i < n->nres; i++)

@@ -61,7 +61,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 			int t = px_source_type(f, n, n->nres > 1 ? PX_SRC_OPERAND : 0, si, &loc);
 			unsigned tok = t ? width_token(s, 'b', px_types[t].width) : 0;
 			if (tok) {
-				n->slot[si] = (uint16_t)tok;
+				px_slots_edit(v, n)[si] = (uint16_t)tok;
 				n->inferred |= 1u << si;
 			} else {
 				px_error(v->d, n->oploc, PX_D_cannot_infer, s->name, op->name);
@@ -79,7 +79,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 				px_error(v->d, loc, PX_D_type_not_valid, px_types[t].name, op->name);
 				return false;
 			}
-			n->slot[si] = (uint16_t)tok;
+			px_slots_edit(v, n)[si] = (uint16_t)tok;
 			n->inferred |= 1u << si;
 		}
 		/* mov between values of one width reinterprets the bits (ptxemit-mir(5)): mov.bN */
@@ -90,7 +90,7 @@ bool px_infer_types(px_verifier *v, px_func *f, px_node *n)
 			    px_types[ot].kind != PX_KIND_PRED && px_types[rt].width == px_types[ot].width) {
 				unsigned tok = width_token(s, 'b', px_types[rt].width);
 				if (tok)
-					n->slot[si] = (uint16_t)tok;
+					px_slots_edit(v, n)[si] = (uint16_t)tok;
 			}
 		}
 		if (!n->slot[si] && (s->flags & PX_SLOT_REQUIRED)) {

@@ -24,7 +24,7 @@ static bool m16n16_num(px_verifier *v, px_node *n, int num)
 		px_error(v->d, p->loc, PX_D_ldsm_m16n16_num);
 		return false;
 	}
-	n->slot[num] = n->slot[num] == PX_TOK_x2 ? PX_TOK_x1 : PX_TOK_x2;
+	px_slots_edit(v, n)[num] = n->slot[num] == PX_TOK_x2 ? PX_TOK_x1 : PX_TOK_x2;
 	return true;
 }
 
@@ -34,9 +34,10 @@ bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n)
 	int layout = slot(n, PX_SN_layout);
 	unsigned sh = n->slot[shape];
 	if (layout >= 0) {
-		if (n->slot[layout] == PX_TOK_col)
-			n->slot[trans] = PX_TOK_trans;
-		n->slot[layout] = 0; /* no PTX token: read, then let go */
+		uint16_t *w = px_slots_edit(v, n);
+		if (w[layout] == PX_TOK_col)
+			w[trans] = PX_TOK_trans;
+		w[layout] = 0; /* no PTX token: read, then let go */
 	}
 	return sh != PX_TOK_m16n16 || m16n16_num(v, n, num);
 }

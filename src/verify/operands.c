@@ -250,7 +250,7 @@ static const char *kind_text(const px_opnd *o)
 static void check_coords(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o, const px_opnd_def *def,
                          unsigned pos, const char *what)
 {
-	const px_opnd *g = o->idx;
+	const px_opnd *g = px_addr_idx(o);
 	if (!(def->flags & PX_OPND_COORDS)) {
 		if (g)
 			px_error(v->d, g->loc, PX_D_coords_unexpected, pos, what);
@@ -318,10 +318,10 @@ static void check_address(px_verifier *v, px_func *f, const px_node *n, const px
 		                  (px_types[t].width != 32 && px_types[t].width != 64)))
 			px_error(v->d, b->loc, PX_D_bad_addr_base, (int)val->name.n, val->name.s, tname(t));
 	}
-	if (o->idx)
-		for (uint32_t i = 0; i < o->idx->nelems; i++)
-			if (o->idx->elems[i].kind == PX_O_VALUE)
-				check_value_use(v, f, &o->idx->elems[i]);
+	const px_opnd *g = px_addr_idx(o);
+	for (uint32_t i = 0; g && i < g->nelems; i++)
+		if (g->elems[i].kind == PX_O_VALUE)
+			check_value_use(v, f, &g->elems[i]);
 }
 
 static void group_size_error(px_verifier *v, const px_opnd *o, unsigned pos, const char *what,

@@ -44,7 +44,7 @@ static bool fill(px_verifier *v, px_node *n, unsigned tok, px_loc loc)
 			empty = (int)i;
 	}
 	if (empty >= 0) {
-		n->slot[empty] = (uint16_t)tok;
+		px_slots_edit(v, n)[empty] = (uint16_t)tok;
 		return true;
 	}
 	if (n->slot[first] == tok)
@@ -220,7 +220,7 @@ static bool apply_props(px_verifier *v, px_node *n)
 			ok = false;
 			continue;
 		}
-		n->slot[si] = (uint16_t)tok;
+		px_slots_edit(v, n)[si] = (uint16_t)tok;
 	}
 	return ok;
 }
@@ -234,7 +234,7 @@ bool px_resolve_op(px_verifier *v, px_node *n)
 		const px_op_def *op = px_op_lookup(s, end);
 		if (op && !(op->flags & PX_OPF_INTERNAL)) {
 			n->op = op;
-			memset(n->slot, 0, sizeof n->slot);
+			memset(px_slots_edit(v, n), 0, sizeof v->work);
 			bool ok = fill_dotted(v, n, end);
 			return apply_props(v, n) && ok;
 		}

@@ -198,18 +198,20 @@ static bool suits(unsigned sp, uint8_t t, bool sym)
 }
 
 /* An instruction whose space follows its address takes .shared for a shared one. */
-static void follow_space(const px_verifier *v, px_node *n, uint8_t t)
+static void follow_space(px_verifier *v, px_node *n, uint8_t t)
 {
 	int si = px_slot_find(n->op, PX_SN_space);
 	if (!(n->op->flags & PX_OPF_SPACE_FROM_ADDRESS) || si < 0 || n->slot[si] || !t || t == PX_SP_UNKNOWN ||
 	    PX_SP_SPACE(t) != PX_AS_SHARED)
 		return;
-	n->slot[si] = PX_TOK_shared;
-	const px_variant *var = px_variant_find(NULL, n->op, n->slot, v->target, v->ptx_given);
+	uint16_t *w = px_slots_edit(v, n);
+	w[si] = PX_TOK_shared;
+	const px_variant *var = px_variant_find(NULL, n->op, w, v->target, v->ptx_given);
 	if (var)
 		n->var = var;
 	else
-		n->slot[si] = 0;
+		w[si] = 0;
+	px_slots_done(v, n);
 }
 
 /* A parameter aggregate where a generic address is wanted prints its generic

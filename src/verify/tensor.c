@@ -14,14 +14,13 @@ static bool is_fragment(const px_func *f, const px_opnd *o)
 /* The noprint slot asrc: A as a register fragment, tensor memory or a descriptor. */
 bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	(void)v;
 	int asrc = px_slot_find(n->op, PX_SN_asrc);
 	if (asrc < 0 || n->nops < 2 || n->slot[asrc])
 		return true;
 	const px_opnd *a = &n->ops[1];
 	unsigned tok = is_fragment(f, a) ? PX_TOK_regs : a->kind == PX_O_ADDR ? PX_TOK_tmem : PX_TOK_desc;
 	if (px_slot_has(&n->op->slots[asrc], tok))
-		n->slot[asrc] = (uint16_t)tok;
+		px_slots_edit(v, n)[asrc] = (uint16_t)tok;
 	return true;
 }
 
@@ -55,22 +54,22 @@ bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, o->loc, PX_D_tc05_commit_mask);
 		return false;
 	}
-	n->slot[mask] = width == 16 ? PX_TOK_mask16 : PX_TOK_mask32;
+	px_slots_edit(v, n)[mask] = width == 16 ? PX_TOK_mask16 : PX_TOK_mask32;
 	return true;
 }
 
 /* tcgen05.mma's disable-output-lane: a group right after idesc (the noprint
  * slot dol picks NVVM's Large selection class). */
-static void output_lanes(const px_func *f, px_node *n)
+static void output_lanes(px_verifier *v, const px_func *f, px_node *n)
 {
 	int dol = px_slot_find(n->op, PX_SN_dol), sp = px_slot_find(n->op, PX_SN_sp);
 	unsigned at = n->slot[sp] ? 5 : 4;
 	if (n->nops > at && is_fragment(f, &n->ops[at]))
-		n->slot[dol] = PX_TOK_disable_output_lane;
+		px_slots_edit(v, n)[dol] = PX_TOK_disable_output_lane;
 }
 
 bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	output_lanes(f, n);
+	output_lanes(v, f, n);
 	return px_wgmma_prepare(v, f, n);
 }

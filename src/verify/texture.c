@@ -56,13 +56,14 @@ void px_texture_check(px_verifier *v, px_func *f, px_node *n)
 	int ci = px_slot_find(n->op, PX_SN_ctype); /* surfaces: none, s32 coordinates */
 	unsigned ctype = ci < 0 ? PX_TOK_s32 : slot_or_fixed(n, ci);
 	unsigned nindex, want = geom_coords(geom, &nindex);
-	unsigned have = a->idx ? a->idx->nelems : 0;
+	const px_opnd *g = px_addr_idx(a);
+	unsigned have = g ? g->nelems : 0;
 	if (have != want) {
 		px_error(v->d, a->loc, PX_D_tex_coord_count, n->op->name, px_tok_names[geom], want, have);
 		return;
 	}
 	for (unsigned i = 0; i < have; i++) {
-		const px_opnd *e = &a->idx->elems[i];
+		const px_opnd *e = &g->elems[i];
 		bool index = i < nindex || ctype == PX_TOK_s32;
 		if (e->kind == PX_O_INT && index)
 			continue; /* a literal index: materialized as an s32 */

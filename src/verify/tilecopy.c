@@ -119,7 +119,7 @@ bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, n->oploc, PX_D_matrix_copy_family);
 		return false;
 	}
-	n->slot[px_slot_find(n->op, PX_SN_dir)] = (uint16_t)dir;
+	px_slots_edit(v, n)[px_slot_find(n->op, PX_SN_dir)] = (uint16_t)dir;
 	px_layout r, s;
 	bool ok = read_layout(v, n, "reg", &r) & read_layout(v, n, "smem", &s);
 	if (!ok)
@@ -145,7 +145,7 @@ bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n)
 		px_error(v->d, px_node_prop(n, "reg")->val_loc, PX_D_tile_regs, (long long)elems);
 		return false;
 	}
-	n->slot[px_slot_find(n->op, PX_SN_regs)] = (uint16_t)tok;
+	px_slots_edit(v, n)[px_slot_find(n->op, PX_SN_regs)] = (uint16_t)tok;
 	need_version(v, n, dir);
 	return true;
 }

@@ -348,7 +348,7 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n, bo
 
 /* An inferred type token no variant admits may have another spelling of the
  * same width that one does (ptxemit-mir(5): a bit type stands for its width). */
-static bool respell_inferred(const px_node *n)
+static bool respell_inferred(px_verifier *v, px_node *n)
 {
 	const px_op_def *op = n->op;
 	uint16_t slot[PX_MAX_SLOTS];
@@ -363,7 +363,7 @@ static bool respell_inferred(const px_node *n)
 			slot[i] = (uint16_t)alt;
 			for (unsigned vi = 0; vi < op->nvariants; vi++)
 				if (px_variant_admits(op, &op->variants[vi], slot)) {
-					((px_node *)n)->slot[i] = (uint16_t)alt;
+					px_slots_edit(v, n)[i] = (uint16_t)alt;
 					return true;
 				}
 		}
@@ -377,7 +377,7 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 	unsigned start = px_first_row(&v->first_rows, n->op, n->slot);
 	bool admitted = start < n->op->nvariants; /* row start admits them */
 	if (!admitted) {
-		respell_inferred(n);
+		respell_inferred(v, n);
 		start = 0;
 	}
 

@@ -20,6 +20,7 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	v->opt_ptx = opt_ptx;
 	v->pending_tail = &v->pending;
 	v->keep = &m->arena;
+	px_slotsets_init(&v->slotsets);
 }
 
 void px_verifier_free(px_verifier *v)
@@ -27,6 +28,7 @@ void px_verifier_free(px_verifier *v)
 	free(v->state);
 	v->state = NULL;
 	px_first_rows_free(&v->first_rows);
+	px_slotsets_free(&v->slotsets);
 }
 
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets, uint16_t ptx)
@@ -122,15 +124,15 @@ static void check_guard(px_verifier *v, px_func *f, px_node *n)
 	px_value *g = &f->values[n->guard];
 	if (!(v->state[n->guard] & PX_VS_DEF)) {
 		if (g->has_def)
-			px_error(v->d, n->guard_loc, PX_D_use_before_def, (int)g->name.n, g->name.s);
+			px_error(v->d, n->loc, PX_D_use_before_def, (int)g->name.n, g->name.s);
 		else
-			px_undefined_value(v, f, n->guard_loc, n->guard);
+			px_undefined_value(v, f, n->loc, n->guard);
 		v->state[n->guard] |= PX_VS_DEF;
 	} else if (g->type && px_types[g->type].kind != PX_KIND_PRED) {
-		px_error(v->d, n->guard_loc, PX_D_guard_not_pred, (int)g->name.n, g->name.s, px_types[g->type].name);
+		px_error(v->d, n->loc, PX_D_guard_not_pred, (int)g->name.n, g->name.s, px_types[g->type].name);
 	}
 	if (n->op && (n->op->flags & PX_OPF_NOGUARD))
-		px_error(v->d, n->guard_loc, PX_D_noguard, n->op->name);
+		px_error(v->d, n->loc, PX_D_noguard, n->op->name);
 }
 
 /* The family's own preparation, then the tables' defaults: an empty slot
@@ -146,7 +148,7 @@ static bool prepare(px_verifier *v, px_func *f, px_node *n)
 			continue;
 		for (const uint16_t *p = s->dflt; p[0]; p += 2)
 			if (n->slot[s->dflt_from] == p[0])
-				n->slot[i] = p[1];
+				px_slots_edit(v, n)[i] = p[1];
 	}
 	return true;
 }
@@ -166,7 +168,7 @@ static bool elems_ok(px_verifier *v, const px_func *f, const px_opnd *o)
 		}
 	}
 	if (o->kind == PX_O_ADDR)
-		return elems_ok(v, f, o->base) && elems_ok(v, f, o->idx);
+		return elems_ok(v, f, o->base) && elems_ok(v, f, px_addr_idx(o));
 	bool ok = true;
 	for (uint32_t i = 0; o->kind == PX_O_GROUP && i < o->nelems; i++)
 		ok = elems_ok(v, f, &o->elems[i]) && ok;
@@ -189,6 +191,7 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 		px_check_operands(v, f, n);
 		if (px_families[n->op->family].check)
 			px_families[n->op->family].check(v, f, n);
+		px_slots_done(v, n);
 		return;
 	}
 	check_guard(v, f, n);
@@ -196,6 +199,7 @@ static void check_inst(px_verifier *v, px_func *f, px_node *n)
 	/* keep going: the results still define their values, so one mistake is
 	 * reported once and not again at every later use */
 	px_define_results(v, f, n, NULL, 0);
+	px_slots_done(v, n);
 }
 
 static bool is_literal(const px_opnd *o)
@@ -298,12 +302,13 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
 	}
-	if (n->target) { /* through a value: the signature written after ':' */
-		int t = arg_type(v, f, n->target);
+	if (n->icall) { /* through a value: the signature written after ':' */
+		const px_funcsig *proto = n->icall->proto;
+		int t = arg_type(v, f, &n->icall->target);
 		if (t && !px_type_fits(t, PX_T_u64))
-			px_error(v->d, n->target->loc, PX_D_call_target_type, (int)n->proto->name.n, n->proto->name.s,
+			px_error(v->d, n->icall->target.loc, PX_D_call_target_type, (int)proto->name.n, proto->name.s,
 			         px_types[t].name);
-		px_check_call_sig(v, n->proto, "%", n->proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		px_check_call_sig(v, proto, "%", proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
 		return;
 	}
 	const px_funcsig *sig = find_sig(v->m, n->callee);

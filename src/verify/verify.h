@@ -6,13 +6,15 @@
 #define PX_VERIFY_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "diag/diag.h"
 #include "front/ir.h"
-#include "tables/firstrow.h"
 #include "front/optype.h"
+#include "tables/firstrow.h"
 #include "tables/query.h"
 #include "tables/tables.h"
+#include "verify/slotset.h"
 
 /* A call to a function not yet seen: checked when the module ends. */
 typedef struct px_pending_call {
@@ -40,7 +42,27 @@ typedef struct px_verifier {
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
 	px_first_rows *first_rows; /* remembered first admitting rows */
+	/* the slots of the node being changed; the others' are shared copies */
+	uint16_t work[PX_MAX_SLOTS];
+	px_slotsets slotsets;
 } px_verifier;
+
+/* n's slots, to change: the working copy, which n reads until px_slots_done. */
+static inline uint16_t *px_slots_edit(px_verifier *v, px_node *n)
+{
+	if (n->slot != v->work) {
+		memcpy(v->work, n->slot, sizeof v->work);
+		n->slot = v->work;
+	}
+	return v->work;
+}
+
+/* n's slots as they now are, kept: n points at the shared copy of the set. */
+static inline void px_slots_done(px_verifier *v, px_node *n)
+{
+	if (n->slot == v->work)
+		n->slot = px_slotsets_keep(&v->slotsets, v->work);
+}
 
 void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
                       const char *opt_ptx);

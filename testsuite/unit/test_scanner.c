@@ -442,9 +442,9 @@ static void check_forms(px_module *m, px_func *f)
 	ck_assert_uint_eq(n->ops[2].base->kind, PX_O_SYM);
 	ck_assert_int_eq(n->ops[2].off, -4);
 	ck_assert_int_eq(n->ops[3].off, -4);
-	ck_assert_uint_eq(n->ops[4].idx->kind, PX_O_GROUP);
-	ck_assert_uint_eq(n->ops[4].idx->nelems, 2);
-	ck_assert_uint_eq(n->ops[4].idx->elems[1].nelems, 2);
+	ck_assert_uint_eq(px_addr_idx(&n->ops[4])->kind, PX_O_GROUP);
+	ck_assert_uint_eq(px_addr_idx(&n->ops[4])->nelems, 2);
+	ck_assert_uint_eq(px_addr_idx(&n->ops[4])->elems[1].nelems, 2);
 	n = n->next;
 	ck_assert_uint_eq(n->kind, PX_N_CALL);
 	ck_assert_uint_eq(n->nres, 2);
