@@ -91,6 +91,7 @@ struct px_pipeline {
 	px_worker *workers;       /* -j: [0] the parser's thread */
 	unsigned nworkers;
 	/* -j (nworkers > 1) */
+	bool handing;             /* a function was handed on in this pass */
 	bool started;             /* the threads run */
 	unsigned nthreads;        /* threads started besides the parser's */
 	pthread_mutex_t mu;       /* everything below, and the jobs' done */
@@ -352,7 +353,7 @@ static void settle(px_pipeline *p, bool all)
 static void quiesce(void *ctx)
 {
 	px_pipeline *p = ctx;
-	if (p->started)
+	if (p->handing)
 		settle(p, true);
 }
 
@@ -368,8 +369,7 @@ static void start_threads(px_pipeline *p)
 
 static void hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
 {
-	if (!p->started)
-		start_threads(p);
+	p->handing = true;
 	px_job *j = p->spare;
 	if (j) {
 		p->spare = j->next;
@@ -416,6 +416,13 @@ static void hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
 	p->unretired++;
 	pthread_cond_signal(&p->work);
 	pthread_mutex_unlock(&p->mu);
+	if (!p->started) {
+		/* the threads start with a second function: a module of one
+		 * function has it translated at its end on the parser's thread */
+		if (p->unretired < 2)
+			return;
+		start_threads(p);
+	}
 	settle(p, false);
 }
 
@@ -423,16 +430,18 @@ static void hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
  * joins the module's. */
 static void finish_jobs(px_pipeline *p, px_module *m)
 {
-	if (!p->started)
+	if (!p->handing)
 		return;
 	settle(p, true);
-	pthread_mutex_lock(&p->mu);
-	p->stop = true;
-	pthread_cond_broadcast(&p->work);
-	pthread_mutex_unlock(&p->mu);
-	for (unsigned i = 1; i <= p->nthreads; i++)
-		pthread_join(p->workers[i].thread, NULL);
-	p->started = false;
+	if (p->started) {
+		pthread_mutex_lock(&p->mu);
+		p->stop = true;
+		pthread_cond_broadcast(&p->work);
+		pthread_mutex_unlock(&p->mu);
+		for (unsigned i = 1; i <= p->nthreads; i++)
+			pthread_join(p->workers[i].thread, NULL);
+	}
+	p->handing = p->started = false;
 	m->syms_lock = NULL;
 	px_diags_merge(&p->diags, p->parts, p->nparts);
 	p->nparts = 0;

@@ -25,6 +25,11 @@
 enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 /* -j's limit: far past any machine's cores, far below any thread limit */
 enum { MAX_JOBS = 1024 };
+/* Without -j, a smaller input is translated on one thread: starting threads
+ * and waking one for every function cost more than they take off the calling
+ * thread (measured on two cores: the 10,000-node benchmark module, 281 KB,
+ * took 26% more CPU and 20 to 30% longer with two threads). */
+enum { JOBS_MIN_INPUT = 512 << 10 };
 
 /* getopt_long values of the options that have no short form; above any char
  * so that a '?' with one of them in optopt means "unexpected argument". */
@@ -64,7 +69,8 @@ static const char usage_text[] =
 	"  -g                  --lineinfo, and mark the target for debugging (, debug)\n"
 	"      --remarks       report instruction selection remarks\n"
 	"      --max-errors=N  stop after N errors (default 20; 0: no limit)\n"
-	"  -j, --jobs=N        translate functions on N threads (default: one per CPU)\n"
+	"  -j, --jobs=N        translate functions on N threads (default: one per CPU\n"
+	"                      for an input of 512 KiB or more, else one)\n"
 	"      --diagnostics-format=FORMAT\n"
 	"                      text (default) or json: one JSON array on stderr\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
@@ -444,8 +450,6 @@ static int run(int argc, char **argv)
 {
 	px_options o;
 	px_options_default(&o);
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	o.jobs = cpus < 1 ? 1 : cpus > MAX_JOBS ? MAX_JOBS : (unsigned)cpus;
 	const char *input = NULL, *output = NULL;
 	args a;
 	arch_aliases(argc, argv, &a);
@@ -468,6 +472,10 @@ static int run(int argc, char **argv)
 		fail(PX_D_drv_read, name, strerror(err));
 		free_aliases(&a);
 		return EXIT_USAGE;
+	}
+	if (!o.jobs) { /* no -j */
+		long cpus = in.len < JOBS_MIN_INPUT ? 1 : sysconf(_SC_NPROCESSORS_ONLN);
+		o.jobs = cpus < 1 ? 1 : cpus > MAX_JOBS ? MAX_JOBS : (unsigned)cpus;
 	}
 
 	/* The functions go to disk as they are printed (beside the output file,

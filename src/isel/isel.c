@@ -37,6 +37,7 @@ void px_isel_free(px_isel *s)
 	free(s->b8mark);
 	px_arena_free(&s->ia);
 	px_strmap_free(&s->early_calls);
+	px_first_rows_free(&s->first_rows);
 }
 
 px_mop *px_mops(px_isel *s, uint32_t n) { return px_arena_alloc(&s->ia, (n ? n : 1) * sizeof(px_mop)); }
@@ -94,7 +95,7 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px_loc loc)
 {
 	uint16_t none[PX_MAX_SLOTS] = {0};
-	const px_variant *var = px_variant_find(op, slot ? slot : none, s->target, 0);
+	const px_variant *var = px_variant_find(&s->first_rows, op, slot ? slot : none, s->target, 0);
 	if (!var && op->nvariants)
 		var = &op->variants[0]; /* the verifier admitted the node; a synthesized
 		                         * instruction outside every window is a table bug

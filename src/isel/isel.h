@@ -10,6 +10,7 @@
 #include "diag/diag.h"
 #include "front/ir.h"
 #include "isel/minst.h"
+#include "tables/firstrow.h"
 #include "tables/tables.h"
 
 typedef struct px_isel {
@@ -43,6 +44,7 @@ typedef struct px_isel {
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */
 	uint8_t *b8mark;       /* regs.c: per value, 1 when it needs a true .b8 register */
 	uint32_t b8cap;
+	px_first_rows *first_rows; /* remembered first admitting rows (px_variant_find) */
 } px_isel;
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d);

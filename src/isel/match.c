@@ -220,7 +220,7 @@ static px_node replacement(const px_isel *s, const struct px_cover *cv, const px
 		unsigned j = ref->index;
 		ops[i] = ref->inner ? cv->inner->ops[j] : n->ops[cv->at == pat->at ? j : 1 - j];
 	}
-	r.var = px_variant_find(r.op, r.slot, s->target, 0);
+	r.var = px_variant_find(NULL, r.op, r.slot, s->target, 0);
 	return r;
 }
 
@@ -341,7 +341,7 @@ static void select_node(px_isel *s, const px_node *n)
 			slot[ftz_slot] = (uint16_t)ftz;
 			px_node probed = *n;
 			probed.slot = slot;
-			probed.var = px_variant_find(n->op, slot, s->target, 0);
+			probed.var = px_variant_find(&s->first_rows, n->op, slot, s->target, 0);
 			if (probed.var) {
 				px_lower_node(s, &probed);
 				return;

@@ -424,7 +424,7 @@ bool px_select_tile_copy(px_isel *s, const px_node *n)
 		px_set_slot(op, slot, PX_SN_trans, PX_TOK_trans);
 	if (slot_is(n, PX_SN_space, PX_TOK_shared))
 		px_set_slot(op, slot, PX_SN_space, PX_TOK_shared);
-	if (!px_variant_find(op, slot, s->target, s->ptx)) {
+	if (!px_variant_find(&s->first_rows, op, slot, s->target, s->ptx)) {
 		if (s->remarks)
 			decline_target(s, n, op, slot);
 		emit_elements(s, n, &r, &sl);

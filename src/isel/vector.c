@@ -180,7 +180,7 @@ bool px_select_vector(px_isel *s, const px_node *n)
 		}
 		/* the printed .version was settled by the scalar nodes (or given, or
 		 * the target's lowest): stay inside it */
-		v->var = px_variant_find(n->op, v->slot, s->target, s->ptx);
+		v->var = px_variant_find(&s->first_rows, n->op, v->slot, s->target, s->ptx);
 		uint16_t limit = s->ptx ? s->ptx : n->var->ptx;
 		if (!s->ptx && s->target && s->target->ptx > limit)
 			limit = s->target->ptx;

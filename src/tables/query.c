@@ -162,12 +162,13 @@ bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_
 	return true;
 }
 
-const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
-                                  uint16_t ptx)
+const px_variant *px_variant_find(px_first_rows **memo, const px_op_def *op, const uint16_t *slot,
+                                  const px_target *t, uint16_t ptx)
 {
-	for (unsigned i = 0; i < op->nvariants; i++) {
+	unsigned first = memo ? px_first_row(memo, op, slot) : 0;
+	for (unsigned i = first; i < op->nvariants; i++) {
 		const px_variant *var = &op->variants[i];
-		if (px_variant_admits(op, var, slot) && px_window_ok(var, t, ptx))
+		if (((memo && i == first) || px_variant_admits(op, var, slot)) && px_window_ok(var, t, ptx))
 			return var;
 	}
 	return NULL;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "tables/firstrow.h"
 #include "tables/tables.h"
 
 /* The value type a slot token names (PX_T_* or 0 for a format such as e4m3). */
@@ -35,9 +36,10 @@ const px_opnd_def *px_var_results(const px_op_def *op, const px_variant *var, un
 const px_opnd_def *px_var_operands(const px_op_def *op, const px_variant *var, unsigned *n);
 /* Does variant var admit the filled slots? (window not considered) */
 bool px_variant_admits(const px_op_def *op, const px_variant *var, const uint16_t *slot);
-/* The first variant admitting slot and covering the window, or NULL. */
-const px_variant *px_variant_find(const px_op_def *op, const uint16_t *slot, const px_target *t,
-                                  uint16_t ptx);
+/* The first variant admitting slot and covering the window, or NULL; memo,
+ * when not NULL, remembers the first admitting row (tables/firstrow.h). */
+const px_variant *px_variant_find(px_first_rows **memo, const px_op_def *op, const uint16_t *slot,
+                                  const px_target *t, uint16_t ptx);
 /* Is t in the target mask (bit i: px_targets[i])? No target: yes. */
 bool px_target_in(uint64_t targets, const px_target *t);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any; no target: yes. */

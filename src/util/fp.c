@@ -2,14 +2,59 @@
 
 #include <fenv.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "tables/tables.h"
 
+/* Literals as most are written (1.5, 0.0625, 3e4: at most 2^53 in their
+ * digits, a power of ten up to 22) are one correctly rounded operation on
+ * two doubles, as strtod would round them, and the operation's exact remainder
+ * (fma) tells on which side the decimal lies: no strtod, no rounding-mode
+ * switches. Returns false for any other literal, and under a rounding mode
+ * other than to nearest (which rounds a negative decimal as its magnitude). */
+static bool parse_short(const char *s, double *v, int8_t *dir)
+{
+	static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+	                               1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	                               1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+	bool neg = *s == '-';
+	s += neg;
+	uint64_t m = 0;
+	int e = 0;
+	for (; *s >= '0' && *s <= '9'; s++)
+		if ((m = m * 10 + (uint64_t)(*s - '0')) > (1ull << 53))
+			return false;
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++, e--)
+			if ((m = m * 10 + (uint64_t)(*s - '0')) > (1ull << 53))
+				return false;
+	if (*s == 'e' || *s == 'E') {
+		bool eneg = *++s == '-';
+		s += *s == '-' || *s == '+';
+		int x = 0;
+		for (; *s >= '0' && *s <= '9'; s++)
+			if ((x = x * 10 + (*s - '0')) > 99)
+				return false;
+		e += eneg ? -x : x;
+	}
+	if (*s || e < -22 || e > 22 || fegetround() != FE_TONEAREST)
+		return false;
+	double d = (double)m, p = pow10[e < 0 ? -e : e];
+	double r = e < 0 ? d / p : d * p;
+	double rest = e < 0 ? fma(-r, p, d) : fma(d, p, -r); /* the decimal less r, scaled */
+	*dir = rest > 0 ? (neg ? -1 : 1) : rest < 0 ? (neg ? 1 : -1) : 0;
+	*v = neg ? -r : r;
+	return true;
+}
+
 double px_fp_parse(const char *s, int8_t *dir)
 {
-	double v = strtod(s, NULL);
+	double v;
+	if (parse_short(s, &v, dir))
+		return v;
+	v = strtod(s, NULL);
 	*dir = 0;
 	if (!isfinite(v))
 		return v;

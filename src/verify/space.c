@@ -206,7 +206,7 @@ static void follow_space(px_verifier *v, px_node *n, uint8_t t)
 		return;
 	uint16_t *w = px_slots_edit(v, n);
 	w[si] = PX_TOK_shared;
-	const px_variant *var = px_variant_find(n->op, w, v->target, v->ptx_given);
+	const px_variant *var = px_variant_find(NULL, n->op, w, v->target, v->ptx_given);
 	if (var)
 		n->var = var;
 	else

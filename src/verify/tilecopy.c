@@ -107,7 +107,7 @@ static void need_version(px_verifier *v, const px_node *n, unsigned dir)
 	slot[px_slot_find(op, PX_SN_sz)] = PX_TOK_b16;
 	if (n->slot[px_slot_find(n->op, PX_SN_space)])
 		slot[px_slot_find(op, PX_SN_space)] = PX_TOK_shared;
-	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(op, slot, v->target, 0) : NULL;
+	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(&v->first_rows, op, slot, v->target, 0) : NULL;
 	if (var && var->ptx > v->ptx_needed)
 		v->ptx_needed = var->ptx;
 }

@@ -374,10 +374,9 @@ static bool respell_inferred(px_verifier *v, px_node *n)
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 {
 	/* the rows before the first that admits the tokens need no second look */
-	unsigned start = 0;
-	while (start < n->op->nvariants && !px_variant_admits(n->op, &n->op->variants[start], n->slot))
-		start++;
-	if (start == n->op->nvariants) {
+	unsigned start = px_first_row(&v->first_rows, n->op, n->slot);
+	bool admitted = start < n->op->nvariants; /* row start admits them */
+	if (!admitted) {
 		respell_inferred(v, n);
 		start = 0;
 	}
@@ -386,7 +385,8 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 	bool exact_elsewhere = false; /* a row matches exactly, but not on this target */
 	for (unsigned vi = start; vi < op->nvariants; vi++) {
 		const px_variant *var = &op->variants[vi];
-		if (px_variant_admits(op, var, n->slot) && shape_fits(f, n, var) && groups_match(f, n, var)) {
+		if (((admitted && vi == start) || px_variant_admits(op, var, n->slot)) && shape_fits(f, n, var) &&
+		    groups_match(f, n, var)) {
 			if (!px_window_ok(var, v->target, v->ptx_given)) {
 				exact_elsewhere = true;
 				continue;

@@ -27,6 +27,7 @@ void px_verifier_free(px_verifier *v)
 {
 	free(v->state);
 	v->state = NULL;
+	px_first_rows_free(&v->first_rows);
 	px_slotsets_free(&v->slotsets);
 }
 

@@ -11,6 +11,7 @@
 #include "diag/diag.h"
 #include "front/ir.h"
 #include "front/optype.h"
+#include "tables/firstrow.h"
 #include "tables/query.h"
 #include "tables/tables.h"
 #include "verify/slotset.h"
@@ -40,6 +41,7 @@ typedef struct px_verifier {
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
+	px_first_rows *first_rows; /* remembered first admitting rows */
 	/* the slots of the node being changed; the others' are shared copies */
 	uint16_t work[PX_MAX_SLOTS];
 	px_slotsets slotsets;

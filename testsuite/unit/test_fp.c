@@ -1,7 +1,12 @@
 /* One rounding for every literal (util/fp.c): round to nearest, ties to even,
  * from the decimal itself. Each case sits at or next to a tie of its format,
  * where rounding the double (or an f32) first would give the other neighbour. */
+#include <fenv.h>
+#include <math.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "suites.h"
 #include "util/fp.h"
@@ -31,6 +36,56 @@ START_TEST(parse_direction)
 	ck_assert_int_eq(dir, 1);
 	px_fp_parse("1.00390625000000000001", &dir); /* reads as the tie 1 + 2^-8 */
 	ck_assert_int_eq(dir, 1);
+}
+END_TEST
+
+/* The value and side strtod gives, parsing three times (to nearest, down, up). */
+static double strtod_side(const char *s, int8_t *dir)
+{
+	double v = strtod(s, NULL);
+	int mode = fegetround();
+	fesetround(FE_DOWNWARD);
+	double lo = strtod(s, NULL);
+	fesetround(FE_UPWARD);
+	double hi = strtod(s, NULL);
+	fesetround(mode);
+	*dir = lo == hi ? 0 : v == lo ? 1 : -1;
+	return v;
+}
+
+/* Short literals take a quicker way than strtod (util/fp.c); long ones, big
+ * exponents and the limits between them must read the same either way. */
+START_TEST(short_literals_agree)
+{
+	static const char *const fixed[] = {"0.0", "-0.0", "1.", "1.e5", "7e0", "9007199254740992.0",
+	                                    "9007199254740993.0", "0.1", "-0.3", "1e22", "1e23", "1e-22",
+	                                    "1e-23", "-1.5e-3", "2.5E+10", "123456789012345678.0",
+	                                    "0.30000000000000004", "0.0000000000000000000001"};
+	char buf[64];
+	unsigned seed = 15;
+	for (unsigned i = 0; i < sizeof fixed / sizeof *fixed + 200000; i++) {
+		const char *s = buf;
+		if (i < sizeof fixed / sizeof *fixed) {
+			s = fixed[i];
+		} else {
+			char *p = buf;
+			seed = seed * 1103515245u + 12345u;
+			unsigned r = seed >> 8;
+			if (r & 1)
+				*p++ = '-';
+			for (unsigned k = 0, n = 1 + (r >> 1) % 18; k < n; k++)
+				*p++ = (char)('0' + (seed = seed * 1103515245u + 12345u) % 10);
+			*p++ = '.';
+			for (unsigned k = 0, n = (r >> 6) % 10; k < n; k++)
+				*p++ = (char)('0' + (seed = seed * 1103515245u + 12345u) % 10);
+			if ((r >> 12) % 3 == 0)
+				p += sprintf(p, "e%d", (int)((r >> 14) % 61) - 30);
+			*p = 0;
+		}
+		int8_t d1, d2;
+		double a = px_fp_parse(s, &d1), b = strtod_side(s, &d2);
+		ck_assert_msg(memcmp(&a, &b, sizeof a) == 0 && d1 == d2, "%s: %a %d, strtod %a %d", s, a, d1, b, d2);
+	}
 }
 END_TEST
 
@@ -154,6 +209,7 @@ Suite *fp_suite(void)
 	Suite *s = suite_create("fp");
 	TCase *tc = tcase_create("literals");
 	tcase_add_test(tc, parse_direction);
+	tcase_add_test(tc, short_literals_agree);
 	tcase_add_test(tc, bf16_ties);
 	tcase_add_test(tc, f16_ties);
 	tcase_add_test(tc, f32_ties);

@@ -5,6 +5,8 @@
 
 #include "suites.h"
 #include "family.h"
+#include "tables/firstrow.h"
+#include "tables/query.h"
 #include "tables/tables.h"
 
 #define SLICE(s) (s), strlen(s)
@@ -222,6 +224,47 @@ START_TEST(toks_have_handles_edges)
 }
 END_TEST
 
+static unsigned scan_first_row(const px_op_def *op, const uint16_t *slot)
+{
+	unsigned row = 0;
+	while (row < op->nvariants && !px_variant_admits(op, &op->variants[row], slot))
+		row++;
+	return row;
+}
+
+/* The remembered first row is the scan's, for every variant's own tokens (the
+ * first each slot allows), the same with one slot emptied, and no tokens at
+ * all, asked twice over every operation: entries are replaced many times. */
+START_TEST(first_row_remembered)
+{
+	px_first_rows *memo = NULL;
+	unsigned asked = 0;
+	for (int round = 0; round < 2; round++)
+		for (unsigned i = 0; i < px_nops; i++) {
+			const px_op_def *op = &px_ops[i];
+			uint16_t slot[PX_MAX_SLOTS] = {0};
+			ck_assert_uint_eq(px_first_row(&memo, op, slot), scan_first_row(op, slot));
+			for (unsigned v = 0; v < op->nvariants; v++) {
+				for (unsigned k = 0; k < op->nslots; k++)
+					slot[k] = op->variants[v].allow[k] ? op->variants[v].allow[k][0] : 0;
+				for (unsigned k = 0; k <= op->nslots; k++) {
+					uint16_t keep = k < op->nslots ? slot[k] : 0;
+					if (k < op->nslots)
+						slot[k] = 0;
+					ck_assert_uint_eq(px_first_row(&memo, op, slot), scan_first_row(op, slot));
+					ck_assert_uint_eq(px_first_row(&memo, op, slot), scan_first_row(op, slot));
+					if (k < op->nslots)
+						slot[k] = keep;
+					asked += 2;
+				}
+			}
+		}
+	ck_assert_uint_gt(asked, 1000);
+	px_first_rows_free(&memo);
+	ck_assert_ptr_null(memo);
+}
+END_TEST
+
 /* Every family families.yaml declares has code: a record with a hook. */
 START_TEST(families_have_hooks)
 {
@@ -259,6 +302,7 @@ Suite *tables_suite(void)
 	tcase_add_test(tc, ops_sorted_and_found);
 	tcase_add_test(tc, ops_variants_within_slots);
 	tcase_add_test(tc, toks_have_handles_edges);
+	tcase_add_test(tc, first_row_remembered);
 	tcase_add_test(tc, families_have_hooks);
 	tcase_add_test(tc, slot_names_match_constants);
 	suite_add_tcase(s, tc);
