@@ -26,10 +26,8 @@ set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
 test -n "$ptxas" && test -x "$ptxas" || exit 77
 
-hash=
-for h in sha256sum sha1sum md5sum; do
-  if command -v $h >/dev/null 2>&1; then hash=$h; break; fi
-done
+. "$srcdir/testsuite/sweepcache.sh"
+pick_hash
 test -n "$hash" || { echo "sweep: no sha256sum, sha1sum or md5sum" >&2; exit 77; }
 
 work=`pwd`/sweep.d
@@ -133,7 +131,6 @@ awk -v p="$pver" 'FILENAME == ARGV[1] { h[$1] = $2; next }
   { print $1, $2, p ":" $2 ":" h[$1] }' texthash asks >keys
 
 # cache_verdicts and append_cache (the cache several sweeps may share)
-. "$srcdir/testsuite/sweepcache.sh"
 
 # ptxas for the keys not in the cache, JOBS at a time
 cache_verdicts >known

@@ -1,5 +1,6 @@
 # sweepcache.sh: the target sweep's ptxas-verdict cache, sourced with $cache set
-# (testsuite/sweep.sh; testsuite/sweep.at tests it alone).
+# (testsuite/sweep.sh, testsuite/tensorcombos.sh; testsuite/sweep.at tests it alone),
+# and the hash program both name their modules with.
 #
 # A verdict line is "KEY VERDICT": KEY is HEX:ARCH:HEX, VERDICT ok or no.
 # Several sweeps may share one cache at once: each appends its new lines in
@@ -7,6 +8,14 @@
 # there is no flock), and a reader takes a verdict only from well-formed lines
 # that agree, so a torn, merged or duplicated line never decides one (a key
 # left without a verdict is asked again).
+
+# the first of sha256sum, sha1sum and md5sum there is, in $hash (empty: none)
+pick_hash () {
+  hash=
+  for h in sha256sum sha1sum md5sum; do
+    if command -v $h >/dev/null 2>&1; then hash=$h; return; fi
+  done
+}
 
 # the verdicts the cache holds, "KEY VERDICT": one per key from well-formed
 # lines; a key whose lines disagree has none

@@ -28,10 +28,8 @@
 set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
 test -n "$ptxas" && test -x "$ptxas" || exit 77
-hash=
-for h in sha256sum sha1sum md5sum; do
-  if command -v $h >/dev/null 2>&1; then hash=$h; break; fi
-done
+. "$srcdir/testsuite/sweepcache.sh"
+pick_hash
 test -n "$hash" || { echo "tensorcombos: no sha256sum, sha1sum or md5sum" >&2; exit 77; }
 case $ptxemit in /*) ;; */*) ptxemit=`pwd`/$ptxemit ;; esac
 
@@ -118,7 +116,6 @@ for ptx in `ls m/*.ptx | grep -v '\.any\.ptx$\|\.plain\.ptx$'`; do
   h=`$hash "$ptx" | cut -d' ' -f1`
   echo "$ptx $a $pver:$a:$h" >>keys
 done
-. "$srcdir/testsuite/sweepcache.sh"
 cache_verdicts >known
 awk 'FILENAME == ARGV[1] { if ($2 == "ok") ok[$1] = 1; next } !($3 in ok)' known keys >todo
 nrun=`wc -l <todo | tr -d ' '`

@@ -135,6 +135,16 @@ static bool slot_takes(const px_op_def *op, const px_variant *var, unsigned i, u
 	       (var->allow[i] && px_toks_have(var->allow[i], tok));
 }
 
+/* The slots a rule's message names, one bit each. */
+static uint32_t rule_named_slots(const px_rule *r)
+{
+	uint32_t named = 0;
+	for (unsigned k = 0; k < 4; k++)
+		if (r->args[k] >= 0)
+			named |= UINT32_C(1) << r->args[k];
+	return named;
+}
+
 /* The family's message for an illegal combination names some slots (mma's
  * shape and types). When a variant has exactly those tokens and only a slot
  * the message does not name is wrong (mma's layouts), that slot is the
@@ -142,10 +152,7 @@ static bool slot_takes(const px_op_def *op, const px_variant *var, unsigned i, u
 static bool report_unnamed_slot(px_verifier *v, const px_node *n, const px_rule *r)
 {
 	const px_op_def *op = n->op;
-	uint32_t named = 0;
-	for (unsigned k = 0; k < 4; k++)
-		if (r->args[k] >= 0)
-			named |= UINT32_C(1) << r->args[k];
+	uint32_t named = rule_named_slots(r);
 	if (!named) /* the message names no slot: it speaks of the whole combination */
 		return false;
 	for (unsigned vi = 0; vi < op->nvariants; vi++) {
@@ -183,10 +190,7 @@ static bool report_unnamed_slot(px_verifier *v, const px_node *n, const px_rule 
 static bool report_required_slot(px_verifier *v, const px_node *n, const px_rule *r)
 {
 	const px_op_def *op = n->op;
-	uint32_t named = 0;
-	for (unsigned k = 0; k < 4; k++)
-		if (r->args[k] >= 0)
-			named |= UINT32_C(1) << r->args[k];
+	uint32_t named = rule_named_slots(r);
 	for (unsigned vi = 0; vi < op->nvariants; vi++) {
 		const px_variant *var = &op->variants[vi];
 		int missing = -1;
