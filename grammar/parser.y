@@ -197,7 +197,7 @@ align
 ginit
 	: %empty               { $$.l = (px_olist){0}; $$.list = false; $$.string = false; }
 	| '=' literal          { $$.l = olist_one($2); $$.list = false; $$.string = false; }
-	| '=' '[' literals ']' { $$.l = $3; $$.list = true; }
+	| '=' '[' literals ']' { $$.l = $3; $$.list = true; $$.string = false; }
 	| '=' STRING           { $$.l = string_bytes(P, $2); $$.list = true; $$.string = true; }
 	| '=' '{' literals '}'
 		{
@@ -581,7 +581,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner, px_pars
 	return 0;
 #else
 	px_loc loc = P->last_loc; /* the lookahead is the last token read */
-	if (P->quiet_line && loc.line == P->quiet_line)
+	if (P->quiet && px_loc_known(loc) && px_line_key(P->m, loc) == P->quiet)
 		return 0;
 	yysymbol_kind_t tok = yypcontext_token(ctx);
 	if (tok == YYSYMBOL_YYEOF && P->in_body && P->f && P->f->name.n) {
@@ -650,15 +650,19 @@ static px_olist olist_add(px_olist l, px_olink *x)
 	return l;
 }
 
-static px_opnd *olist_array(px_arena *a, px_olist l)
+static px_opnd *olist_copy(px_opnd *v, px_olist l)
 {
 	if (!l.n)
 		return NULL;
-	px_opnd *v = px_arena_alloc(a, l.n * sizeof *v);
 	uint32_t i = 0;
 	for (px_olink *x = l.head; x; x = x->next)
 		v[i++] = x->o;
 	return v;
+}
+
+static px_opnd *olist_array(px_arena *a, px_olist l)
+{
+	return l.n ? olist_copy(px_arena_alloc(a, l.n * sizeof(px_opnd)), l) : NULL;
 }
 
 static px_plink *prop(px_parser *P, px_tok key, const px_tok *val)
@@ -838,28 +842,37 @@ static px_olink *address(px_parser *P, px_loc loc, px_opnd *base, int64_t off, p
 
 /* ---------------------------------------------------------------- statements */
 
-static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc)
+/* A node with room for extra bytes behind it. */
+static px_node *node_with(px_parser *P, uint8_t kind, px_loc loc, size_t extra)
 {
-	px_node *n = px_arena_alloc(&P->m->fn_arena, sizeof *n);
+	px_node *n = px_arena_alloc(&P->m->fn_arena, sizeof *n + extra);
 	n->kind = kind;
 	n->loc = loc;
 	n->slot = px_no_slots;
 	return n;
 }
 
+static px_node *new_node(px_parser *P, uint8_t kind, px_loc loc)
+{
+	return node_with(P, kind, loc, 0);
+}
+
 static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props)
 {
-	px_arena *a = &P->m->fn_arena;
-	px_node *n = new_node(P, PX_N_INST, res ? res->head->o.loc : op.loc);
+	/* the node, its results and its operands in one allocation: the arena
+	 * rounds each to 16 bytes, so one rounding instead of three */
+	uint32_t nres = res ? res->n : 0;
+	px_node *n = node_with(P, PX_N_INST, res ? res->head->o.loc : op.loc, (nres + ops.n) * sizeof(px_opnd));
 	n->opname = op.s;
 	n->oploc = op.loc;
+	px_opnd *v = (px_opnd *)(n + 1);
 	if (res) {
-		n->res = olist_array(a, *res);
-		n->nres = res->n;
+		n->res = olist_copy(v, *res);
+		n->nres = nres;
 	}
-	n->ops = olist_array(a, ops);
+	n->ops = olist_copy(v + nres, ops);
 	n->nops = ops.n;
-	n->props = plist_array(a, props);
+	n->props = plist_array(&P->m->fn_arena, props);
 	n->nprops = props.n;
 	return n;
 }
@@ -1362,7 +1375,7 @@ static void target_line(px_parser *P, px_tok name, const px_tok *ptx)
 {
 	px_module *m = P->m;
 	if (m->target.n) {
-		PX_PERR(P, name.loc, PX_D_target_repeated, (unsigned)m->target_loc.line);
+		PX_PERR(P, name.loc, PX_D_target_repeated, (unsigned)px_module_linecol(m, m->target_loc).line);
 		return;
 	}
 	m->target = name.s;
@@ -1390,8 +1403,8 @@ int pxyyparse_lac(void *scanner, px_parser *P);
  * a parse that begins here goes on exactly as this one would. */
 static void mark(px_parser *P)
 {
-	P->mark = (px_parse_mark){P->line, P->col, P->off, P->last_tok, P->last_text, P->last_loc,
-	                          P->quiet_line, P->nerrors, P->m->target_written,
+	P->mark = (px_parse_mark){P->off, P->last_tok, P->last_text, P->last_loc,
+	                          P->quiet, P->nerrors, P->m->target_written,
 	                          px_diags_mark(P->m->diags)};
 	P->reg_undo.what = PX_REG_NONE;
 }
@@ -1428,9 +1441,7 @@ static void parse_again(px_parser *P, yyscan_t *sc)
 	px_diags_rewind(m->diags, k->diags);
 	m->target_written = k->target_written;
 	P->nerrors = k->nerrors;
-	P->quiet_line = k->quiet_line;
-	P->line = k->line;
-	P->col = k->col;
+	P->quiet = k->quiet;
 	P->off = k->off;
 	P->in_off = k->off;
 	P->last_tok = k->last_tok;
@@ -1450,7 +1461,7 @@ static void parse_again(px_parser *P, yyscan_t *sc)
 
 int px_parse(px_module *m)
 {
-	px_parser P = {.m = m, .line = 1, .col = 1};
+	px_parser P = {.m = m};
 	px_arena_init(&P.tmp);
 	if (m->srclen > INT32_MAX - 2) {
 		/* px_loc offsets are 32-bit. */

@@ -11,15 +11,18 @@
 #include <string.h>
 
 #include "tables/tables.h"
+#include "util/lines.h"
 
 /* Enough for any real file; past it errors are still counted. */
 enum { PX_DIAG_KEEP = 100000 };
 
 struct px_diag_entry {
 	px_diagnostic d;
+	uint32_t pos;      /* its px_loc: line and column are filled in by px_diags_flush */
 	/* the sort key, given by px_diags_flush: the place of the error a note
-	 * belongs to, then arrival order */
-	uint32_t line, col, seq;
+	 * belongs to (in one text, offsets order as lines and columns do), then
+	 * arrival order */
+	uint32_t at, seq;
 	uint32_t own;
 };
 
@@ -52,11 +55,11 @@ static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *ms
 	e->d.message = strdup(msg);
 	if (!e->d.message)
 		abort();
-	if (loc && loc->line) {
-		e->d.line = loc->line;
-		e->d.col = loc->col;
-		if (echo && d->src && loc->off <= d->len) {
-			size_t b = loc->off, end = loc->off;
+	if (loc && px_loc_known(*loc)) {
+		e->pos = loc->pos;
+		uint32_t off = px_loc_off(*loc);
+		if (echo && d->src && off <= d->len) {
+			size_t b = off, end = off;
 			while (b > 0 && d->src[b - 1] != '\n')
 				b--;
 			while (end < d->len && d->src[end] != '\n' && d->src[end] != '\r')
@@ -168,10 +171,8 @@ void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts)
 static int by_place(const void *a, const void *b)
 {
 	const struct px_diag_entry *x = a, *y = b;
-	if (x->line != y->line)
-		return x->line < y->line ? -1 : 1;
-	if (x->col != y->col)
-		return x->col < y->col ? -1 : 1;
+	if (x->at != y->at)
+		return x->at < y->at ? -1 : 1;
 	if (x->seq != y->seq)
 		return x->seq < y->seq ? -1 : 1;
 	return x->own < y->own ? -1 : x->own > y->own;
@@ -180,18 +181,24 @@ static int by_place(const void *a, const void *b)
 void px_diags_flush(px_diags *d)
 {
 	/* a note sorts with the last error before it (with the first message
-	 * when none came before), everything else by its own place */
+	 * when none came before), everything else by its own place; the places
+	 * get their lines and columns here, once, from one index of the text */
+	px_lines lines;
+	px_lines_init(&lines, d->src, d->src ? d->len : 0);
 	size_t last_error = 0;
 	for (size_t i = 0; i < d->nkept; i++) {
 		struct px_diag_entry *e = &d->kept[i];
+		if (e->pos) {
+			px_linecol lc = px_lines_find(&lines, (px_loc){e->pos});
+			e->d.line = lc.line;
+			e->d.col = lc.col;
+		}
 		if (e->d.severity == PX_SEV_NOTE && i) {
 			const struct px_diag_entry *owner = &d->kept[last_error];
-			e->line = owner->line;
-			e->col = owner->col;
+			e->at = owner->at;
 			e->seq = owner->seq;
 		} else {
-			e->line = e->d.line;
-			e->col = e->d.col;
+			e->at = e->pos;
 			e->seq = (uint32_t)i;
 			if (e->d.severity == PX_SEV_ERROR)
 				last_error = i;
@@ -219,4 +226,5 @@ void px_diags_flush(px_diags *d)
 	free(d->kept);
 	d->kept = NULL;
 	d->nkept = d->cap = 0;
+	px_lines_free(&lines);
 }

@@ -18,11 +18,14 @@ void px_module_init(px_module *m, const char *filename, const char *src, size_t 
 	px_arena_init(&m->arena);
 	px_arena_init(&m->fn_arena);
 	px_strmap_init(&m->syms);
+	px_lines_init(&m->line_index, src, len);
+	m->lines = &m->line_index;
 }
 
 void px_module_free(px_module *m)
 {
 	px_strmap_free(&m->syms);
+	px_lines_free(&m->line_index);
 	px_arena_free(&m->fn_arena);
 	px_arena_free(&m->arena);
 	px_huge_free(m->value_buf, (size_t)m->value_cap * sizeof *m->value_buf);
@@ -147,6 +150,12 @@ void px_module_view(px_module *view, const px_module *m)
 	view->locfiles = m->locfiles;
 	view->nlocfiles = view->cap_locfiles = m->nlocfiles;
 	view->live = m;
+	view->lines = m->lines;
+}
+
+px_linecol px_module_linecol(const px_module *m, px_loc loc)
+{
+	return px_lines_find(m->lines, loc);
 }
 
 const px_local *px_func_local(const px_func *f, px_str name)

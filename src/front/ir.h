@@ -16,6 +16,7 @@
 #include "front/valmap.h"
 #include "px_tables.h" /* PX_MAX_SLOTS */
 #include "util/arena.h"
+#include "util/lines.h"
 #include "util/loc.h"
 #include "util/strmap.h"
 
@@ -46,7 +47,11 @@ enum px_okind {
 };
 
 /* An operand record: the fields every kind has, then one union member per
- * kind (only the member of o->kind may be read; a reader switches on kind). */
+ * kind (only the member of o->kind may be read; a reader switches on kind).
+ * A value's fields are a member too: id (also PX_O_SREG's and PX_O_LABEL's),
+ * elem (-1 for every kind new_opnd makes that keeps this member: a value
+ * without an index, an sreg, a label, `_`) and the result's declaration
+ * (also a return type's, carried as a PX_O_NONE link). 32 bytes. */
 typedef struct px_opnd px_opnd;
 struct px_opnd {
 	uint8_t kind;   /* enum px_okind */
@@ -56,12 +61,14 @@ struct px_opnd {
 	bool is_hex : 1;  /* PX_O_INT written in hex */
 	bool pair : 1;    /* a result joined to the previous one with '|' */
 	bool has_idx : 1; /* PX_O_ADDR: base[1] is the group after ',' (px_addr_idx) */
-	uint16_t decl_type; /* results only: the type written after ':' (PX_T_*), 0 if none */
 	px_loc loc;
-	uint32_t id;
-	int32_t elem;   /* -1 unless %name[i] */
-	uint32_t decl_count; /* results only: N of ':T[N]', 0 if scalar */
 	union {
+		struct {        /* PX_O_VALUE (and id: PX_O_SREG, PX_O_LABEL) */
+			uint32_t id;
+			int32_t elem;        /* -1 unless %name[i] */
+			uint32_t decl_count; /* results only: N of ':T[N]', 0 if scalar */
+			uint16_t decl_type;  /* results only: the type written after ':' (PX_T_*), 0 if none */
+		};
 		int64_t ival;   /* PX_O_INT */
 		double fval;    /* PX_O_FLOAT */
 		uint64_t bits;  /* PX_O_FBITS */
@@ -84,17 +91,17 @@ static inline const px_opnd *px_addr_idx(const px_opnd *o) { return o->has_idx ?
 /* ---- values and labels (per function) ---- */
 enum px_param_kind { PX_PARAM_NONE, PX_PARAM_SCALAR, PX_PARAM_PTR, PX_PARAM_AGG };
 
+/* 32 bytes, one per value of the function being translated (the selector
+ * keeps registers in its own per-value array, px_isel.vreg). */
 typedef struct px_value {
 	px_str name;        /* without '%' */
 	px_loc def_loc;     /* first typed definition (or the parameter) */
 	uint32_t count;     /* N for an array T[N]; 0 for a scalar */
 	uint32_t param_index;
-	uint32_t reg;       /* filled by selection: first register number; arrays take count consecutive */
 	uint16_t type;      /* PX_T_*, from the first typed definition; 0 until then */
-	bool has_def;       /* some statement or parameter defines it */
-	uint8_t param;      /* enum px_param_kind when it is a parameter */
 	uint8_t aspace;     /* filled by the verifier: PX_SP_* below, what address it holds */
-	bool reg_done;      /* filled by selection */
+	uint8_t param : 2;  /* enum px_param_kind when it is a parameter */
+	bool has_def : 1;   /* some statement or parameter defines it */
 } px_value;
 
 /* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
@@ -127,8 +134,9 @@ typedef struct px_icall {
 	struct px_funcsig *proto;
 } px_icall;
 
-/* A statement record: pointers first, then 32-bit fields, then the bytes, so
- * nothing pads; the name a node carries depends on its kind (a union). */
+/* A statement record: pointers first, then 32-bit fields, then the bits, so
+ * nothing pads (120 bytes); the name a node carries depends on its kind (a
+ * union), and so does the place of that name (another, 4 bytes). */
 typedef struct px_node px_node;
 struct px_node {
 	px_node *next;
@@ -140,19 +148,17 @@ struct px_node {
 	px_opnd *ops;       /* operands (PX_N_CALL: the arguments; PX_N_RET: the returned values) */
 	px_prop *props;
 	union {
-		struct {    /* PX_N_INST: the dotted name exactly as written, e.g. "ld.global.v4" */
-			px_str opname;
-			px_loc oploc;
-		};
-		struct {    /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
-			px_str text;
-			px_loc text_loc;
-		};
-		struct {    /* PX_N_CALL: function name without '@' (empty for a call through a value) */
+		px_str opname;  /* PX_N_INST: the dotted name exactly as written, e.g. "ld.global.v4" */
+		px_str text;    /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
+		struct {        /* PX_N_CALL: function name without '@' (empty for a call through a value) */
 			px_str callee;
-			px_loc callee_loc;
 			struct px_icall *icall; /* a call through a value, else NULL */
 		};
+	};
+	union {
+		px_loc oploc;      /* PX_N_INST: opname's */
+		px_loc text_loc;   /* PX_N_ASM: text's */
+		px_loc callee_loc; /* PX_N_CALL: callee's */
 	};
 	uint32_t nres, nops, nprops;
 	px_loc loc;         /* start of the statement: the guard's (if it has one), the first result's or the op's */
@@ -160,10 +166,12 @@ struct px_node {
 	uint32_t guard;     /* guard @%p or @!%p: value index */
 	uint32_t label;     /* PX_N_LABEL: label index */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary (verifier) */
-	uint32_t inferred;  /* bit i: slot i was filled by type inference, not written (verifier) */
-	uint8_t kind;       /* enum px_nkind */
-	bool has_guard, guard_neg;
+	uint32_t inferred : 24; /* bit i: slot i was filled by type inference, not written (verifier) */
+	uint32_t kind : 3;      /* enum px_nkind */
+	uint32_t has_guard : 1, guard_neg : 1;
 };
+_Static_assert(PX_MAX_SLOTS <= 24, "px_node.inferred has a bit per slot");
+_Static_assert(sizeof(px_node) % _Alignof(px_opnd) == 0, "an instruction's operands follow its node (parser)");
 
 /* ---- functions ---- */
 enum px_linkage { PX_LINK_VISIBLE, PX_LINK_EXTERN, PX_LINK_WEAK, PX_LINK_INTERNAL };
@@ -300,6 +308,10 @@ struct px_module {
 	struct px_diags *diags;
 	px_str *locfiles;       /* the files loc statements name, in order of first use */
 	uint32_t nlocfiles, cap_locfiles;
+	/* the line starts of src (px_module_linecol), built at the first question;
+	 * a view's points at its module's */
+	px_lines *lines;
+	px_lines line_index;
 };
 
 /* The slots of a node the verifier has not filled: all empty. */
@@ -327,6 +339,8 @@ void px_module_quiesce(px_module *m);
  * globals registered so far, read through px_module_sym from another thread
  * while m goes on. No arenas, no hook. */
 void px_module_view(px_module *view, const px_module *m);
+/* The line and column of a place in m's source (0, 0 for none). */
+px_linecol px_module_linecol(const px_module *m, px_loc loc);
 /* The function-local array named name, or NULL. */
 const px_local *px_func_local(const px_func *f, px_str name);
 /* The property named key in n's dictionary, or NULL. */

@@ -62,11 +62,11 @@ typedef struct px_guard {
 /* A place between two top-level items where a second parse can begin, and
  * what the parse had done by then (see px_parse). */
 typedef struct px_parse_mark {
-	uint32_t line, col, off;
+	uint32_t off;
 	int last_tok;
 	px_str last_text;
 	px_loc last_loc;
-	uint32_t quiet_line;
+	uint32_t quiet;
 	unsigned nerrors;
 	bool target_written;
 	px_diag_mark diags;
@@ -92,14 +92,14 @@ typedef struct px_parser {
 	unsigned f_errors;      /* nerrors when the current function began */
 	bool brace_reported;    /* one "use ( )" error per statement */
 	/* scanner state */
-	uint32_t line, col, off; /* where the next token starts */
+	uint32_t off;            /* where the next token starts */
 	size_t in_off;           /* how much of m->src the scanner has read */
 	px_loc tok_loc;          /* the token being scanned */
 	int last_tok;            /* last token returned (0 at the start) */
 	px_str last_text;        /* its text, for syntax errors */
 	px_loc last_loc;         /* and where it starts: a syntax error's place */
 	unsigned depth;          /* open brackets on this statement */
-	uint32_t quiet_line;     /* a line already reported whole; no syntax error there */
+	uint32_t quiet;          /* a line already reported whole (px_line_key); no syntax error there */
 	px_dloc dloc;            /* the last loc statement's place; file 0: none (loc off) */
 	uint32_t dloc_id;        /* its entry in the function's dlocs once a statement took it; 0: none yet */
 	/* the parse without lookahead correction */
@@ -107,6 +107,16 @@ typedef struct px_parser {
 	px_parse_mark mark;      /* the start of the top-level item being parsed */
 	px_reg_undo reg_undo;    /* what that item registered */
 } px_parser;
+
+/* The line a place is on, as the offset + 1 of its first byte: an error
+ * there compares it with px_parser.quiet (0: none). */
+static inline uint32_t px_line_key(const px_module *m, px_loc loc)
+{
+	uint32_t b = px_loc_off(loc);
+	while (b > 0 && m->src[b - 1] != '\n')
+		b--;
+	return b + 1;
+}
 
 /* Report an error at loc (a PX_D_* id and its arguments) and count it for
  * px_parse's result. */

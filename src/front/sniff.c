@@ -83,6 +83,9 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 		*lenp -= 3;
 		s += 3;
 		n -= 3;
+		/* places count from the text after it, and a message shows that text's lines */
+		d->src = *srcp;
+		d->len = *lenp;
 	}
 	if (n >= 2 && ((s[0] == 0xff && s[1] == 0xfe) || (s[0] == 0xfe && s[1] == 0xff))) {
 		px_error_noloc(d, PX_D_not_mir_utf16);
@@ -137,7 +140,7 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 		}
 		size_t k = px_utf8_len(s + i, n - i);
 		if (k == 0) {
-			px_loc loc = {line, col, (uint32_t)i};
+			px_loc loc = px_loc_at((uint32_t)i);
 			px_error_unquoted(d, loc, PX_D_not_utf8, s[i]);
 			return true;
 		}
@@ -151,7 +154,7 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 	/* the first line that is neither blank nor a comment of MIR, PTX or C */
 	const char *p = *srcp, *end = *srcp + n;
 	bool in_block = false;
-	for (line = 1; p < end; line++) {
+	while (p < end) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
 			eol = end;
@@ -166,7 +169,7 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 		} else if (rest >= 2 && q[0] == '/' && q[1] == '*') {
 			in_block = !closes(q + 2, eol);
 		} else {
-			px_loc loc = {line, (uint32_t)(q - p) + 1, (uint32_t)(q - *srcp)};
+			px_loc loc = px_loc_at((uint32_t)(q - *srcp));
 			const char *w;
 			if ((w = first_word(q, rest, ptx_words))) {
 				px_error(d, loc, PX_D_not_mir_ptx, w);

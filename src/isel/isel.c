@@ -66,6 +66,16 @@ unsigned px_type_tok(const px_op_def *op, unsigned sname, int type)
 }
 
 /* Append an instruction of op in variant var. */
+/* The line and column of loc, asked of the module once per place. */
+static px_linecol linecol(px_isel *s, px_loc loc)
+{
+	if (loc.pos != s->lc_loc.pos) {
+		s->lc = px_module_linecol(s->m, loc);
+		s->lc_loc = loc;
+	}
+	return s->lc;
+}
+
 static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_variant *var,
                              px_loc loc)
 {
@@ -76,11 +86,15 @@ static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *sl
 	mi->var = var;
 	mi->iid = var ? var->iid : -1;
 	mi->loc = loc;
+	if (s->mc_names)
+		mi->at = linecol(s, loc);
 	if (s->cur && s->cur->dloc) {
 		const px_dloc *d = &s->f->dlocs[s->cur->dloc - 1];
 		mi->dloc = (px_dloc){d->file + 1, d->line, d->col};
-	} else if (s->cur)
-		mi->dloc = (px_dloc){1, s->cur->loc.line, s->cur->loc.col};
+	} else if (s->cur && s->lineinfo) {
+		px_linecol lc = linecol(s, s->cur->loc);
+		mi->dloc = (px_dloc){1, lc.line, lc.col};
+	}
 	if (s->mf.last)
 		s->mf.last->next = mi;
 	else

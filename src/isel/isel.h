@@ -39,6 +39,8 @@ typedef struct px_isel {
 	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */
 	bool lineinfo;         /* --lineinfo / -g: the printer marks source places with .loc */
 	const px_node *cur;    /* the statement being selected (NULL: the entry sequence) */
+	px_loc lc_loc;         /* the place last asked of px_module_linecol, and its answer */
+	px_linecol lc;
 	struct px_match_plan *match; /* match.c: per function, the nodes patterns absorb */
 	uint32_t vskip;        /* vector.c: statements a merged vector access already covers */
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */

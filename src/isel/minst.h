@@ -59,7 +59,9 @@ struct px_minst {
 	uint32_t aux;            /* CALLSEQ: sequence number; DECLARE_PARAM: size in bytes (0: scalar) */
 	uint32_t align;          /* DECLARE_PARAM */
 	px_loc loc;              /* the MIR node it came from */
-	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none */
+	px_linecol at;           /* loc's line and column: only for --emit=isel (mc_names) */
+	px_dloc dloc;            /* its .loc: file 1 is the MIR, 2.. the loc statements' files; 0: none
+	                          * (filled only for --lineinfo) */
 	uint16_t slot[PX_MAX_SLOTS]; /* token per slot of op, 0 = empty */
 	uint16_t type;           /* DECLARE_PARAM, CALLPROTOTYPE's result: scalar PX_T_* */
 	bool has_guard, guard_neg;

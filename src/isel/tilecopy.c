@@ -258,8 +258,7 @@ static px_mop tile_reg(px_isel *s, const px_node *n, unsigned j)
 	const px_opnd *o = n->nres ? &n->res[0] : &n->ops[1];
 	if (o->kind == PX_O_GROUP)
 		return px_lower_value_as(s, &o->elems[j], PX_T_b32, n->loc);
-	const px_value *v = &s->f->values[o->id];
-	if (o->elem < 0 && v->count)
+	if (o->kind == PX_O_VALUE && o->elem < 0 && s->f->values[o->id].count)
 		return px_reg_mop(s, PX_T_b32, px_value_reg(s, o->id) + j);
 	return px_lower_value_as(s, o, PX_T_b32, n->loc);
 }

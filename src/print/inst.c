@@ -122,7 +122,7 @@ static bool is_label_list(const px_mop *m)
 static void print_list_name(px_buf *out, const px_minst *mi, uint32_t i)
 {
 	px_buf_puts(out, "$$bt");
-	px_buf_putu(out, mi->loc.off);
+	px_buf_putu(out, px_loc_off(mi->loc));
 	px_buf_putc(out, '_');
 	px_buf_putu(out, i);
 }

@@ -12,7 +12,7 @@
 
 static void print_isel_line(px_buf *out, const px_minst *mi)
 {
-	px_buf_printf(out, "%u:%u ", mi->loc.line, mi->loc.col);
+	px_buf_printf(out, "%u:%u ", mi->at.line, mi->at.col);
 	if (px_pseudo_op(mi) == PX_OP_label) {
 		px_buf_puts(out, "label ^");
 		px_buf_put(out, mi->name.s, mi->name.n);

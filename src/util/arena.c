@@ -1,16 +1,16 @@
-#define _DEFAULT_SOURCE /* MAP_ANONYMOUS, MAP_POPULATE */
 #include "util/arena.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
+
+#include "util/pages.h"
 
 struct px_arena_block {
 	px_arena_block *next;
 	size_t size, used;
 	size_t clean; /* from here on the block has never been handed out: still zero */
-	bool mapped;  /* mmap'd (munmap it), else malloc'd */
+	bool mapped;  /* from the page pool (given back to it), else malloc'd */
 	_Alignas(16) unsigned char data[];
 };
 
@@ -30,44 +30,31 @@ void px_arena_init(px_arena *a)
 	a->held = 0;
 }
 
-/* A block is mapped with its pages populated: one system call instead of a
- * page fault for each of its pages as the bump pointer reaches it (on the
- * benchmark machine a fault costs about 10 us, populating a page under 2).
- * Blocks are reused across functions, so this happens about as often as the
- * largest function needs another block. Fresh mappings are zero, so nothing
- * is cleared until a reset makes the block's memory reused. */
+/* A block is a mapping from the page pool (util/pages.h): populated, one
+ * system call instead of a page fault for each of its pages as the bump
+ * pointer reaches it, and reused by the next arena once this one is freed.
+ * What was never handed out is still zero (a fresh mapping is, and the pool
+ * keeps where a block's zeroes begin), so nothing is cleared until the
+ * memory is reused. A block of HUGE_BLOCK bytes and more is in transparent
+ * huge pages and not populated: a function of a million statements walks
+ * hundreds of MB over and over, and with 4 KiB pages most of its time went
+ * to TLB misses; a fault maps a whole huge page, so faulting costs little,
+ * and the block's tail that the function never reaches (up to a third of the
+ * arena) stays out of memory. */
 static px_arena_block *block_memory(size_t size)
 {
-	size_t bytes = sizeof(px_arena_block) + size;
-#ifdef MADV_HUGEPAGE
-	/* A big block in huge pages: a function of a million statements walks
-	 * hundreds of MB over and over, and with 4 KiB pages most of its time
-	 * went to TLB misses. Not populated: a fault maps a whole huge page, so
-	 * faulting costs little, and the block's tail that the function never
-	 * reaches (up to a third of the arena) stays out of memory. */
-	if (bytes >= HUGE_BLOCK) {
-		void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		if (p != MAP_FAILED) {
-			madvise(p, bytes, MADV_HUGEPAGE);
-			px_arena_block *b = p;
-			b->mapped = true;
-			b->clean = 0;
-			return b;
-		}
-	}
-#endif
-#ifdef MAP_POPULATE
-	void *p = mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (p != MAP_FAILED) {
-		px_arena_block *b = p;
+	size_t bytes = sizeof(px_arena_block) + size, clean;
+	px_arena_block *b = px_pages_get(&bytes, SIZE_MAX, bytes >= HUGE_BLOCK, &clean);
+	if (b) {
 		b->mapped = true;
-		b->clean = 0;
+		b->size = bytes - sizeof *b;
+		b->clean = clean > sizeof *b ? clean - sizeof *b : 0;
 		return b;
 	}
-#endif
-	px_arena_block *b = malloc(bytes);
+	b = malloc(sizeof *b + size);
 	if (b) {
 		b->mapped = false;
+		b->size = size;
 		b->clean = size;
 	}
 	return b;
@@ -75,13 +62,10 @@ static px_arena_block *block_memory(size_t size)
 
 static void block_release(px_arena_block *b)
 {
-#ifdef MAP_POPULATE
-	if (b->mapped) {
-		munmap(b, sizeof *b + b->size);
-		return;
-	}
-#endif
-	free(b);
+	if (b->mapped)
+		px_pages_put(b, sizeof *b + b->size, sizeof *b + b->clean);
+	else
+		free(b);
 }
 
 static px_arena_block *new_block(px_arena *a, size_t need, px_arena_block *next)
@@ -102,9 +86,8 @@ static px_arena_block *new_block(px_arena *a, size_t need, px_arena_block *next)
 	px_arena_block *b = block_memory(size);
 	if (!b)
 		abort(); /* out of memory: nothing sensible is left to do */
-	a->held += size;
+	a->held += b->size;
 	b->next = next;
-	b->size = size;
 	b->used = 0;
 	return b;
 }

@@ -20,6 +20,6 @@ char *px_arena_strndup(px_arena *a, const char *s, size_t n);
 /* Grow an arena array: returns a copy of old (n elements of size sz) with room for cap. */
 void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz);
 void px_arena_reset(px_arena *a);   /* keeps the blocks for reuse */
-void px_arena_free(px_arena *a);
+void px_arena_free(px_arena *a);   /* its blocks go to the page pool */
 
 #endif

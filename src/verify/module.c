@@ -122,7 +122,7 @@ void px_verify_globals(px_verifier *v)
 void px_verify_module_end(px_verifier *v)
 {
 	if (!v->target && !v->target_reported) {
-		px_loc none = {0, 0, 0};
+		px_loc none = {0};
 		px_error(v->d, none, PX_D_no_target);
 		v->target_reported = true;
 	}

@@ -10,8 +10,8 @@
 
 static px_loc loc_at(px_loc base, uint32_t off)
 {
-	base.col += off;
-	base.off += off;
+	if (px_loc_known(base))
+		base.pos += off;
 	return base;
 }
 

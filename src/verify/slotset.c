@@ -20,12 +20,25 @@ void px_slotsets_free(px_slotsets *s)
 	s->cap = s->count = 0;
 }
 
+/* Every node looks its set up here, so the hash reads the set a machine word
+ * at a time (a byte-wise hash cost a tenth of the verifier). */
 static uint32_t hash_set(const uint16_t *slot)
 {
-	uint32_t h = 2166136261u; /* FNV-1a over the tokens */
-	for (unsigned i = 0; i < PX_MAX_SLOTS; i++)
-		h = (h ^ slot[i]) * 16777619u;
-	return h;
+	const unsigned char *p = (const unsigned char *)slot;
+	uint64_t h = 0;
+	size_t i = 0;
+	for (; i + sizeof h <= SET_BYTES; i += sizeof h) {
+		uint64_t w;
+		memcpy(&w, p + i, sizeof w);
+		h = (h ^ w) * 0x9e3779b97f4a7c15u;
+		h ^= h >> 29;
+	}
+	for (; i < SET_BYTES; i += sizeof *slot) {
+		uint16_t t;
+		memcpy(&t, p + i, sizeof t);
+		h = (h ^ t) * 0x9e3779b97f4a7c15u;
+	}
+	return (uint32_t)(h ^ h >> 32);
 }
 
 static void put(const uint16_t **table, uint32_t cap, const uint16_t *set)

@@ -20,10 +20,11 @@ int px_literal_text(const px_verifier *v, px_loc loc, const char **s)
 	const char *src = v->d->src;
 	size_t n = 0;
 	*s = "";
-	if (!src || loc.off >= v->d->len)
+	uint32_t off = px_loc_off(loc);
+	if (!src || off >= v->d->len)
 		return 0;
-	*s = src + loc.off;
-	while (loc.off + n < v->d->len && src[loc.off + n] && strchr("0123456789+-.eE", src[loc.off + n]))
+	*s = src + off;
+	while (off + n < v->d->len && src[off + n] && strchr("0123456789+-.eE", src[off + n]))
 		n++;
 	return (int)n;
 }

@@ -61,7 +61,7 @@ static bool version_known(uint16_t v)
 void px_verify_target(px_verifier *v)
 {
 	px_module *m = v->m;
-	px_loc none = {0, 0, 0};
+	px_loc none = {0};
 	if (v->opt_target) {
 		v->target = px_target_lookup(v->opt_target, strlen(v->opt_target));
 		const char *near = v->target ? NULL : px_suggest_target(v->opt_target, strlen(v->opt_target));
@@ -98,7 +98,7 @@ void px_verify_target(px_verifier *v)
 			px_error_noloc(v->d, PX_D_target_needs_ptx, v->target->name, v->target->ptx / 10,
 			               v->target->ptx % 10, v->ptx_given / 10, v->ptx_given % 10);
 		else
-			px_error(v->d, m->ptx_loc.line ? m->ptx_loc : none, PX_D_target_needs_ptx,
+			px_error(v->d, px_loc_known(m->ptx_loc) ? m->ptx_loc : none, PX_D_target_needs_ptx,
 			         v->target->name, v->target->ptx / 10, v->target->ptx % 10,
 			         v->ptx_given / 10, v->ptx_given % 10);
 	}

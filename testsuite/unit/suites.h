@@ -14,5 +14,6 @@ Suite *diag_suite(void);     /* diagnostics only the library API raises */
 Suite *mma_suite(void);      /* NVVM's packed MMA descriptor */
 Suite *fp_suite(void);       /* literal rounding (util/fp.c) */
 Suite *threads_suite(void);  /* translations on several threads at once */
+Suite *pages_suite(void);    /* the page pool: arena blocks and tables reused */
 
 #endif

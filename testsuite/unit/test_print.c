@@ -395,10 +395,10 @@ END_TEST
 START_TEST(test_isel_dump)
 {
 	px_func fn = { .name = S("vadd"), .is_kernel = true };
-	px_minst c = { .op = &px_ops[PX_OP_callseq_begin], .iid = -1, .loc = { 9, 3, 0 } };
-	px_minst b = { .mc = "INT_NVVM_BAR_SYNC", .iid = 4242, .loc = { 7, 3, 0 }, .next = &c };
-	px_minst l = { .op = &px_ops[PX_OP_label], .name = S("loop"), .loc = { 5, 1, 0 }, .next = &b };
-	px_minst a = { .mc = "MOV_U32_ri", .iid = -1, .loc = { 3, 3, 0 }, .next = &l };
+	px_minst c = { .op = &px_ops[PX_OP_callseq_begin], .iid = -1, .at = { 9, 3 } };
+	px_minst b = { .mc = "INT_NVVM_BAR_SYNC", .iid = 4242, .at = { 7, 3 }, .next = &c };
+	px_minst l = { .op = &px_ops[PX_OP_label], .name = S("loop"), .at = { 5, 1 }, .next = &b };
+	px_minst a = { .mc = "MOV_U32_ri", .iid = -1, .at = { 3, 3 }, .next = &l };
 	px_mfunc mf = { .fn = &fn, .first = &a, .last = &c };
 	px_print_isel(&out, &mf);
 	fn.is_kernel = false;

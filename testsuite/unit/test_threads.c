@@ -1,6 +1,7 @@
 /* Several translations at once on different threads: the library keeps no
- * state outside the px_translate call, so each thread's output and
- * diagnostics must equal what the same translation gives on its own. */
+ * state outside the px_translate call but the page pool (whose memory each
+ * translation takes for its own), so each thread's output and diagnostics
+ * must equal what the same translation gives on its own. */
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
