@@ -60,16 +60,18 @@ mkdir -p "$work"
 for tool in mirgen timeit; do
 	$CC -O2 -std=c11 -o "$work/$tool" "$here/$tool.c"
 done
-# the floor reads its input with ptxemit's own reader
-$CC -O2 -std=c11 -I"$here/../src" -o "$work/iofloor" "$here/iofloor.c" "$here/../src/driver/input.c"
+# the floors read their input with ptxemit's own reader (and the page
+# mappings it reads into)
+reader="$here/../src/driver/input.c $here/../src/util/pages.c"
+$CC -O2 -std=c11 -pthread -I"$here/../src" -o "$work/iofloor" "$here/iofloor.c" $reader
 # the parse floor: ptxemit's grammar and scanner with the actions taken out
 grammar=$here/../grammar
 awk -v part=y -f "$here/floor.awk" "$grammar/parser.y" > "$work/floor.y"
 awk -v part=l -f "$here/floor.awk" "$grammar/lexer.l" > "$work/floor.l"
 ${BISON:-bison} -Wall -d -o "$work/floor.tab.c" "$work/floor.y"
 ${FLEX:-flex} -o "$work/floor.lex.c" "$work/floor.l"
-$CC -O2 -std=c11 -I"$here/../src" -I"$work" -o "$work/floor" \
-	"$work/floor.tab.c" "$work/floor.lex.c" "$here/../src/driver/input.c"
+$CC -O2 -std=c11 -pthread -I"$here/../src" -I"$work" -o "$work/floor" \
+	"$work/floor.tab.c" "$work/floor.lex.c" $reader
 # in-process latency: built against the library beside the binary
 lib=${PTXEMIT_LIB:-$(dirname "$ptxemit")/.libs/libptxemit.a}
 have_lib=no

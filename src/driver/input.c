@@ -2,10 +2,9 @@
  * size, so there is no doubling and copying; from 64 KiB on the buffer is a
  * mapping with its pages populated (one system call, where reading into
  * fresh heap memory faulted once a page: 68 of a 10,000-node module's 222
- * page faults), and from 2 MiB on a mapping with transparent huge pages
- * requested. On the benchmark machine a page fault costs about 10 us: a
- * 27 MB input read into 4 KiB pages took 6,700 of them, more time than
- * translating it. Pipes and terminals grow the buffer as bytes arrive. */
+ * page faults; on the benchmark machine a fault costs about 10 us, and a
+ * 27 MB input read into fresh pages took 6,700 of them, more time than
+ * translating it). Pipes and terminals grow the buffer as bytes arrive. */
 #include "driver/input.h"
 #include "util/pages.h"
 
@@ -18,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { HUGE_FROM = 2 << 20, MAPPED_FROM = 1 << 16, FIRST_CAP = 1 << 16 };
+enum { MAPPED_FROM = 1 << 16, FIRST_CAP = 1 << 16 };
 
 static void release(char *p, size_t cap)
 {
@@ -28,22 +27,12 @@ static void release(char *p, size_t cap)
 		free(p);
 }
 
-/* cap bytes, rounded up to whole huge pages when it is that large. */
+/* cap bytes: heap memory, or from MAPPED_FROM on a populated mapping. */
 static char *reserve(size_t *cap)
 {
 	if (*cap < MAPPED_FROM)
 		return malloc(*cap);
-	size_t c = *cap;
-	if (c >= HUGE_FROM) {
-		c = (c + HUGE_FROM - 1) & ~(size_t)(HUGE_FROM - 1);
-		if (c < *cap)
-			return NULL;
-	}
-	void *p = px_pages_map(c, c >= HUGE_FROM);
-	if (!p)
-		return NULL;
-	*cap = c;
-	return p;
+	return px_pages_map(*cap, false);
 }
 
 static int grow(drv_input *in)

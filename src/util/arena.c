@@ -21,7 +21,8 @@ struct px_arena_block {
  * shootdown) costs hundreds of microseconds. */
 enum { PX_ARENA_MIN = 64 * 1024 };
 #define PX_ARENA_MAX ((size_t)16 << 20)
-#define HUGE_BLOCK ((size_t)2 << 20)
+/* From this size on a block is left to fault (block_memory). */
+#define LAZY_BLOCK ((size_t)2 << 20)
 
 void px_arena_init(px_arena *a)
 {
@@ -35,16 +36,13 @@ void px_arena_init(px_arena *a)
  * pointer reaches it, and reused by the next arena once this one is freed.
  * What was never handed out is still zero (a fresh mapping is, and the pool
  * keeps where a block's zeroes begin), so nothing is cleared until the
- * memory is reused. A block of HUGE_BLOCK bytes and more is in transparent
- * huge pages and not populated: a function of a million statements walks
- * hundreds of MB over and over, and with 4 KiB pages most of its time went
- * to TLB misses; a fault maps a whole huge page, so faulting costs little,
- * and the block's tail that the function never reaches (up to a third of the
- * arena) stays out of memory. */
+ * memory is reused. A block of LAZY_BLOCK bytes and more is not populated:
+ * it is one of the last blocks of a big function, and the tail that the
+ * function never reaches (up to a third of the arena) stays out of memory. */
 static px_arena_block *block_memory(size_t size)
 {
 	size_t bytes = sizeof(px_arena_block) + size, clean;
-	px_arena_block *b = px_pages_get(&bytes, SIZE_MAX, bytes >= HUGE_BLOCK, &clean);
+	px_arena_block *b = px_pages_get(&bytes, SIZE_MAX, bytes >= LAZY_BLOCK, &clean);
 	if (b) {
 		b->mapped = true;
 		b->size = bytes - sizeof *b;
@@ -75,12 +73,8 @@ static px_arena_block *new_block(px_arena *a, size_t need, px_arena_block *next)
 		size = PX_ARENA_MAX;
 	if (size < PX_ARENA_MIN)
 		size = PX_ARENA_MIN;
-	/* whole 64 KiB steps (a mapping is made of pages anyway), whole huge
-	 * pages from HUGE_BLOCK on, less the header */
-	if (size + sizeof(px_arena_block) >= HUGE_BLOCK)
-		size = ((size + sizeof(px_arena_block) + HUGE_BLOCK - 1) & ~(HUGE_BLOCK - 1)) - sizeof(px_arena_block);
-	else
-		size = (size + PX_ARENA_MIN - 1) & ~(size_t)(PX_ARENA_MIN - 1);
+	/* whole 64 KiB steps: a mapping is made of pages anyway */
+	size = (size + PX_ARENA_MIN - 1) & ~(size_t)(PX_ARENA_MIN - 1);
 	if (size < need)
 		size = need;
 	px_arena_block *b = block_memory(size);

@@ -13,7 +13,8 @@ void px_buf_free(px_buf *b)
 }
 
 /* A big function's text is held until its end (the register declarations
- * go in front of it): in huge pages, as the function's other tables. */
+ * go in front of it): in a mapping of its own, as the function's other
+ * tables (util/huge.h). */
 void px_buf_grow(px_buf *b, size_t extra)
 {
 	size_t cap = b->cap ? b->cap : 4096;

@@ -9,11 +9,10 @@
 
 /* From this size on a table is a pooled mapping. */
 #define POOLED_TABLE ((size_t)32 << 10)
-/* A huge page: tables from this size on get mappings of their own. */
+/* Tables from this size on get mappings of their own. */
 #define HUGE_TABLE ((size_t)2 << 20)
 
-/* A mapping of its own in huge pages, left to fault: the whole mapping is
- * one area that mremap can move. */
+/* A mapping of its own, left to fault: one area that mremap can move. */
 static void *map(size_t bytes)
 {
 	void *p = px_pages_map(bytes, true);

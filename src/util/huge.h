@@ -5,9 +5,9 @@
  * size, in this translation or the next, reuses: the heap no longer grows
  * by a module's text and shrinks again (trimmed, its pages faulted back in
  * by the next translation) around every library call. From 2 MiB on a table
- * is a mapping of its own in huge pages, grown in place or moved by
- * remapping: the allocator's 4 KiB pages cost a function of a million
- * statements tens of thousands of page faults, most of its system time.
+ * is a mapping of its own, left to fault page by page, grown in place or
+ * moved by remapping: never copied, and never populated past what the
+ * function reaches.
  * Which one a table is follows from its size, so the caller passes the size
  * back. */
 #ifndef PX_HUGE_H

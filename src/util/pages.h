@@ -16,14 +16,14 @@ enum { PX_PAGES_SLOTS = 64 };
 
 /* A mapping of at least *bytes and at most max bytes (max is taken to be at
  * least *bytes rounded up to whole pages): the smallest pooled one that fits,
- * else a fresh one of *bytes rounded up to pages,
- * populated, or in transparent huge pages and left to fault when huge is set.
+ * else a fresh one of *bytes rounded up to pages, populated, or left to fault
+ * page by page when lazy is set (what is never reached stays out of memory).
  * *bytes receives its size, *clean where its zero bytes begin (0 for a fresh
  * mapping). NULL when no memory is left. */
-void *px_pages_get(size_t *bytes, size_t max, bool huge, size_t *clean);
-/* A fresh mapping of bytes (rounded up to pages), populated, or in transparent huge
- * pages and left to fault when huge is set; NULL when no memory is left. */
-void *px_pages_map(size_t bytes, bool huge);
+void *px_pages_get(size_t *bytes, size_t max, bool lazy, size_t *clean);
+/* A fresh mapping of bytes (rounded up to pages), populated, or left to fault
+ * when lazy is set; NULL when no memory is left. */
+void *px_pages_map(size_t bytes, bool lazy);
 /* Give back a mapping of bytes (rounded up to pages as px_pages_get did)
  * that is zero from clean on; it is pooled when the pool has room, else
  * unmapped. */
