@@ -12,79 +12,90 @@
 #include "verify/state.h"
 #include "verify/verify.h"
 
-/* Marks a statement index reached and pushes it once. */
-static void reach(uint32_t x, uint8_t *seen, uint32_t *stack, uint32_t *top)
+/* The body is followed a piece at a time: a piece runs from the start, or
+ * from a label statement, to the next label statement, and each is walked at
+ * most once, so the memory is a few words a label statement and nothing a
+ * statement (a function of a million statements and no label needs none). */
+typedef struct flow {
+	const px_func *f;
+	const px_node **lnode; /* the label statements, in text order */
+	uint32_t *label_at;    /* label index -> the place in lnode of its (last) statement, or UINT32_MAX */
+	uint8_t *seen;         /* per piece: 0 the start, k + 1 the one from lnode[k] */
+	uint32_t *stack, top;
+} flow;
+
+static void reach(flow *fl, uint32_t piece)
 {
-	if (!seen[x]) {
-		seen[x] = 1;
-		stack[(*top)++] = x;
+	if (!fl->seen[piece]) {
+		fl->seen[piece] = 1;
+		fl->stack[fl->top++] = piece;
 	}
 }
 
-static void reach_label(const px_opnd *o, const uint32_t *label_at, uint8_t *seen, uint32_t *stack,
-                        uint32_t *top)
+static void reach_label(flow *fl, const px_opnd *o)
 {
-	if (o->kind == PX_O_LABEL && label_at[o->id] != UINT32_MAX)
-		reach(label_at[o->id], seen, stack, top);
+	if (o->kind == PX_O_LABEL && fl->label_at[o->id] != UINT32_MAX)
+		reach(fl, fl->label_at[o->id] + 1);
 	else if (o->kind == PX_O_GROUP) /* brx.idx's label list */
 		for (uint32_t j = 0; j < o->nelems; j++)
-			reach_label(&o->elems[j], label_at, seen, stack, top);
+			reach_label(fl, &o->elems[j]);
 }
 
-/* Where control may go after n (at index i), nnodes standing for the end of
- * the body: each place is marked reached. */
-static void successors(const px_node *n, uint32_t i, const uint32_t *label_at, uint8_t *seen,
-                       uint32_t *stack, uint32_t *top)
+/* Follows a piece from its first statement, marking where control may go:
+ * true when the path runs off the end of the body. */
+static bool walk(flow *fl, uint32_t piece)
 {
-	bool guarded = n->has_guard;
-	bool ends = false;
-	if (n->kind == PX_N_RET) {
-		ends = true;
-	} else if (n->kind == PX_N_INST && n->op) {
-		if (n->op->shape == PX_SHAPE_BRANCH) {
-			for (uint32_t j = 0; j < n->nops; j++)
-				reach_label(&n->ops[j], label_at, seen, stack, top);
-			ends = true;
-		} else if (n->op->flags & PX_OPF_TERMINATOR) {
-			ends = true;
+	for (const px_node *n = piece ? fl->lnode[piece - 1]->next : fl->f->first; n; n = n->next) {
+		if (n->kind == PX_N_LABEL) {
+			reach(fl, piece + 1); /* falls into the next piece */
+			return false;
 		}
+		bool ends = false;
+		if (n->kind == PX_N_RET) {
+			ends = true;
+		} else if (n->kind == PX_N_INST && n->op) {
+			if (n->op->shape == PX_SHAPE_BRANCH) {
+				for (uint32_t j = 0; j < n->nops; j++)
+					reach_label(fl, &n->ops[j]);
+				ends = true;
+			} else if (n->op->flags & PX_OPF_TERMINATOR) {
+				ends = true;
+			}
+		}
+		if (ends && !n->has_guard)
+			return false;
 	}
-	if (!ends || guarded)
-		reach(i + 1, seen, stack, top);
+	return true;
 }
 
 void px_check_flow(px_verifier *v, px_func *f)
 {
-	uint32_t nn = 0;
-	for (const px_node *n = f->first; n; n = n->next)
-		nn++;
-	/* a big function's tables in huge pages (util/huge.h) */
-	const px_node **at = px_huge_alloc((nn + 1) * sizeof *at);
-	uint32_t *label_at = px_huge_alloc((f->nlabels + 1) * sizeof *label_at);
-	uint32_t *stack = px_huge_alloc((nn + 1) * sizeof *stack);
-	uint8_t *seen = px_huge_alloc(nn + 1);
+	uint32_t nl = 0;
+	if (f->nlabels)
+		for (const px_node *n = f->first; n; n = n->next)
+			nl += n->kind == PX_N_LABEL;
+	flow fl = {.f = f};
+	fl.lnode = px_huge_alloc((nl + 1) * sizeof *fl.lnode);
+	fl.label_at = px_huge_alloc((f->nlabels + 1) * sizeof *fl.label_at);
+	fl.seen = px_huge_alloc(nl + 1);
+	fl.stack = px_huge_alloc((nl + 1) * sizeof *fl.stack);
 	for (uint32_t i = 0; i < f->nlabels; i++)
-		label_at[i] = UINT32_MAX;
-	uint32_t i = 0;
-	for (const px_node *n = f->first; n; n = n->next, i++) {
-		at[i] = n;
-		if (n->kind == PX_N_LABEL)
-			label_at[n->label] = i;
-	}
-	uint32_t top = 0;
-	stack[top++] = 0;
-	seen[0] = 1;
-	while (top) {
-		uint32_t x = stack[--top];
-		if (x == nn)
-			continue;
-		successors(at[x], x, label_at, seen, stack, &top);
-	}
-	f->falls_off = seen[nn];
+		fl.label_at[i] = UINT32_MAX;
+	uint32_t k = 0;
+	for (const px_node *n = f->first; n && k < nl; n = n->next)
+		if (n->kind == PX_N_LABEL) {
+			fl.label_at[n->label] = k;
+			fl.lnode[k++] = n;
+		}
+	f->falls_off = false;
+	reach(&fl, 0);
+	while (fl.top)
+		if (walk(&fl, fl.stack[--fl.top]))
+			f->falls_off = true;
 	if (f->falls_off && !f->is_kernel && f->nrets)
 		px_error(v->d, f->loc, PX_D_falls_off_end, (int)f->name.n, f->name.s, f->nrets, f->nrets == 1 ? "" : "s");
-	px_huge_free(at, (nn + 1) * sizeof *at);
-	px_huge_free(label_at, (f->nlabels + 1) * sizeof *label_at);
-	px_huge_free(stack, (nn + 1) * sizeof *stack);
-	px_huge_free(seen, nn + 1);
+	px_huge_free(fl.lnode, (nl + 1) * sizeof *fl.lnode);
+	px_huge_free(fl.label_at, (f->nlabels + 1) * sizeof *fl.label_at);
+	px_huge_free(fl.seen, nl + 1);
+	px_huge_free(fl.stack, (nl + 1) * sizeof *fl.stack);
 }

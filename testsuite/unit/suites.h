@@ -15,5 +15,6 @@ Suite *mma_suite(void);      /* NVVM's packed MMA descriptor */
 Suite *fp_suite(void);       /* literal rounding (util/fp.c) */
 Suite *threads_suite(void);  /* translations on several threads at once */
 Suite *pages_suite(void);    /* the page pool: arena blocks and tables reused */
+Suite *valmap_suite(void);   /* a function's value names to ids */
 
 #endif
