@@ -48,6 +48,8 @@ const px_op_def *px_op_lookup(const char *s, size_t n)
 
 const px_sreg *px_sreg_lookup(const char *s, size_t n)
 {
+	if (n < 2 || n >= 64 || (unsigned char)s[1] >= 128 || !(px_sreg_shapes[(unsigned char)s[1]] >> n & 1))
+		return NULL;
 	long i = find_sorted(s, n, px_sregs, &px_sreg_index, sizeof px_sregs[0]);
 	return i < 0 ? NULL : &px_sregs[i];
 }

@@ -82,6 +82,9 @@ typedef struct px_sreg {
 } px_sreg;
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
+/* by the character after '%': bit n set when a special register of n bytes
+ * begins with it (every name is shorter than 64 bytes, that character ASCII) */
+extern const uint64_t px_sreg_shapes[128];
 
 /* ---- kernel directives (data/directives.yaml, in print order) ---- */
 typedef struct px_directive {

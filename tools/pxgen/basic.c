@@ -277,6 +277,10 @@ void read_sregs(void)
 		s->name = scalar(map_need(e, "name", "a special register"), "name");
 		if (s->name[0] != '%')
 			fail(e, "special register '%s' must start with '%%'", s->name);
+		/* the shapes filter (emit_sregs) has a bit a length and a row an
+		 * ASCII character */
+		if (strlen(s->name) >= 64 || (unsigned char)s->name[1] >= 128)
+			fail(e, "special register '%s' must be shorter than 64 bytes, an ASCII character after '%%'", s->name);
 		for (size_t j = 0; j + 1 < M.nsregs; j++)
 			if (!strcmp(M.sregs[j].name, s->name))
 				fail(e, "duplicate special register '%s'", s->name);

@@ -472,6 +472,16 @@ static void emit_sregs(sbuf *c)
 		names[i] = M.sregs[i].name;
 	emit_name_index(c, "px_sreg", names, M.nsregs);
 	free(names);
+	/* Most %names a module uses are values, and each is asked for here
+	 * first: the shapes filter turns nearly all of them away without
+	 * hashing the name. */
+	uint64_t shape[128] = {0};
+	for (size_t i = 0; i < M.nsregs; i++)
+		shape[(unsigned char)M.sregs[i].name[1]] |= (uint64_t)1 << strlen(M.sregs[i].name);
+	sb_printf(c, "const uint64_t px_sreg_shapes[128] = {");
+	for (size_t k = 0; k < 128; k++)
+		sb_printf(c, "%s0x%llxull", k ? (k % 4 ? ", " : ",\n\t") : "", (unsigned long long)shape[k]);
+	sb_printf(c, "};\n");
 }
 
 static void emit_directives(sbuf *c)
