@@ -5,9 +5,11 @@
  *   jobs ROUNDS FILE.mir N...
  *
  * Reads FILE once and translates it once to warm the caches and the allocator;
- * then, for each N, ROUNDS translations with N threads (the output handed to a
- * sink that drops it, as the program's spool would take it), each timed
- * alone. Prints one line per N:
+ * then ROUNDS rounds of one translation with each N threads (the output
+ * handed to a sink that drops it, as the program's spool would take it), each
+ * timed alone: the thread counts alternate, so that a neighbour's burst on a
+ * shared machine falls on all of them alike rather than on one count's
+ * rounds. Prints one line per N:
  *   N <median wall s> <median CPU s> <median CPU s of the calling thread>
  * wall time from CLOCK_MONOTONIC, CPU time from CLOCK_PROCESS_CPUTIME_ID and
  * CLOCK_THREAD_CPUTIME_ID. The calling thread reads and parses the module and
@@ -56,28 +58,32 @@ int main(int argc, char **argv)
 	}
 	size_t len;
 	char *src = read_all(f, &len);
-	double *wall = malloc(sizeof *wall * (size_t)rounds), *cpu = malloc(sizeof *cpu * (size_t)rounds),
-	       *own = malloc(sizeof *own * (size_t)rounds);
+	size_t ncounts = (size_t)(argc - 3), cells = ncounts * (size_t)rounds;
+	/* [count][round] */
+	double *wall = malloc(sizeof *wall * cells), *cpu = malloc(sizeof *cpu * cells),
+	       *own = malloc(sizeof *own * cells);
 	if (!src || !wall || !cpu || !own || translate(argv[2], src, len, 1)) {
 		fputs("jobs: the module does not translate\n", stderr);
 		return 1;
 	}
-	for (int a = 3; a < argc; a++) {
-		unsigned jobs = (unsigned)atoi(argv[a]);
-		for (int r = 0; r < rounds; r++) {
+	for (int r = 0; r < rounds; r++)
+		for (size_t a = 0; a < ncounts; a++) {
+			unsigned jobs = (unsigned)atoi(argv[3 + a]);
+			size_t at = a * (size_t)rounds + (size_t)r;
 			double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID),
 			       t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
 			if (translate(argv[2], src, len, jobs))
 				return 1;
-			own[r] = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-			cpu[r] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
-			wall[r] = clock_s(CLOCK_MONOTONIC) - w0;
+			own[at] = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
+			cpu[at] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;
+			wall[at] = clock_s(CLOCK_MONOTONIC) - w0;
 		}
-		qsort(wall, (size_t)rounds, sizeof *wall, cmp);
-		qsort(cpu, (size_t)rounds, sizeof *cpu, cmp);
-		qsort(own, (size_t)rounds, sizeof *own, cmp);
-		printf("%u %.6f %.6f %.6f\n", jobs, wall[rounds / 2], cpu[rounds / 2], own[rounds / 2]);
-		fflush(stdout);
+	for (size_t a = 0; a < ncounts; a++) {
+		double *w = wall + a * (size_t)rounds, *c = cpu + a * (size_t)rounds, *o = own + a * (size_t)rounds;
+		qsort(w, (size_t)rounds, sizeof *w, cmp);
+		qsort(c, (size_t)rounds, sizeof *c, cmp);
+		qsort(o, (size_t)rounds, sizeof *o, cmp);
+		printf("%u %.6f %.6f %.6f\n", (unsigned)atoi(argv[3 + a]), w[rounds / 2], c[rounds / 2], o[rounds / 2]);
 	}
 	free(src);
 	free(wall);
