@@ -201,24 +201,32 @@ done
 # -j: speed-ups against one thread. By wall time, what this run saw (on a
 # shared machine, other jobs' share of the cores counts too); bounded by CPU
 # times, what N free cores allow: the calling thread's CPU time, or the whole
-# CPU time spread over N cores, whichever is longer.
+# CPU time spread over N cores, whichever is longer. And what the machine
+# gave N independent one-thread translations run at once in the same rounds:
+# N times one translation's wall time over theirs (N when N cores are free and
+# as fast together as one alone).
 jobs_table=$work/jobs.md
-jobs_wall2='' jobs_bound2='' jobs_l0x=''
+jobs_wall2='' jobs_bound2='' jobs_l0x='' jobs_machine2=''
 if [ -s "$work/jobs.out" ]; then
 	{
-		echo "| threads (-j) | wall ms | CPU ms | calling thread's CPU ms | speed-up (wall) | speed-up on free cores (bound from CPU times) |"
-		echo "|---:|---:|---:|---:|---:|---:|"
+		echo "| threads (-j) | wall ms | CPU ms | calling thread's CPU ms | speed-up (wall) | speed-up on free cores (bound from CPU times) | N one-thread translations at once: wall ms | the machine's N-core scaling |"
+		echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
 	} > "$jobs_table"
 	set -- $(head -n 1 "$work/jobs.out")
 	w1=$2 c1=$3
-	while read -r n w c own; do
+	while read -r n w c own indep; do
 		k=$n
 		[ "$k" -gt "$cpus" ] && k=$cpus
 		sw=$(div "$w1" "$w")
 		sb=$(awk -v c1="$c1" -v c="$c" -v o="$own" -v k="$k" 'BEGIN { t = c / k; if (o > t) t = o; printf "%.2f", c1 / t }')
-		printf '| %s | %s | %s | %s | %s | %s |\n' "$n" "$(ms "$w")" "$(ms "$c")" "$(ms "$own")" "$sw" "$sb" >> "$jobs_table"
+		iw='' sm=''
+		if [ "$n" -gt 1 ]; then
+			iw=$(ms "$indep")
+			sm=$(awk -v n="$n" -v w1="$w1" -v i="$indep" 'BEGIN { printf "%.2f", n * w1 / i }')
+		fi
+		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$n" "$(ms "$w")" "$(ms "$c")" "$(ms "$own")" "$sw" "$sb" "$iw" "$sm" >> "$jobs_table"
 		if [ "$n" = 2 ]; then
-			jobs_wall2=$sw jobs_bound2=$sb
+			jobs_wall2=$sw jobs_bound2=$sb jobs_machine2=$sm
 			[ -n "$jobs_l0" ] && jobs_l0x=$(awk -v l="$jobs_l0" -v c1="$c1" -v s="$sw" 'BEGIN { printf "%.1f", l / (c1 / s) }')
 		fi
 	done < "$work/jobs.out"
@@ -291,12 +299,13 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 		echo "| linear: doubling within 10% | | not measured |"
 	fi
 	if [ -s "$jobs_table" ]; then
-		echo "| -j 2: >= 1.7x one thread at $jobs_nodes nodes (wall) | x$jobs_wall2 (free cores: x$jobs_bound2) | $(verdict "$jobs_wall2" 1.7 ">") |"
+		echo "| -j 2: >= 1.7x one thread at $jobs_nodes nodes (wall) | x$jobs_wall2 (free cores: x$jobs_bound2; the machine's 2-core scaling: x$jobs_machine2) | $(verdict "$jobs_wall2" 1.7 ">") |"
 		echo "| -j 2: >= 40x llc -O0 at $jobs_nodes nodes | ${jobs_l0x:+x$jobs_l0x} | $(verdict "$jobs_l0x" 40 ">") |"
 		echo
 		echo "Threads (bench/jobs.c: px_translate with px_options.jobs on the $jobs_nodes-node module, in-process,"
-		echo "medians of the rounds; llc -O0's ratio uses its net CPU time against ptxemit's one-thread CPU time"
-		echo "over the wall speed-up):"
+		echo "medians of alternating rounds; llc -O0's ratio uses its net CPU time against ptxemit's one-thread CPU time"
+		echo "over the wall speed-up; the machine's scaling is N times the one-thread wall time over that of N"
+		echo "independent one-thread translations run at once in the same rounds):"
 		echo
 		cat "$jobs_table"
 	fi
