@@ -51,7 +51,8 @@ enum px_okind {
  * A value's fields are a member too: id (also PX_O_SREG's and PX_O_LABEL's),
  * elem (-1 for every kind new_opnd makes that keeps this member: a value
  * without an index, an sreg, a label, `_`) and the result's declaration
- * (also a return type's, carried as a PX_O_NONE link). 32 bytes. */
+ * (also a return type's, carried as a PX_O_NONE link). 24 bytes on a 64-bit
+ * host: a big function holds several a statement. */
 typedef struct px_opnd px_opnd;
 struct px_opnd {
 	uint8_t kind;   /* enum px_okind */
@@ -84,6 +85,8 @@ struct px_opnd {
 	};
 };
 
+_Static_assert(sizeof(void *) != 8 || sizeof(px_opnd) == 24, "an operand record stays 24 bytes");
+
 /* An address's group after ',' in [%tmap, (%x, %y)], or NULL. It is kept
  * behind the base, not in a pointer of every operand's. */
 static inline const px_opnd *px_addr_idx(const px_opnd *o) { return o->has_idx ? o->base + 1 : NULL; }
@@ -91,8 +94,8 @@ static inline const px_opnd *px_addr_idx(const px_opnd *o) { return o->has_idx ?
 /* ---- values and labels (per function) ---- */
 enum px_param_kind { PX_PARAM_NONE, PX_PARAM_SCALAR, PX_PARAM_PTR, PX_PARAM_AGG };
 
-/* 32 bytes, one per value of the function being translated (the selector
- * keeps registers in its own per-value array, px_isel.vreg). */
+/* One per value of the function being translated, 32 bytes on a 64-bit host
+ * (the selector keeps registers in its own per-value array, px_isel.vreg). */
 typedef struct px_value {
 	px_str name;        /* without '%' */
 	px_loc def_loc;     /* first typed definition (or the parameter) */
@@ -103,6 +106,7 @@ typedef struct px_value {
 	uint8_t param : 2;  /* enum px_param_kind when it is a parameter */
 	bool has_def : 1;   /* some statement or parameter defines it */
 } px_value;
+_Static_assert(sizeof(void *) != 8 || sizeof(px_value) == 32, "a value record stays 32 bytes");
 
 /* A value's tag (px_value.aspace): none seen yet, unknown, or PX_SP_IN(space):
  * an address in that state space's own window (enum px_addr_space; generic:
@@ -171,6 +175,7 @@ struct px_node {
 	uint32_t has_guard : 1, guard_neg : 1;
 };
 _Static_assert(PX_MAX_SLOTS <= 24, "px_node.inferred has a bit per slot");
+_Static_assert(sizeof(void *) != 8 || sizeof(px_node) == 120, "a statement record stays 120 bytes");
 _Static_assert(sizeof(px_node) % _Alignof(px_opnd) == 0, "an instruction's operands follow its node (parser)");
 
 /* ---- functions ---- */
