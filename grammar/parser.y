@@ -1375,7 +1375,7 @@ static void target_line(px_parser *P, px_tok name, const px_tok *ptx)
 {
 	px_module *m = P->m;
 	if (m->target.n) {
-		PX_PERR(P, name.loc, PX_D_target_repeated, (unsigned)px_module_linecol(m, m->target_loc).line);
+		PX_PERR(P, name.loc, PX_D_target_repeated, px_module_line(m, m->target_loc));
 		return;
 	}
 	m->target = name.s;

@@ -648,9 +648,6 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 		px_diags_flush(&p.diags);
 		return errors;
 	}
-	/* the byte-order mark skipped, columns count from the text */
-	p.diags.src = src;
-	p.diags.len = len;
 	px_module m;
 	px_module_init(&m, filename, src, len, &p.diags);
 	m.on_function = on_function;

@@ -183,13 +183,16 @@ void px_diags_flush(px_diags *d)
 	/* a note sorts with the last error before it (with the first message
 	 * when none came before), everything else by its own place; the places
 	 * get their lines and columns here, once, from one index of the text */
-	px_lines lines;
-	px_lines_init(&lines, d->src, d->src ? d->len : 0);
+	px_lines own, *lines = d->lines;
+	if (!lines) {
+		px_lines_init(&own, d->src, d->src ? d->len : 0);
+		lines = &own;
+	}
 	size_t last_error = 0;
 	for (size_t i = 0; i < d->nkept; i++) {
 		struct px_diag_entry *e = &d->kept[i];
 		if (e->pos) {
-			px_linecol lc = px_lines_find(&lines, (px_loc){e->pos});
+			px_linecol lc = px_lines_find(lines, (px_loc){e->pos});
 			e->d.line = lc.line;
 			e->d.col = lc.col;
 		}
@@ -226,5 +229,6 @@ void px_diags_flush(px_diags *d)
 	free(d->kept);
 	d->kept = NULL;
 	d->nkept = d->cap = 0;
-	px_lines_free(&lines);
+	if (lines == &own)
+		px_lines_free(&own);
 }

@@ -18,6 +18,9 @@ typedef struct px_diags {
 	unsigned max_errors;   /* the callback hears at most this many errors (0: all) */
 	struct px_diag_entry *kept; /* collected until px_diags_flush */
 	size_t nkept, cap;
+	/* the line index of src when a module of the same text has one
+	 * (px_module_init lends it); else px_diags_flush makes its own */
+	struct px_lines *lines;
 } px_diags;
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,

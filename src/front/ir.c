@@ -1,6 +1,7 @@
 /* Building the module IR (front/ir.h): the module's lifetime and the per-function
  * value and label tables the parser fills. */
 #include "front/ir.h"
+#include "diag/diag.h"
 #include "util/huge.h"
 
 #include <stdlib.h>
@@ -20,11 +21,16 @@ void px_module_init(px_module *m, const char *filename, const char *src, size_t 
 	px_strmap_init(&m->syms);
 	px_lines_init(&m->line_index, src, len);
 	m->lines = &m->line_index;
+	/* one index of the text for the module and its messages */
+	if (d && d->src == src && d->len == len)
+		d->lines = &m->line_index;
 }
 
 void px_module_free(px_module *m)
 {
 	px_strmap_free(&m->syms);
+	if (m->diags && m->diags->lines == &m->line_index)
+		m->diags->lines = NULL;
 	px_lines_free(&m->line_index);
 	px_arena_free(&m->fn_arena);
 	px_arena_free(&m->arena);
@@ -157,6 +163,8 @@ px_linecol px_module_linecol(const px_module *m, px_loc loc)
 {
 	return px_lines_find(m->lines, loc);
 }
+
+unsigned px_module_line(const px_module *m, px_loc loc) { return px_module_linecol(m, loc).line; }
 
 const px_local *px_func_local(const px_func *f, px_str name)
 {

@@ -346,6 +346,8 @@ void px_module_quiesce(px_module *m);
 void px_module_view(px_module *view, const px_module *m);
 /* The line and column of a place in m's source (0, 0 for none). */
 px_linecol px_module_linecol(const px_module *m, px_loc loc);
+/* Its line alone: the messages that name another statement's line. */
+unsigned px_module_line(const px_module *m, px_loc loc);
 /* The function-local array named name, or NULL. */
 const px_local *px_func_local(const px_func *f, px_str name);
 /* The property named key in n's dictionary, or NULL. */

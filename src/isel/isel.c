@@ -65,7 +65,6 @@ unsigned px_type_tok(const px_op_def *op, unsigned sname, int type)
 	return 0;
 }
 
-/* Append an instruction of op in variant var. */
 /* The line and column of loc, asked of the module once per place. */
 static px_linecol linecol(px_isel *s, px_loc loc)
 {
@@ -76,6 +75,7 @@ static px_linecol linecol(px_isel *s, px_loc loc)
 	return s->lc;
 }
 
+/* Append an instruction of op in variant var. */
 static px_minst *append_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_variant *var,
                              px_loc loc)
 {

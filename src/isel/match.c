@@ -389,7 +389,7 @@ static bool remark_unfused(const px_isel *s, const struct px_match_plan *p, cons
 	if (!r.var)
 		return false;
 	px_node_name(&r, into, sizeof into);
-	unsigned line = px_module_linecol(s->m, m->oploc).line;
+	unsigned line = px_module_line(s->m, m->oploc);
 	if (pat->flags && (!(n->flags & pat->flags) || !(m->flags & pat->flags))) {
 		char names[64];
 		flag_names(pat->flags, names, sizeof names);
@@ -439,7 +439,7 @@ void px_select_match(px_isel *s, const px_node *n)
 			px_node_name(cv.inner, inner, sizeof inner);
 			px_node_name(&r, into, sizeof into);
 			px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_fold, root, inner,
-			           (unsigned)px_module_linecol(s->m, cv.inner->oploc).line, into);
+			           px_module_line(s->m, cv.inner->oploc), into);
 		}
 		select_node(s, &r);
 		return;

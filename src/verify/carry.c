@@ -44,8 +44,6 @@ static bool defines(const px_node *n, uint32_t id)
 	return false;
 }
 
-static unsigned line_of(const px_verifier *v, px_loc loc) { return px_module_linecol(v->m, loc).line; }
-
 static void check_consumer(px_verifier *v, const px_func *f, const px_node *n, const px_node *prod,
                            const px_node *cut, const px_node *reguard)
 {
@@ -54,12 +52,12 @@ static void check_consumer(px_verifier *v, const px_func *f, const px_node *n, c
 	if (!prod) {
 		px_error(v->d, n->oploc, PX_D_carry_unset, what);
 	} else if (cut) {
-		px_error(v->d, n->oploc, PX_D_carry_clobbered, what, line_of(v, prod->oploc),
-		         cut->kind == PX_N_CALL ? "call" : "inline asm", line_of(v, cut->loc));
+		px_error(v->d, n->oploc, PX_D_carry_clobbered, what, px_module_line(v->m, prod->oploc),
+		         cut->kind == PX_N_CALL ? "call" : "inline asm", px_module_line(v->m, cut->loc));
 	} else if (prod->has_guard &&
 	           (!n->has_guard || n->guard != prod->guard || n->guard_neg != prod->guard_neg || reguard)) {
 		const px_value *g = &f->values[prod->guard];
-		px_error(v->d, n->oploc, PX_D_carry_guard, what, line_of(v, prod->oploc), prod->guard_neg ? "!" : "",
+		px_error(v->d, n->oploc, PX_D_carry_guard, what, px_module_line(v->m, prod->oploc), prod->guard_neg ? "!" : "",
 		         (int)g->name.n, g->name.s);
 	}
 }

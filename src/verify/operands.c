@@ -423,7 +423,7 @@ static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsig
 	if (o->decl_type) {
 		if (*st & PX_VS_TYPED)
 			px_error(v->d, o->loc, PX_D_duplicate_def, (int)val->name.n, val->name.s,
-			         (unsigned)px_module_linecol(v->m, val->def_loc).line);
+			         px_module_line(v->m, val->def_loc));
 		*st |= PX_VS_TYPED;
 	} else if (o->elem >= 0) {
 		check_value_use(v, f, o); /* writing one element needs the array first */
