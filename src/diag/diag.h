@@ -19,7 +19,8 @@ typedef struct px_diags {
 	struct px_diag_entry *kept; /* collected until px_diags_flush */
 	size_t nkept, cap;
 	/* the line index of src when a module of the same text has one
-	 * (px_module_init lends it); else px_diags_flush makes its own */
+	 * (px_module_init lends it, so the last flush comes before that
+	 * module's px_module_free); else px_diags_flush makes its own */
 	struct px_lines *lines;
 } px_diags;
 

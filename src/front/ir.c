@@ -29,8 +29,6 @@ void px_module_init(px_module *m, const char *filename, const char *src, size_t 
 void px_module_free(px_module *m)
 {
 	px_strmap_free(&m->syms);
-	if (m->diags && m->diags->lines == &m->line_index)
-		m->diags->lines = NULL;
 	px_lines_free(&m->line_index);
 	px_arena_free(&m->fn_arena);
 	px_arena_free(&m->arena);

@@ -327,6 +327,9 @@ extern const uint16_t px_no_slots[PX_MAX_SLOTS];
 int px_parse(px_module *m);
 
 /* ---- building helpers the parser uses (front/ir.c) ---- */
+/* d hears the module's messages; when d is of the same text it also reads
+ * lines from the module's index, so d's last flush comes before
+ * px_module_free(m). */
 void px_module_init(px_module *m, const char *filename, const char *src, size_t len, struct px_diags *d);
 void px_module_free(px_module *m);
 uint32_t px_func_value(px_module *m, px_func *f, px_str name);  /* find or add */
