@@ -156,23 +156,21 @@ static void print_decorated(px_buf *out, const px_minst *mi, const px_opnd_def *
 	}
 }
 
-/* Results then operands, ", " between them, except "|" before a paired result
- * (setp's %p1|%p2, shfl's %r1|%p1). */
-static void print_operands(px_buf *out, const px_minst *mi)
+void px_print_results(px_buf *out, const px_minst *mi)
 {
-	if (!mi->nres && !mi->nops)
-		return;
-	unsigned ndr, ndo;
+	unsigned ndr;
 	const px_opnd_def *dr = px_var_results(mi->op, mi->var, &ndr);
-	const px_opnd_def *dop = px_var_operands(mi->op, mi->var, &ndo);
-	px_buf_putc(out, ' ');
 	for (uint32_t i = 0; i < mi->nres; i++) {
 		if (i)
 			px_buf_puts(out, mi->res[i].pair ? "|" : ", ");
 		print_decorated(out, mi, i < ndr ? &dr[i] : NULL, &mi->res[i]);
 	}
-	if (mi->nres && mi->nops)
-		px_buf_puts(out, ", ");
+}
+
+void px_print_sources(px_buf *out, const px_minst *mi)
+{
+	unsigned ndo;
+	const px_opnd_def *dop = px_var_operands(mi->op, mi->var, &ndo);
 	for (uint32_t i = 0; i < mi->nops; i++) {
 		if (i)
 			px_buf_puts(out, ", ");
@@ -181,6 +179,19 @@ static void print_operands(px_buf *out, const px_minst *mi)
 		else
 			print_decorated(out, mi, i < ndo ? &dop[i] : NULL, &mi->ops[i]);
 	}
+}
+
+/* Results then operands, ", " between them, except "|" before a paired result
+ * (setp's %p1|%p2, shfl's %r1|%p1). */
+static void print_operands(px_buf *out, const px_minst *mi)
+{
+	if (!mi->nres && !mi->nops)
+		return;
+	px_buf_putc(out, ' ');
+	px_print_results(out, mi);
+	if (mi->nres && mi->nops)
+		px_buf_puts(out, ", ");
+	px_print_sources(out, mi);
 }
 
 static void print_declare_param(px_buf *out, const px_minst *mi)

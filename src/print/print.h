@@ -50,6 +50,12 @@ const char *px_print_linkage(uint8_t linkage);
 /* One instruction or pseudo instruction, with its indentation and newline. */
 void px_print_inst(px_buf *out, const px_minst *mi);
 
+/* A real instruction's results ("|" before a paired one, ", " between the
+ * others) and its operands (", " between them), each with the negation and
+ * selector its definition prints around it. */
+void px_print_results(px_buf *out, const px_minst *mi);
+void px_print_sources(px_buf *out, const px_minst *mi);
+
 /* One operand as PTX spells it (%r3, 0f3F800000, [%rd1+8], {%r1, %r2}, $L1). */
 void px_print_mop(px_buf *out, const px_mop *op);
 
@@ -61,8 +67,9 @@ void px_print_asm(px_buf *out, const px_minst *mi);
 
 /* ---- isel_dump.c ---- */
 
-/* --emit=isel: "kernel @name" or "func @name", one "L:C MCNAME[ iid=N]" line
- * per selected instruction ("L:C label ^name" for labels), a blank line. */
+/* --emit=isel: "kernel @name" or "func @name", one
+ * "L:C [@%pN ]RESULTS = MCNAME OPERANDS[ iid=N]" line per selected instruction
+ * ("L:C label ^name" for labels), a blank line. */
 void px_print_isel(px_buf *out, const px_mfunc *mf);
 /* The same in pieces: the function line, the lines of the instructions from
  * first on, the blank line. */

@@ -394,22 +394,37 @@ END_TEST
 
 START_TEST(test_isel_dump)
 {
+	static px_op_def mov_op = { .name = "mov" };
+	static px_op_def bar_op = { .name = "barrier" };
 	px_func fn = { .name = S("vadd"), .is_kernel = true };
-	px_minst c = { .op = &px_ops[PX_OP_callseq_begin], .iid = -1, .at = { 9, 3 } };
-	px_minst b = { .mc = "INT_NVVM_BAR_SYNC", .iid = 4242, .at = { 7, 3 }, .next = &c };
+	px_mop args[1] = { { .kind = PX_M_SYM, .name = S("param0") } };
+	px_mop rets[1] = { { .kind = PX_M_SYM, .name = S("retval0") } };
+	px_minst call = { .op = &px_ops[PX_OP_call], .name = S("helper"), .res = rets, .nres = 1,
+		          .ops = args, .nops = 1, .iid = -1, .at = { 11, 3 } };
+	px_minst decl = { .op = &px_ops[PX_OP_declare_param], .name = S("param0"), .aux = 16,
+		          .align = 8, .iid = -1, .at = { 10, 3 }, .next = &call };
+	px_minst c = { .op = &px_ops[PX_OP_callseq_begin], .aux = 1, .iid = -1, .at = { 9, 3 },
+		       .next = &decl };
+	px_mop id = reg(PX_RC_r, 4);
+	px_minst b = { .op = &bar_op, .mc = "INT_NVVM_BAR_SYNC", .ops = &id, .nops = 1, .iid = 4242,
+		       .has_guard = true, .guard_neg = true, .guard_reg = 2, .at = { 7, 3 }, .next = &c };
 	px_minst l = { .op = &px_ops[PX_OP_label], .name = S("loop"), .at = { 5, 1 }, .next = &b };
-	px_minst a = { .mc = "MOV_U32_ri", .iid = -1, .at = { 3, 3 }, .next = &l };
-	px_mfunc mf = { .fn = &fn, .first = &a, .last = &c };
+	px_mop dst = reg(PX_RC_r, 1), src = { .kind = PX_M_IMM, .type = PX_T_u32, .imm = 7 };
+	px_minst a = { .op = &mov_op, .mc = "MOV_U32_ri", .res = &dst, .nres = 1, .ops = &src,
+		       .nops = 1, .iid = -1, .at = { 3, 3 }, .next = &l };
+	px_mfunc mf = { .fn = &fn, .first = &a, .last = &call };
 	px_print_isel(&out, &mf);
 	fn.is_kernel = false;
 	mf.first = mf.last = NULL;
 	px_print_isel(&out, &mf);
 	ck_assert_str_eq(text(),
 	                 "kernel @vadd\n"
-	                 "3:3 MOV_U32_ri\n"
+	                 "3:3 %r1 = MOV_U32_ri 7\n"
 	                 "5:1 label ^loop\n"
-	                 "7:3 INT_NVVM_BAR_SYNC iid=4242\n"
-	                 "9:3 callseq_begin\n"
+	                 "7:3 @!%p2 INT_NVVM_BAR_SYNC %r4 iid=4242\n"
+	                 "9:3 callseq_begin 1\n"
+	                 "10:3 declare_param .align 8 .b8 param0[16]\n"
+	                 "11:3 call (retval0), helper, (param0)\n"
 	                 "\n"
 	                 "func @vadd\n"
 	                 "\n");
