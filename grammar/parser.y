@@ -58,6 +58,7 @@ static px_olink *value_opnd(px_parser *P, px_tok t, const px_tok *index);
 static px_olink *result_opnd(px_parser *P, px_tok t, const px_tok *type, const px_tok *count);
 static px_olink *literal(px_parser *P, uint8_t kind, px_tok t);
 static px_olink *type_link(px_parser *P, px_tok t);
+static px_olink *agg_ret(px_parser *P, px_tok type, px_tok count, const px_tok *align);
 static px_olink *dir_arg(px_parser *P, px_tok t);
 static px_olink *group(px_parser *P, px_loc loc, px_olist elems);
 static px_olink *brace_group(px_parser *P, px_loc loc, px_olist elems);
@@ -265,6 +266,11 @@ frets
 	: %empty                 { $$.present = false; $$.l = (px_olist){0}; }
 	| ARROW WORD             { $$.present = true; $$.loc = $1.loc; $$.l = olist_one(type_link(P, $2)); }
 	| ARROW '(' rtypes ')'   { $$.present = true; $$.loc = $1.loc; $$.l = $3; }
+	| ARROW '(' WORD '[' INT ']' align ')'
+		{ $$.present = true; $$.loc = $1.loc; $$.l = olist_one(agg_ret(P, $3, $5, $7.present ? &$7.n : NULL)); }
+	| ARROW '(' rtypes ',' WORD '[' INT ']' align ')'
+		{ $$.present = true; $$.loc = $1.loc; $$.l = olist_add($3, agg_ret(P, $5, $7, $9.present ? &$9.n : NULL));
+		  PX_PERR(P, $5.loc, PX_D_aggregate_result_alone); }
 	;
 
 rtypes
@@ -784,6 +790,20 @@ static px_olink *type_link(px_parser *P, px_tok t)
 	return l;
 }
 
+/* A device function's aggregate result, b8[N] align A: PTX returns one .param,
+ * so it is the only result (the rule above reports the others). */
+static px_olink *agg_ret(px_parser *P, px_tok type, px_tok count, const px_tok *align)
+{
+	px_olink *l = new_opnd(P, PX_O_NONE, type.loc);
+	uint16_t t = type_of(P, type);
+	if (t && t != PX_T_b8)
+		PX_PERR(P, type.loc, PX_D_aggregate_type);
+	l->o.decl_type = PX_T_none;
+	P->f->ret_size = (uint32_t)small_uint(P, count, 1, UINT32_MAX);
+	P->f->ret_align = align ? (uint32_t)small_uint(P, *align, 1, UINT32_MAX) : 0;
+	return l;
+}
+
 static px_olink *dir_arg(px_parser *P, px_tok t)
 {
 	px_olink *l = new_opnd(P, PX_O_INT, t.loc);
@@ -1192,7 +1212,7 @@ static bool sig_equal(const px_funcsig *a, const px_funcsig *b)
 	for (uint32_t i = 0; i < a->nrets; i++)
 		if (a->rets[i] != b->rets[i])
 			return false;
-	return true;
+	return a->ret_size == b->ret_size && a->ret_align == b->ret_align;
 }
 
 static px_loc sym_loc(const px_module *m, uint32_t sym)
@@ -1209,7 +1229,8 @@ static void func_register(px_parser *P, bool defined)
 	f->is_decl = !defined;
 	if (!defined && f->linkage != PX_LINK_EXTERN)
 		PX_PERR(P, f->loc, PX_D_no_body, (int)f->name.n, f->name.s);
-	px_funcsig sig = {f->name, f->loc, f->is_kernel, defined, f->linkage, NULL, NULL, NULL, f->nparams, NULL, f->nrets};
+	px_funcsig sig = {f->name, f->loc, f->is_kernel, defined, f->linkage, NULL, NULL, NULL, f->nparams, NULL, f->nrets,
+	                  f->ret_size, f->ret_align};
 	sig.params = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.params);
 	sig.param_sizes = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_sizes);
 	sig.param_aligns = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_aligns);
@@ -1220,6 +1241,8 @@ static void func_register(px_parser *P, bool defined)
 		sig.param_aligns[i] = p->kind == PX_PARAM_AGG ? p->align : 0;
 	}
 	sig.rets = px_arena_dup(&m->arena, f->rets, f->nrets * sizeof *f->rets);
+	sig.ret_size = f->ret_size;
+	sig.ret_align = f->ret_align;
 
 	uint32_t prev = px_strmap_get(&m->syms, f->name.s, f->name.n);
 	if (prev != PX_STRMAP_NONE) {

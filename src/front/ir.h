@@ -217,8 +217,9 @@ typedef struct px_func {
 	uint8_t linkage;    /* enum px_linkage */
 	px_param *params;
 	uint32_t nparams;
-	uint16_t *rets;     /* return types (PX_T_*) */
+	uint16_t *rets;     /* return types (PX_T_*; PX_T_none: the aggregate result) */
 	uint32_t nrets;
+	uint32_t ret_size, ret_align; /* `-> (b8[N] align A)`: N and A (0: not written); else 0 */
 	px_loc rets_loc;
 	px_dirval dirs[16]; /* indexed by PX_DIR_* */
 	px_prop *attrs;     /* function attributes: `attrs {unsafe_fp_math}` after the directives */
@@ -270,8 +271,9 @@ typedef struct px_funcsig {
 	uint32_t *param_sizes; /* aggregate bytes, else 0 */
 	uint32_t *param_aligns; /* aggregate alignment as written (0: none), else 0 */
 	uint32_t nparams;
-	uint16_t *rets;
+	uint16_t *rets;     /* PX_T_* per result; PX_T_none for an aggregate result */
 	uint32_t nrets;
+	uint32_t ret_size, ret_align; /* the aggregate result's bytes and alignment as written */
 } px_funcsig;
 
 typedef struct px_module px_module;

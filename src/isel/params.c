@@ -186,6 +186,49 @@ static px_mop param_source(px_isel *s, const px_node *n, const px_opnd *o, int t
 	return px_lower_operand(s, n, o, &def, type, loc);
 }
 
+/* The bit type of an access of bytes bytes: the element moves as raw bits,
+ * whatever its type (st.param has no .f16). */
+static int bits_of(unsigned bytes)
+{
+	return bytes == 1 ? PX_T_b8 : bytes == 2 ? PX_T_b16 : bytes == 4 ? PX_T_b32 : bytes == 8 ? PX_T_b64 : PX_T_b128;
+}
+
+/* An aggregate parameter's bytes, copied into .param name in the largest
+ * pieces both alignments allow (up to 8 bytes), as a byval copy is. */
+static void copy_agg(px_isel *s, const px_value *v, uint32_t align, px_str name, px_loc loc)
+{
+	const px_param *p = &s->f->params[v->param_index];
+	uint32_t a = p->align ? p->align : 1, b = align ? align : 1;
+	uint32_t piece = a < b ? a : b;
+	if (piece > 8)
+		piece = 8;
+	for (uint32_t off = 0; off < p->size;) {
+		while (piece > p->size - off)
+			piece /= 2;
+		int t = bits_of(piece);
+		px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
+		load_param(s, t, tmp, px_param_sym(s, v->param_index), off, loc);
+		store_param(s, t, name, off, tmp, loc);
+		off += piece;
+	}
+}
+
+/* An operand passed as a b8[N] aggregate (the verifier checked its size and
+ * alignment): a whole array, element k at k times its size, or an aggregate
+ * parameter, copied. */
+static void store_agg(px_isel *s, const px_opnd *o, uint32_t align, px_str name, px_loc loc)
+{
+	const px_value *v = &s->f->values[o->id];
+	if (v->param == PX_PARAM_AGG) {
+		copy_agg(s, v, align, name, loc);
+		return;
+	}
+	uint32_t r = px_value_reg(s, o->id);
+	unsigned eb = px_types[v->type].width / 8;
+	for (uint32_t k = 0; k < v->count; k++)
+		store_param(s, bits_of(eb), name, k * eb, px_reg_mop(s, v->type, r + k), loc);
+}
+
 void px_select_entry(px_isel *s)
 {
 	const px_func *f = s->f;
@@ -208,6 +251,29 @@ void px_select_entry(px_isel *s)
 			continue;
 		px_emit_cvta_to(s, PX_TOK_global, px_reg_mop(s, t, reg), dst, p->loc);
 	}
+}
+
+/* ld.param of a returned value at off into dst. ptxas predicates no ld.param
+ * of a return value: under a guarded call c it is loaded into a scratch
+ * register and copied under the call's guard, so a call that did not happen
+ * leaves its results as they were. */
+static void read_result(px_isel *s, int t, px_mop dst, uint32_t off, const px_minst *c, px_loc loc)
+{
+	if (!c->has_guard) {
+		load_param(s, t, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, loc);
+		return;
+	}
+	px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
+	load_param(s, t, tmp, sym_name(s, PX_RETVAL_CALLER, 0), off, loc);
+	const px_op_def *mov = &px_ops[PX_OP_mov];
+	uint16_t slot[PX_MAX_SLOTS] = {0};
+	unsigned w = px_types[t].width;
+	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, w <= 16 ? PX_T_b16 : w == 32 ? PX_T_b32 : PX_T_b64));
+	px_emit_unary(s, mov, slot, dst, tmp, loc);
+	px_minst *mv = s->mf.last; /* the guard does not change the MC name */
+	mv->has_guard = true;
+	mv->guard_neg = c->guard_neg;
+	mv->guard_reg = c->guard_reg;
 }
 
 static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
@@ -271,6 +337,10 @@ void px_select_call(px_isel *s, const px_node *n)
 		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
 		d->name = sym_name(s, "param", i);
 		d->type = (uint16_t)px_abi_type(types[i]);
+		if (!types[i]) { /* an aggregate, declared as the callee declares it */
+			d->aux = sig->param_sizes[i];
+			d->align = sig->param_aligns[i];
+		}
 		px_finish(s, d);
 	}
 	/* PTX returns one .param: several results share one aggregate (print/) */
@@ -285,11 +355,19 @@ void px_select_call(px_isel *s, const px_node *n)
 		rd = pseudo(s, PX_OP_declare_param, n->loc);
 		rd->name = sym_name(s, PX_RETVAL_CALLER, 0);
 		rd->type = (uint16_t)px_abi_type(rtypes[0]);
-		if (nrets > 1)
+		if (sig->ret_size) {
+			rd->aux = sig->ret_size;
+			rd->align = sig->ret_align;
+		} else if (nrets > 1) {
 			px_ret_layout(rtypes, nrets, offs, &rd->aux, &rd->align);
+		}
 		px_finish(s, rd);
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
+		if (!types[i]) {
+			store_agg(s, &n->ops[i], sig->param_aligns[i], sym_name(s, "param", i), n->loc);
+			continue;
+		}
 		px_mop src = param_source(s, n, &n->ops[i], types[i], n->loc);
 		store_param(s, px_abi_type(types[i]), sym_name(s, "param", i), 0, src, n->loc);
 	}
@@ -323,31 +401,22 @@ void px_select_call(px_isel *s, const px_node *n)
 		const px_opnd *o = &n->res[i];
 		if (o->kind != PX_O_VALUE)
 			continue;
-		px_mop dst = px_lower_value_as(s, o, types[n->nops + i], n->loc);
 		int t = types[n->nops + i];
+		if (!t) { /* the aggregate result into an array, element k from k times its size */
+			const px_value *v = &s->f->values[o->id];
+			uint32_t r = px_value_reg(s, o->id);
+			unsigned eb = px_types[v->type].width / 8;
+			for (uint32_t k = 0; k < v->count; k++)
+				read_result(s, bits_of(eb), px_reg_mop(s, v->type, r + k), k * eb, c, n->loc);
+			continue;
+		}
+		px_mop dst = px_lower_value_as(s, o, t, n->loc);
 		uint32_t off = nrets > 1 ? offs[i] : 0;
 		if (t == PX_T_pred) {
 			read_pred(s, PX_T_b32, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, c, n->loc);
 			continue;
 		}
-		if (!c->has_guard) {
-			load_param(s, t, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, n->loc);
-			continue;
-		}
-		/* ptxas predicates no ld.param of a return value: load it into a
-		 * scratch register and copy that under the call's guard, so a call
-		 * that did not happen leaves its results as they were */
-		px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
-		load_param(s, t, tmp, sym_name(s, PX_RETVAL_CALLER, 0), off, n->loc);
-		const px_op_def *mov = &px_ops[PX_OP_mov];
-		uint16_t slot[PX_MAX_SLOTS] = {0};
-		unsigned w = px_types[t].width;
-		px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, w <= 16 ? PX_T_b16 : w == 32 ? PX_T_b32 : PX_T_b64));
-		px_emit_unary(s, mov, slot, dst, tmp, n->loc);
-		px_minst *mv = s->mf.last; /* the guard does not change the MC name */
-		mv->has_guard = true;
-		mv->guard_neg = c->guard_neg;
-		mv->guard_reg = c->guard_reg;
+		read_result(s, t, dst, off, c, n->loc);
 	}
 	px_minst *e = pseudo(s, PX_OP_callseq_end, n->loc);
 	e->aux = seq;
@@ -363,6 +432,10 @@ void px_select_ret(px_isel *s, const px_node *n)
 		px_ret_layout(f->rets, f->nrets, offs, &size, &align);
 	}
 	for (uint32_t i = 0; i < n->nops && i < f->nrets; i++) {
+		if (f->ret_size) {
+			store_agg(s, &n->ops[i], f->ret_align, sym_name(s, PX_RETVAL_CALLEE, 0), n->loc);
+			continue;
+		}
 		int t = f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i];
 		px_mop src = param_source(s, n, &n->ops[i], t, n->loc);
 		store_param(s, px_abi_type(t), sym_name(s, PX_RETVAL_CALLEE, 0), offs[i], src, n->loc);

@@ -200,11 +200,17 @@ void px_print_globals(px_buf *out, const px_module *m)
 /* ---------------------------------------------------------------- signatures */
 
 /* (.param .bW func_retval0) for one return; several share one aggregate,
- * because ptxas says "Multiple return parameters require .register state space". */
-static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n)
+ * because ptxas says "Multiple return parameters require .register state space";
+ * an aggregate result (agg_size bytes) is that aggregate as written. */
+static void print_rets(px_buf *out, const uint16_t *rets, uint32_t n, uint32_t agg_size, uint32_t agg_align)
 {
 	if (!n)
 		return;
+	if (agg_size) {
+		px_buf_printf(out, "(.param .align %u .b8 " PX_RETVAL_CALLEE "0[%u]) ", agg_align ? agg_align : 1,
+		              agg_size);
+		return;
+	}
 	if (n == 1) {
 		px_buf_printf(out, "(.param .b%u " PX_RETVAL_CALLEE "0) ", px_types[px_abi_type(rets[0])].width);
 		return;
@@ -248,12 +254,12 @@ static void print_params_end(px_buf *out, uint32_t n) { px_buf_puts(out, n ? "\n
 /* "[linkage ].entry name(" or "[linkage ].func [(rets) ]name(": the
  * parameters follow one per line, then print_params_end. */
 static void print_sig_head(px_buf *out, const char *linkage_kw, bool kernel, px_str name,
-                           const uint16_t *rets, uint32_t nrets)
+                           const uint16_t *rets, uint32_t nrets, uint32_t agg_size, uint32_t agg_align)
 {
 	print_linkage_kw(out, linkage_kw);
 	px_buf_puts(out, kernel ? ".entry " : ".func ");
 	if (!kernel)
-		print_rets(out, rets, nrets);
+		print_rets(out, rets, nrets, agg_size, agg_align);
 	put_str(out, name);
 	px_buf_putc(out, '(');
 }
@@ -301,7 +307,7 @@ void px_print_files(px_buf *out, const px_module *m)
 
 void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw)
 {
-	print_sig_head(out, linkage_kw, false, s->name, s->rets, s->nrets);
+	print_sig_head(out, linkage_kw, false, s->name, s->rets, s->nrets, s->ret_size, s->ret_align);
 	for (uint32_t i = 0; i < s->nparams; i++) {
 		px_param p = sig_param(s, i);
 		print_param_sep(out, i);
@@ -349,7 +355,8 @@ static bool print_reg_decls(px_buf *out, const px_mfunc *mf)
 
 static void print_func_sig(px_buf *out, const px_func *fn)
 {
-	print_sig_head(out, px_print_linkage(fn->linkage), fn->is_kernel, fn->name, fn->rets, fn->nrets);
+	print_sig_head(out, px_print_linkage(fn->linkage), fn->is_kernel, fn->name, fn->rets, fn->nrets,
+	               fn->ret_size, fn->ret_align);
 	for (uint32_t i = 0; i < fn->nparams; i++) {
 		print_param_sep(out, i);
 		print_param(out, fn->name, i, &fn->params[i], fn->is_kernel);

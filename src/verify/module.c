@@ -132,7 +132,7 @@ void px_verify_module_end(px_verifier *v)
 			px_error(v->d, p->loc, PX_D_undefined_function, (int)p->callee.n, p->callee.s);
 			continue;
 		}
-		px_check_call_sig(v, &v->m->funcs[s >> 1], "@", p->callee, p->loc, p->args, p->lits, p->nargs, p->rets,
-		                  p->nrets);
+		px_check_call_sig(v, &v->m->funcs[s >> 1], "@", p->callee, p->loc, p->args, p->arg_bytes, p->lits,
+		                  p->nargs, p->rets, p->ret_bytes, p->nrets);
 	}
 }

@@ -12,9 +12,12 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 
 /* A call against the callee's signature: argument count and types (lits[i],
  * a literal argument or kind PX_O_NONE, against its parameter's type), results.
+ * arg_bytes[i] / ret_bytes[i] is nonzero for a whole array value (args[i] its
+ * element type) or an aggregate parameter (args[i] PX_T_none): the bytes it
+ * carries to a b8[N] parameter or from a b8[N] result.
  * The messages name the callee with its sigil: "@" for a function, "%" for the
  * value an indirect call goes through (its signature written in the call). */
 void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil, px_str callee, px_loc loc,
-                       const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
-                       uint32_t nrets);
+                       const uint16_t *args, const uint32_t *arg_bytes, const px_opnd *lits, uint32_t nargs,
+                       const uint16_t *rets, const uint32_t *ret_bytes, uint32_t nrets);
 #endif

@@ -207,9 +207,28 @@ static bool is_literal(const px_opnd *o)
 	return o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS;
 }
 
-/* A plain value operand of a call or ret: defined, and its type. */
-static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
+/* The bytes a value carries through a call as an aggregate: a whole array's
+ * elements (not pred: a predicate has no bytes), or an aggregate parameter's
+ * own bytes; 0 for anything else. */
+static uint32_t agg_bytes(const px_func *f, const px_opnd *o)
 {
+	if (o->kind != PX_O_VALUE)
+		return 0;
+	const px_value *val = &f->values[o->id];
+	if (val->param == PX_PARAM_AGG)
+		return f->params[val->param_index].size;
+	if (!val->count || o->elem >= 0 || !val->type || val->type == PX_T_pred)
+		return 0;
+	return val->count * (px_types[val->type].width / 8);
+}
+
+/* A plain value operand of a call or ret: defined, and its type; with bytes,
+ * a whole array or an aggregate parameter too (*bytes: agg_bytes; the type of
+ * an aggregate parameter is PX_T_none). */
+static int arg_type(px_verifier *v, px_func *f, const px_opnd *o, uint32_t *bytes)
+{
+	if (bytes)
+		*bytes = agg_bytes(f, o);
 	switch (o->kind) {
 	case PX_O_VALUE:
 		if (!(v->state[o->id] & PX_VS_DEF)) {
@@ -220,6 +239,8 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 				px_undefined_value(v, f, o->loc, o->id);
 			v->state[o->id] |= PX_VS_DEF;
 		}
+		if (bytes && *bytes)
+			return f->values[o->id].param == PX_PARAM_AGG ? PX_T_none : f->values[o->id].type;
 		if (f->values[o->id].count && o->elem < 0) {
 			px_error(v->d, o->loc, PX_D_array_as_scalar, (int)f->values[o->id].name.n, f->values[o->id].name.s);
 			return 0;
@@ -235,10 +256,39 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o)
 	}
 }
 
+/* An operand crossing a call or ret as a b8[size] align `align` aggregate
+ * (align 0: not written, 1): what says which ("argument 2 of '@f'"); type and
+ * bytes as px_check_call_sig's; lit: it is a literal; taken: a call's result,
+ * which only an array receives. */
+static void check_agg_pass(px_verifier *v, px_loc loc, const char *what, uint32_t size, uint32_t align, int type,
+                           uint32_t bytes, bool lit, bool taken)
+{
+	if (lit || !bytes) {
+		px_error(v->d, loc, taken ? PX_D_agg_take_scalar : PX_D_agg_pass_scalar, what, size, size);
+		return;
+	}
+	if (bytes != size) {
+		px_error(v->d, loc, PX_D_agg_pass_size, what, size, bytes);
+		return;
+	}
+	unsigned eb = type ? px_types[type].width / 8 : 0;
+	if (eb > (align ? align : 1))
+		px_error(v->d, loc, PX_D_agg_pass_align, what, px_types[type].name, eb, align ? align : 1);
+}
+
+/* "argument 2 of '@f'" or "result 1 of '%fp'", for the aggregate messages. */
+static const char *call_place(px_verifier *v, const char *kind, uint32_t i, const char *sigil, px_str callee)
+{
+	size_t n = strlen(kind) + callee.n + 32;
+	char *s = px_arena_alloc(v->keep, n);
+	snprintf(s, n, "%s %u of '%s%.*s'", kind, i, sigil, (int)callee.n, callee.s);
+	return s;
+}
+
 /* Check a call against sig, or remember it for the end of the module. */
 void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil, px_str callee, px_loc loc,
-                       const uint16_t *args, const px_opnd *lits, uint32_t nargs, const uint16_t *rets,
-                       uint32_t nrets)
+                       const uint16_t *args, const uint32_t *arg_bytes, const px_opnd *lits, uint32_t nargs,
+                       const uint16_t *rets, const uint32_t *ret_bytes, uint32_t nrets)
 {
 	if (sig->is_kernel) {
 		px_error(v->d, loc, PX_D_call_kernel, (int)callee.n, callee.s);
@@ -251,7 +301,13 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil,
 	char *what = NULL;
 	for (uint32_t i = 0; i < nargs; i++) {
 		if (!sig->params[i]) {
-			px_error(v->d, loc, PX_D_call_aggregate, i + 1, sigil, (int)callee.n, callee.s);
+			check_agg_pass(v, loc, call_place(v, "argument", i + 1, sigil, callee), sig->param_sizes[i],
+			                  sig->param_aligns[i], args[i], arg_bytes[i], lits[i].kind != PX_O_NONE, false);
+			continue;
+		}
+		if (arg_bytes[i]) {
+			px_error(v->d, loc, PX_D_agg_to_scalar, call_place(v, "argument", i + 1, sigil, callee),
+			         px_types[sig->params[i]].name);
 			continue;
 		}
 		if (lits[i].kind != PX_O_NONE) {
@@ -272,10 +328,19 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil,
 		px_error(v->d, loc, PX_D_call_ret_count, sigil, (int)callee.n, callee.s, sig->nrets, nrets);
 		return;
 	}
-	for (uint32_t i = 0; i < nrets; i++)
-		if (rets[i] && !px_type_fits(rets[i], sig->rets[i]))
+	for (uint32_t i = 0; i < nrets; i++) {
+		if (!rets[i] && !ret_bytes[i])
+			continue; /* discarded */
+		if (sig->rets[i] == PX_T_none)
+			check_agg_pass(v, loc, call_place(v, "result", i + 1, sigil, callee), sig->ret_size,
+			                  sig->ret_align, rets[i], ret_bytes[i], false, true);
+		else if (ret_bytes[i])
+			px_error(v->d, loc, PX_D_agg_to_scalar, call_place(v, "result", i + 1, sigil, callee),
+			         px_types[sig->rets[i]].name);
+		else if (!px_type_fits(rets[i], sig->rets[i]))
 			px_error(v->d, loc, PX_D_call_ret_type, i + 1, sigil, (int)callee.n, callee.s,
 			         px_types[rets[i]].name, px_types[sig->rets[i]].name);
+	}
 }
 
 static const px_funcsig *find_sig(px_module *m, px_str name)
@@ -289,10 +354,12 @@ static const px_funcsig *find_sig(px_module *m, px_str name)
 static void check_call(px_verifier *v, px_func *f, px_node *n)
 {
 	uint16_t *args = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *args);
+	uint32_t *arg_bytes = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *arg_bytes);
 	uint16_t *rets = px_arena_alloc(v->keep, (n->nres + 1) * sizeof *rets);
+	uint32_t *ret_bytes = px_arena_alloc(v->keep, (n->nres + 1) * sizeof *ret_bytes);
 	px_opnd *lits = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *lits);
 	for (uint32_t i = 0; i < n->nops; i++) {
-		args[i] = (uint16_t)arg_type(v, f, &n->ops[i]);
+		args[i] = (uint16_t)arg_type(v, f, &n->ops[i], &arg_bytes[i]);
 		memset(&lits[i], 0, sizeof lits[i]);
 		if (is_literal(&n->ops[i]))
 			lits[i] = n->ops[i];
@@ -301,19 +368,23 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	for (uint32_t i = 0; i < n->nres; i++) {
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
+		/* an aggregate parameter is read-only: results land in arrays */
+		ret_bytes[i] = o->kind == PX_O_VALUE && f->values[o->id].param != PX_PARAM_AGG ? agg_bytes(f, o) : 0;
 	}
 	if (n->icall) { /* through a value: the signature written after ':' */
 		const px_funcsig *proto = n->icall->proto;
-		int t = arg_type(v, f, &n->icall->target);
+		int t = arg_type(v, f, &n->icall->target, NULL);
 		if (t && !px_type_fits(t, PX_T_u64))
 			px_error(v->d, n->icall->target.loc, PX_D_call_target_type, (int)proto->name.n, proto->name.s,
 			         px_types[t].name);
-		px_check_call_sig(v, proto, "%", proto->name, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		px_check_call_sig(v, proto, "%", proto->name, n->callee_loc, args, arg_bytes, lits, n->nops, rets,
+		                  ret_bytes, n->nres);
 		return;
 	}
 	const px_funcsig *sig = find_sig(v->m, n->callee);
 	if (sig) {
-		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, lits, n->nops, rets, n->nres);
+		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, arg_bytes, lits, n->nops, rets,
+		                  ret_bytes, n->nres);
 		return;
 	}
 	px_pending_call *p = px_arena_alloc(v->keep, sizeof *p);
@@ -321,6 +392,8 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	p->callee.n = n->callee.n;
 	p->loc = n->callee_loc;
 	p->args = args;
+	p->arg_bytes = arg_bytes;
+	p->ret_bytes = ret_bytes;
 	p->lits = lits;
 	p->nargs = n->nops;
 	p->rets = rets;
@@ -340,8 +413,18 @@ static void check_ret(px_verifier *v, px_func *f, px_node *n)
 		return;
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
-		int t = arg_type(v, f, &n->ops[i]);
-		if (is_literal(&n->ops[i]))
+		uint32_t bytes;
+		int t = arg_type(v, f, &n->ops[i], &bytes);
+		if (f->rets[i] == PX_T_none) {
+			char what[32];
+			snprintf(what, sizeof what, "returned value %u", i + 1);
+			check_agg_pass(v, n->ops[i].loc, what, f->ret_size, f->ret_align, t, bytes,
+			                  is_literal(&n->ops[i]), false);
+		} else if (bytes) {
+			char what[32];
+			snprintf(what, sizeof what, "returned value %u", i + 1);
+			px_error(v->d, n->ops[i].loc, PX_D_agg_to_scalar, what, px_types[f->rets[i]].name);
+		} else if (is_literal(&n->ops[i]))
 			px_check_literal(v, &n->ops[i], f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i], i + 1, "ret");
 		else if (t && !px_type_fits(t, f->rets[i]))
 			px_error(v->d, n->ops[i].loc, PX_D_ret_type, i + 1, px_types[t].name, px_types[f->rets[i]].name);

@@ -21,9 +21,11 @@ typedef struct px_pending_call {
 	px_str callee;
 	px_loc loc;
 	uint16_t *args;    /* PX_T_* per argument (0: unknown) */
+	uint32_t *arg_bytes; /* per argument: an aggregate's bytes (px_check_call_sig), else 0 */
 	px_opnd *lits;     /* per argument: a copy of a literal, else kind PX_O_NONE */
 	uint32_t nargs;
 	uint16_t *rets;    /* PX_T_* per result (0: discarded) */
+	uint32_t *ret_bytes;
 	uint32_t nrets;
 	struct px_pending_call *next;
 } px_pending_call;
