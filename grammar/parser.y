@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "front/format.h"
 #include "tables/tables.h"
 
 #define YYSTYPE PXYYSTYPE
@@ -74,6 +75,7 @@ static px_node *inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist
 static void stmt_done(px_parser *P, px_guard g, px_node *n);
 static void label_def(px_parser *P, px_tok t);
 static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *outs, px_olist ins);
+static px_node *printf_node(px_parser *P, px_tok kw, px_tok text, px_olist args);
 static px_node *icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok target, px_olist args,
                            px_olist ptypes, px_olist rtypes);
 static void local_def(px_parser *P, px_tok name, px_tok type, const px_tok *count, bool unsized,
@@ -132,6 +134,7 @@ static void stmt_reset(px_parser *P);
 %token <tok> K_ALIGN "'align'" K_ASM "'asm'" K_ATTRS "'attrs'" K_CALL "'call'" K_CONST "'const'"
 %token <tok> K_EXTERN "'extern'" K_FUNC "'func'" K_GLOBAL "'global'" K_INTERNAL "'internal'"
 %token <tok> K_KERNEL "'kernel'" K_LOC "'loc'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
+%token <tok> K_PRINTF "'printf'"
 %token <tok> K_SHARED "'shared'" K_TARGET "'target'" K_WEAK "'weak'"
 %token <tok> '(' ')' '[' ']' '{' '}' ',' ':' '|' '=' '+' '-' '!' '@'
 
@@ -381,6 +384,8 @@ instr
 		{ $$ = icall_node(P, NULL, $1, $2, $4, $8, $10); }
 	| K_ASM STRING '(' ')' '(' opnds_opt ')'         { $$ = asm_node(P, $1, $2, NULL, $6); }
 	| K_ASM STRING '(' results ')' '(' opnds_opt ')' { $$ = asm_node(P, $1, $2, &$4, $7); }
+	| K_PRINTF STRING                                { $$ = printf_node(P, $1, $2, (px_olist){0}); }
+	| K_PRINTF STRING ',' opnds                      { $$ = printf_node(P, $1, $2, $4); }
 	| K_RET { $$ = new_node(P, PX_N_RET, $1.loc); }
 	| K_RET operand
 		{
@@ -544,7 +549,7 @@ lstride
 
 keyword
 	: K_ALIGN | K_ASM | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
-	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK
+	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK | K_PRINTF
 	;
 
 %%
@@ -1038,6 +1043,121 @@ static px_node *asm_node(px_parser *P, px_tok kw, px_tok text, const px_olist *o
 	}
 	n->ops = olist_array(a, ins);
 	n->nops = ins.n;
+	return n;
+}
+
+/* The format's module string: "$str", "$str$1", ... (no MIR name starts with
+ * '$'), b8[N] with its NUL, in .global as the CUDA compiler puts it; a text
+ * printed before shares its string. Returns its ordinal k. */
+static uint32_t printf_string(px_parser *P, px_str text, px_loc loc)
+{
+	px_module *m = P->m;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->nglobals; i++) {
+		const px_global *g = &m->globals[i];
+		if (!px_printf_string_k(g->name, NULL))
+			continue;
+		bool same = g->ninit == text.n + 1;
+		for (uint32_t b = 0; same && b < text.n; b++)
+			same = g->init[b].ival == (unsigned char)text.s[b];
+		if (same)
+			return k;
+		k++;
+	}
+	px_global g = {.name = px_printf_string_name(&m->arena, k), .loc = loc, .space = PX_SPACE_GLOBAL,
+	               .linkage = PX_LINK_INTERNAL, .type = PX_T_b8, .is_array = true, .count = text.n + 1,
+	               .align = 1, .init_is_list = true};
+	g.init = px_arena_alloc(&m->arena, (text.n + 1) * sizeof *g.init);
+	for (uint32_t b = 0; b <= text.n; b++) {
+		g.init[b].kind = PX_O_INT;
+		g.init[b].loc = loc;
+		g.init[b].ival = b < text.n ? (unsigned char)text.s[b] : 0;
+	}
+	g.ninit = text.n + 1;
+	if (m->nglobals == m->cap_globals) {
+		uint32_t cap = m->cap_globals ? m->cap_globals * 2 : 16;
+		m->globals = px_arena_grow(&m->arena, m->globals, m->nglobals, cap, sizeof *m->globals);
+		m->cap_globals = cap;
+	}
+	m->globals[m->nglobals] = g;
+	px_module_sym_put(m, g.name, m->nglobals << 1);
+	m->nglobals++;
+	return k;
+}
+
+/* Whether a 64-bit integer or ptr type t passes as printf's u64 or ptr. */
+static bool is_address_type(unsigned t)
+{
+	return t == PX_T_ptr || ((px_types[t].kind == PX_KIND_BIT || px_types[t].kind == PX_KIND_UINT ||
+	                          px_types[t].kind == PX_KIND_SINT) && px_types[t].width == 64);
+}
+
+/* vprintf(format, buffer) -> int, declared once for the module at the first
+ * printf as `extern func @vprintf(%f: ptr, %a: ptr) -> (s32)`; a @vprintf the
+ * module declared before must take two 64-bit addresses and return 32 bits. */
+static void printf_decl(px_parser *P, px_loc loc)
+{
+	px_module *m = P->m;
+	static const uint16_t params[2] = {PX_T_ptr, PX_T_ptr}, rets[1] = {PX_T_s32};
+	static const uint32_t zeros[2] = {0, 0};
+	px_funcsig sig = {(px_str){"vprintf", 7}, loc, false, false, PX_LINK_EXTERN, (uint16_t *)params,
+	                  (uint32_t *)zeros, (uint32_t *)zeros, 2, (uint16_t *)rets, 1, 0, 0};
+	uint32_t prev = px_strmap_get(&m->syms, sig.name.s, sig.name.n);
+	if (prev != PX_STRMAP_NONE) {
+		const px_funcsig *old = prev & 1 ? &m->funcs[prev >> 1] : NULL;
+		if (!old || old->is_kernel || old->nparams != 2 || !is_address_type(old->params[0]) ||
+		    !is_address_type(old->params[1]) || old->nrets != 1 || px_types[old->rets[0]].width != 32 ||
+		    px_types[old->rets[0]].kind == PX_KIND_FLOAT) {
+			px_error(m->diags, loc, PX_D_printf_vprintf);
+			px_report(m->diags, PX_SEV_NOTE, sym_loc(m, prev), PX_D_previous, (int)sig.name.n, sig.name.s);
+		}
+		return;
+	}
+	if (m->nfuncs == m->cap_funcs) {
+		uint32_t cap = m->cap_funcs ? m->cap_funcs * 2 : 16;
+		m->funcs = px_arena_grow(&m->arena, m->funcs, m->nfuncs, cap, sizeof *m->funcs);
+		m->cap_funcs = cap;
+	}
+	m->funcs[m->nfuncs] = sig;
+	px_module_sym_put(m, sig.name, m->nfuncs << 1 | 1);
+	m->nfuncs++;
+}
+
+/* `printf "format", args`: the arguments go through a buffer in local memory,
+ * the function's $printf_args, as large as its largest printf needs. */
+static px_node *printf_node(px_parser *P, px_tok kw, px_tok text, px_olist args)
+{
+	px_arena *a = &P->m->fn_arena;
+	px_func *f = P->f;
+	px_node *n = new_node(P, PX_N_PRINTF, kw.loc);
+	n->text = unescape(a, text);
+	n->text_loc = text.loc;
+	n->ops = olist_array(a, args);
+	n->nops = args.n;
+	n->label = printf_string(P, n->text, text.loc);
+	printf_decl(P, kw.loc);
+	px_fmt fmt;
+	px_fmt_scan(&P->tmp, n->text, &fmt);
+	if (!fmt.size)
+		return n;
+	px_str name = {PX_PRINTF_BUFFER, sizeof PX_PRINTF_BUFFER - 1};
+	for (uint32_t i = 0; i < f->nlocals; i++) {
+		px_local *l = &f->locals[i];
+		if (l->name.n == name.n && !memcmp(l->name.s, name.s, name.n)) {
+			if (fmt.size > l->count)
+				l->count = fmt.size;
+			if (fmt.align > l->align)
+				l->align = fmt.align;
+			return n;
+		}
+	}
+	if (f->nlocals == f->cap_locals) {
+		uint32_t cap = f->cap_locals ? f->cap_locals * 2 : 4;
+		f->locals = px_arena_grow(a, f->locals, f->nlocals, cap, sizeof *f->locals);
+		f->cap_locals = cap;
+	}
+	f->locals[f->nlocals++] = (px_local){.name = name, .loc = kw.loc, .type = PX_T_b8, .is_array = true,
+	                                     .count = fmt.size, .align = fmt.align};
 	return n;
 }
 

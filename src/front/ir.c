@@ -93,7 +93,7 @@ void px_func_append(px_func *f, px_node *n)
 		f->first = n;
 	f->last = n;
 	f->nnodes++;
-	f->ncalls += n->kind == PX_N_CALL;
+	f->ncalls += n->kind == PX_N_CALL || n->kind == PX_N_PRINTF; /* printf calls vprintf */
 }
 
 uint32_t px_module_sym(const px_module *m, px_str name)

@@ -123,7 +123,7 @@ typedef struct px_label {
 } px_label;
 
 /* ---- nodes ---- */
-enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET, PX_N_ASM };
+enum px_nkind { PX_N_INST, PX_N_LABEL, PX_N_CALL, PX_N_RET, PX_N_ASM, PX_N_PRINTF };
 
 typedef struct px_prop {
 	px_str key;
@@ -153,7 +153,8 @@ struct px_node {
 	px_prop *props;
 	union {
 		px_str opname;  /* PX_N_INST: the dotted name exactly as written, e.g. "ld.global.v4" */
-		px_str text;    /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs) */
+		px_str text;    /* PX_N_ASM: the template, escapes decoded (res: outputs, ops: inputs);
+		                 * PX_N_PRINTF: the format, decoded (ops: the arguments) */
 		struct {        /* PX_N_CALL: function name without '@' (empty for a call through a value) */
 			px_str callee;
 			struct px_icall *icall; /* a call through a value, else NULL */
@@ -161,14 +162,14 @@ struct px_node {
 	};
 	union {
 		px_loc oploc;      /* PX_N_INST: opname's */
-		px_loc text_loc;   /* PX_N_ASM: text's */
+		px_loc text_loc;   /* PX_N_ASM, PX_N_PRINTF: text's */
 		px_loc callee_loc; /* PX_N_CALL: callee's */
 	};
 	uint32_t nres, nops, nprops;
 	px_loc loc;         /* start of the statement: the guard's (if it has one), the first result's or the op's */
 	uint32_t dloc;      /* the loc statement in force (--lineinfo): its place is the function's dlocs[dloc - 1]; 0: none */
 	uint32_t guard;     /* guard @%p or @!%p: value index */
-	uint32_t label;     /* PX_N_LABEL: label index */
+	uint32_t label;     /* PX_N_LABEL: label index; PX_N_PRINTF: its format's string (px_printf_string_name) */
 	uint32_t flags;     /* PX_NF_* node flags from the dictionary (verifier) */
 	uint32_t inferred : 24; /* bit i: slot i was filled by type inference, not written (verifier) */
 	uint32_t kind : 3;      /* enum px_nkind */

@@ -289,6 +289,9 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 		case PX_N_ASM:
 			px_select_asm(s, n);
 			break;
+		case PX_N_PRINTF:
+			px_select_printf(s, n);
+			break;
 		default:
 			if (!select_chain(s, n) && !px_select_vector(s, n))
 				px_select_match(s, n); /* layer 3 */

@@ -99,8 +99,12 @@ px_str px_param_sym(px_isel *s, uint32_t index);
 void px_select_entry(px_isel *s);
 void px_select_call(px_isel *s, const px_node *n);
 void px_select_ret(px_isel *s, const px_node *n);
+/* the call block of printf's vprintf(fmt, buf), guarded as n is (params.c) */
+void px_select_vprintf(px_isel *s, const px_node *n, px_mop fmt, px_mop buf);
 /* inline PTX (asm.c) */
 void px_select_asm(px_isel *s, const px_node *n);
+/* printf: its buffer, its string and the call (printf.c) */
+void px_select_printf(px_isel *s, const px_node *n);
 /* MC names (mcname.c) */
 const char *px_mc_name(px_arena *a, const px_minst *mi);
 

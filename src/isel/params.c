@@ -423,6 +423,44 @@ void px_select_call(px_isel *s, const px_node *n)
 	px_finish(s, e);
 }
 
+/* { .param .b64 param0; .param .b64 param1; .param .b32 retval0;
+ *   st.param.b64 [param0], fmt; st.param.b64 [param1], buf;
+ *   call.uni (retval0), vprintf, (param0, param1); } as the CUDA compiler
+ * calls it; the int it returns is not read. */
+void px_select_vprintf(px_isel *s, const px_node *n, px_mop fmt, px_mop buf)
+{
+	uint32_t seq = s->callseq++;
+	px_minst *b = pseudo(s, PX_OP_callseq_begin, n->loc);
+	b->aux = seq;
+	px_finish(s, b);
+	for (uint32_t i = 0; i < 3; i++) {
+		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
+		d->name = i < 2 ? sym_name(s, "param", i) : sym_name(s, PX_RETVAL_CALLER, 0);
+		d->type = i < 2 ? PX_T_b64 : PX_T_b32;
+		px_finish(s, d);
+	}
+	store_param(s, PX_T_b64, sym_name(s, "param", 0), 0, fmt, n->loc);
+	store_param(s, PX_T_b64, sym_name(s, "param", 1), 0, buf, n->loc);
+	px_minst *c = pseudo(s, PX_OP_call, n->loc);
+	c->name = (px_str){"vprintf", 7};
+	c->res = px_mops(s, 1);
+	c->res[0] = sym_mop(sym_name(s, PX_RETVAL_CALLER, 0));
+	c->nres = 1;
+	c->ops = px_mops(s, 2);
+	c->ops[0] = sym_mop(sym_name(s, "param", 0));
+	c->ops[1] = sym_mop(sym_name(s, "param", 1));
+	c->nops = 2;
+	if (n->has_guard) {
+		c->has_guard = true;
+		c->guard_neg = n->guard_neg;
+		c->guard_reg = px_value_reg(s, n->guard);
+	}
+	px_finish(s, c);
+	px_minst *e = pseudo(s, PX_OP_callseq_end, n->loc);
+	e->aux = seq;
+	px_finish(s, e);
+}
+
 void px_select_ret(px_isel *s, const px_node *n)
 {
 	const px_func *f = s->f;

@@ -53,7 +53,8 @@ static void check_consumer(px_verifier *v, const px_func *f, const px_node *n, c
 		px_error(v->d, n->oploc, PX_D_carry_unset, what);
 	} else if (cut) {
 		px_error(v->d, n->oploc, PX_D_carry_clobbered, what, px_module_line(v->m, prod->oploc),
-		         cut->kind == PX_N_CALL ? "call" : "inline asm", px_module_line(v->m, cut->loc));
+		         cut->kind == PX_N_CALL ? "call" : cut->kind == PX_N_PRINTF ? "printf" : "inline asm",
+		         px_module_line(v->m, cut->loc));
 	} else if (prod->has_guard &&
 	           (!n->has_guard || n->guard != prod->guard || n->guard_neg != prod->guard_neg || reguard)) {
 		const px_value *g = &f->values[prod->guard];
@@ -68,7 +69,7 @@ void px_check_carry(px_verifier *v, px_func *f)
 	const px_node *cut = NULL;     /* a call or inline asm after it */
 	const px_node *reguard = NULL; /* a statement after it that redefines its guard */
 	for (const px_node *n = f->first; n; n = n->next) {
-		if (n->kind == PX_N_CALL || n->kind == PX_N_ASM) {
+		if (n->kind == PX_N_CALL || n->kind == PX_N_ASM || n->kind == PX_N_PRINTF) {
 			if (prod && !cut)
 				cut = n;
 		} else if (n->kind == PX_N_INST && n->op) {

@@ -488,6 +488,10 @@ void px_verify_func(px_verifier *v, px_func *f)
 		case PX_N_ASM:
 			px_verify_asm(v, f, n);
 			break;
+		case PX_N_PRINTF:
+			check_guard(v, f, n);
+			px_verify_printf(v, f, n);
+			break;
 		default:
 			break;
 		}

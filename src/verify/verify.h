@@ -124,6 +124,7 @@ void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /*
 void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id);
 void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
+void px_verify_printf(px_verifier *v, px_func *f, px_node *n);  /* printf.c: the format against its arguments */
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
 /* window.c: what lacks the target v->target: which targets have it. */
