@@ -43,6 +43,7 @@ typedef struct px_isel {
 	px_linecol lc;
 	struct px_match_plan *match; /* match.c: per function, the nodes patterns absorb */
 	uint32_t vskip;        /* vector.c: statements a merged vector access already covers */
+	uint32_t vquiet;       /* vector.c: statements of a run already remarked on as not merged */
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */
 	uint8_t *b8mark;       /* regs.c: per value, 1 when it needs a true .b8 register */
 	uint32_t b8cap;

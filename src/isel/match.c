@@ -292,6 +292,8 @@ const px_node *px_match_def(const px_isel *s, uint32_t id)
 	return p->ndefs[id] == 1 ? p->def[id] : NULL;
 }
 
+unsigned px_match_ndefs(const px_isel *s, uint32_t id) { return s->match->ndefs[id]; }
+
 /* ---- the FTZ probe ---- */
 
 static const px_prop *func_attr(const px_func *f, const char *key)

@@ -30,6 +30,8 @@ int64_t px_check_predicate(int64_t cost, const px_lattice_step *row, unsigned sm
 void px_match_plan(px_isel *s, const px_func *f);
 /* The node defining value id, when it is the only definition; else NULL. */
 const px_node *px_match_def(const px_isel *s, uint32_t id);
+/* The statements defining value id: 0, 1, or 2 for two or more. */
+unsigned px_match_ndefs(const px_isel *s, uint32_t id);
 /* Select n by the cheapest pattern (absorbed nodes emit nothing). */
 void px_select_match(px_isel *s, const px_node *n);
 /* NVPTX's FMA FTZ probe: the node flag {ftz_ok} (NVPTX's SDNode flag bit 0x40, NoFPExcept), else

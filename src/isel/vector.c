@@ -2,9 +2,12 @@
  * the MIR writes with .v2/.v4/.v8 is lowered as it stands. A run of adjacent
  * scalar ones the selector proves contiguous and aligned becomes one vector
  * access: same operation and modifiers, the same base, offsets one element
- * apart, and a base whose alignment (a parameter's `align`, a variable's, or
- * a variable's address moved into a register) covers the whole vector. The
- * widest run (.v8, .v4, then .v2) the tables admit on the target wins. */
+ * apart, and a base whose alignment (a parameter's `align`, a variable's, a
+ * variable's address moved into a register, an address its statement states
+ * with {align = N}, or such a base plus a constant) covers the whole vector.
+ * The widest run (.v8, .v4, then .v2) the tables admit on the target wins;
+ * --remarks says once per run what was merged, and what kept a wider vector
+ * out and what to write instead. */
 #include <stdio.h>
 #include <string.h>
 
@@ -36,6 +39,42 @@ static const px_global *moved_symbol(const px_isel *s, uint32_t id)
 	return global_named(s->m, n->ops[0].sym);
 }
 
+static uint32_t low_bit(int64_t c) { return c ? (uint32_t)((uint64_t)c & -(uint64_t)c) : 1u << 30; }
+
+/* What value id is known to be aligned to, in bytes (1: unknown): a
+ * parameter's `align` (no statement assigns it again), the `align` of a
+ * variable whose address it was moved from, what its only statement states
+ * with {align = N}, or, for an add of such a value and a constant, the smaller
+ * of the two alignments. depth bounds the walk up the adds. */
+static uint32_t value_align(const px_isel *s, uint32_t id, unsigned depth)
+{
+	const px_value *v = &s->f->values[id];
+	if (v->count)
+		return 1;
+	if (v->param && v->param_index < s->f->nparams && !px_match_ndefs(s, id))
+		return s->f->params[v->param_index].align ? s->f->params[v->param_index].align : 1;
+	const px_node *d = px_match_def(s, id);
+	if (!d || d->kind != PX_N_INST)
+		return 1;
+	unsigned lg = (d->flags & PX_NF_align) >> PX_NF_align_SHIFT;
+	if (lg)
+		return 1u << lg;
+	const px_global *g = moved_symbol(s, id);
+	if (g)
+		return g->align ? g->align : 1;
+	if (!depth || d->op != &px_ops[PX_OP_add] || d->nops != 2)
+		return 1;
+	uint32_t a = 1u << 30;
+	for (unsigned i = 0; i < 2; i++) {
+		const px_opnd *o = &d->ops[i];
+		uint32_t x = o->kind == PX_O_INT ? low_bit(o->ival)
+		             : o->kind == PX_O_VALUE && o->elem < 0 ? value_align(s, o->id, depth - 1) : 1;
+		if (x < a)
+			a = x;
+	}
+	return a;
+}
+
 /* What the address's base is known to be aligned to, in bytes (1: unknown). */
 static uint32_t base_align(const px_isel *s, const px_opnd *addr)
 {
@@ -48,11 +87,31 @@ static uint32_t base_align(const px_isel *s, const px_opnd *addr)
 	}
 	if (b->kind != PX_O_VALUE || b->elem >= 0)
 		return 1;
+	return value_align(s, b->id, 8);
+}
+
+/* The remark's advice for a base aligned to less than need: give the pointer
+ * or the variable its `align` where it has one to give, else state the
+ * computed address's alignment where it is computed. */
+static void advice(const px_isel *s, const px_opnd *addr, uint32_t need, char *buf, size_t size)
+{
+	const px_opnd *b = addr->base;
+	if (b->kind == PX_O_SYM) {
+		snprintf(buf, size, px_diag_texts[PX_D_advice_align_symbol].text, (int)b->sym.n, b->sym.s, need);
+		return;
+	}
 	const px_value *v = &s->f->values[b->id];
-	if (v->param && v->param_index < s->f->nparams && s->f->params[v->param_index].align)
-		return s->f->params[v->param_index].align;
 	const px_global *g = moved_symbol(s, b->id);
-	return g && g->align ? g->align : 1;
+	const px_node *d = px_match_def(s, b->id);
+	if (v->param && !px_match_ndefs(s, b->id))
+		snprintf(buf, size, px_diag_texts[PX_D_advice_align_param].text, (int)v->name.n, v->name.s, need);
+	else if (g)
+		snprintf(buf, size, px_diag_texts[PX_D_advice_align_symbol].text, (int)g->name.n, g->name.s, need);
+	else if (d)
+		snprintf(buf, size, px_diag_texts[PX_D_advice_align_computed].text, (int)v->name.n, v->name.s,
+		         px_module_line(s->m, d->loc), need, need);
+	else
+		snprintf(buf, size, px_diag_texts[PX_D_advice_align_assigned].text, (int)v->name.n, v->name.s, need);
 }
 
 static bool same_base(const px_opnd *a, const px_opnd *b)
@@ -133,8 +192,54 @@ static px_node *merged(px_isel *s, const px_node *n, unsigned count, unsigned to
 	return v;
 }
 
+/* The widest vector a run could not become, and why: the run's one remark. */
+typedef struct kept_out {
+	unsigned count, span;
+	const px_node *v;      /* the vector node it would have been */
+	uint16_t ptx;          /* why: the PTX ISA it needs, or 0: the alignment */
+} kept_out;
+
+static void remark_merged(px_isel *s, const px_node *n, const px_node *v, unsigned count, const kept_out *k,
+                          uint32_t align, uint16_t limit)
+{
+	char one[128], all[128], wide[128], adv[256];
+	px_node_name(n, one, sizeof one);
+	px_node_name(v, all, sizeof all);
+	if (!k->count) {
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector, count, one, all);
+		return;
+	}
+	px_node_name(k->v, wide, sizeof wide);
+	if (k->ptx) {
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_narrow_ptx, count, one, all, k->count, wide,
+		          k->ptx / 10u, k->ptx % 10u, limit / 10u, limit % 10u);
+		return;
+	}
+	advice(s, &n->ops[0], k->span, adv, sizeof adv);
+	px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_narrow_align, count, one, all, k->count, wide,
+	          k->span, align, adv);
+}
+
+static void remark_kept_out(px_isel *s, const px_node *n, const kept_out *k, uint32_t align, uint16_t limit)
+{
+	char one[128], wide[128], adv[256];
+	px_node_name(n, one, sizeof one);
+	px_node_name(k->v, wide, sizeof wide);
+	if (k->ptx) {
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_ptx, k->count, one, wide, k->ptx / 10u,
+		          k->ptx % 10u, limit / 10u, limit % 10u);
+		return;
+	}
+	advice(s, &n->ops[0], k->span, adv, sizeof adv);
+	px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_align, k->count, one, wide, align,
+	          align == 1 ? "" : "s", wide, k->span, adv);
+}
+
 bool px_select_vector(px_isel *s, const px_node *n)
 {
+	bool quiet = s->vquiet > 0; /* inside a run already remarked on */
+	if (s->vquiet)
+		s->vquiet--;
 	if (s->vskip) { /* a later element of a run already selected */
 		s->vskip--;
 		return true;
@@ -156,6 +261,12 @@ bool px_select_vector(px_isel *s, const px_node *n)
 		return false;
 	unsigned bytes = px_types[type].width / 8;
 	uint32_t align = 0; /* looked up once a run is found */
+	/* the printed .version was settled by the scalar nodes (or given, or
+	 * the target's lowest): stay inside it */
+	uint16_t limit = s->ptx ? s->ptx : n->var->ptx;
+	if (!s->ptx && s->target && s->target->ptx > limit)
+		limit = s->target->ptx;
+	kept_out k = {0, 0, NULL, 0};
 	for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
 		unsigned count = widths[w], span = count * bytes;
 		if (count == 8 && bytes != 4)
@@ -167,34 +278,26 @@ bool px_select_vector(px_isel *s, const px_node *n)
 		char name[4] = {'v', (char)('0' + count), 0};
 		unsigned tok = px_tok_lookup(name, strlen(name));
 		px_node *v = merged(s, n, count, tok);
-		char one[128], all[128];
-		if (s->remarks) {
-			px_node_name(n, one, sizeof one);
-			px_node_name(v, all, sizeof all);
-		}
 		if (align % span) {
-			if (s->remarks)
-				px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_align, count, one, all, align,
-				          align == 1 ? "" : "s", all, span, span);
+			if (!k.count)
+				k = (kept_out){count, span, v, 0};
 			continue;
 		}
-		/* the printed .version was settled by the scalar nodes (or given, or
-		 * the target's lowest): stay inside it */
 		v->var = px_variant_find(&s->first_rows, n->op, v->slot, s->target, s->ptx);
-		uint16_t limit = s->ptx ? s->ptx : n->var->ptx;
-		if (!s->ptx && s->target && s->target->ptx > limit)
-			limit = s->target->ptx;
 		if (!v->var || v->var->ptx > limit) {
-			if (v->var && s->remarks)
-				px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector_ptx, count, one, all,
-				          v->var->ptx / 10u, v->var->ptx % 10u, limit / 10u, limit % 10u);
+			if (v->var && !k.count)
+				k = (kept_out){count, span, v, v->var->ptx};
 			continue;
 		}
 		if (s->remarks)
-			px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_remark_vector, count, one, all);
+			remark_merged(s, n, v, count, &k, align, limit);
 		px_lower_node(s, v);
 		s->vskip = count - 1;
 		return true;
+	}
+	if (k.count && s->remarks && !quiet) {
+		remark_kept_out(s, n, &k, align, limit);
+		s->vquiet = k.count - 1;
 	}
 	return false;
 }

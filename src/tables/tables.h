@@ -114,7 +114,9 @@ extern const unsigned px_ndiags;
 /* ---- node flags accepted in property dictionaries (data/flags.yaml) ---- */
 typedef struct px_flag_def {
 	const char *name; /* "fast" */
-	uint32_t bit;     /* PX_NF_* bit */
+	uint32_t bit;     /* PX_NF_* bit, or a valued flag's field mask */
+	uint8_t shift;    /* a valued flag ({align = 16}): its field's lowest bit */
+	uint8_t bits;     /* 1: a bare flag; else the field's width, holding log2 of a power of two */
 } px_flag_def;
 extern const px_flag_def px_node_flags[];
 extern const unsigned px_nnode_flags;

@@ -116,6 +116,33 @@ static const px_flag_def *node_flag(px_str key)
 
 static bool str_is(px_str s, const char *z) { return strlen(z) == s.n && !memcmp(s.s, z, s.n); }
 
+/* {align = 16}: a power of two from 1 to 2^(2^bits - 1), kept as its log2 in
+ * the flag's field; it states a fact of the statement's one result. */
+static bool valued_flag(px_verifier *v, px_node *n, const px_prop *p, const px_flag_def *fl)
+{
+	unsigned max = (1u << fl->bits) - 1;
+	uint64_t x = 0;
+	bool digits = p->val.n > 0 && p->val.n <= 19;
+	for (uint32_t i = 0; digits && i < p->val.n; i++) {
+		digits = p->val.s[i] >= '0' && p->val.s[i] <= '9';
+		x = x * 10 + (uint64_t)(p->val.s[i] - '0');
+	}
+	unsigned lg = 0;
+	while (lg < 63 && (1ull << lg) < x)
+		lg++;
+	if (!digits || !x || (1ull << lg) != x || lg > max) {
+		px_error(v->d, p->val.n ? p->val_loc : p->loc, PX_D_flag_pow2, (int)p->key.n, p->key.s,
+		         (unsigned long long)(1ull << max));
+		return false;
+	}
+	if (n->nres != 1) {
+		px_error(v->d, p->loc, PX_D_flag_one_result, (int)p->key.n, p->key.s, op_name(n));
+		return false;
+	}
+	n->flags |= (uint32_t)lg << fl->shift;
+	return true;
+}
+
 /* A property's slot and value mapping: the op's named properties first, then
  * the slot names themselves. */
 static int prop_slot(const px_op_def *op, px_str key, const char *const **from)
@@ -165,6 +192,10 @@ static bool apply_props(px_verifier *v, px_node *n)
 	for (uint32_t i = 0; i < n->nprops; i++) {
 		const px_prop *p = &n->props[i];
 		const px_flag_def *fl = node_flag(p->key);
+		if (fl && fl->bits > 1) {
+			ok = valued_flag(v, n, p, fl) && ok;
+			continue;
+		}
 		if (fl) {
 			if (p->val.n) {
 				px_error(v->d, p->val_loc, PX_D_flag_value, (int)p->key.n, p->key.s);

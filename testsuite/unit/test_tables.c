@@ -132,12 +132,19 @@ END_TEST
 
 START_TEST(flags_and_diags)
 {
-	ck_assert_uint_eq(px_nnode_flags, 3);
+	ck_assert_uint_eq(px_nnode_flags, 4);
 	ck_assert_str_eq(px_node_flags[0].name, "fast");
 	ck_assert_uint_eq(px_node_flags[0].bit, PX_NF_fast);
 	ck_assert_uint_eq(px_node_flags[1].bit, PX_NF_contract);
 	ck_assert_uint_eq(px_node_flags[2].bit, PX_NF_ftz_ok);
 	ck_assert_uint_ne(PX_NF_fast, PX_NF_contract);
+	/* a valued flag: a field of log2 bits above the bare ones, overlapping none */
+	ck_assert_str_eq(px_node_flags[3].name, "align");
+	ck_assert_uint_eq(px_node_flags[3].bits, 5);
+	ck_assert_uint_eq(px_node_flags[3].bit, PX_NF_align);
+	ck_assert_uint_eq(px_node_flags[3].shift, PX_NF_align_SHIFT);
+	ck_assert_uint_eq(PX_NF_align >> PX_NF_align_SHIFT, 31);
+	ck_assert_uint_eq(PX_NF_align & (PX_NF_fast | PX_NF_contract | PX_NF_ftz_ok), 0);
 	ck_assert_uint_eq(px_ndiags, PX_D__COUNT);
 	ck_assert_str_eq(px_diag_texts[PX_D_internal].id, "internal");
 	for (unsigned i = 0; i < px_ndiags; i++)

@@ -411,18 +411,25 @@ void read_directives(void)
 
 void read_flags(void)
 {
-	static const char *const keys[] = {"name", NULL};
+	static const char *const keys[] = {"name", "bits", NULL};
 	ynode *root = root_list("flags.yaml");
 	if (!root)
 		return;
+	unsigned used = 0;
 	SEQ_EACH(it, root) {
 		ynode *e = node(*it);
 		check_keys(e, "a flag", keys);
 		const char *name = identifier(map_need(e, "name", "a flag"), "flag name");
 		if (strs_find(&M.flags, name) >= 0)
 			fail(e, "duplicate flag '%s'", name);
-		if (M.flags.n == 32)
-			fail(e, "more than 32 node flags");
+		ynode *b = map_get(e, "bits");
+		unsigned bits = b ? to_uint(b, "a valued flag's bits", 6) : 1;
+		if (!bits)
+			fail(e, "a flag's bits are 1 or more");
+		if (used + bits > 32)
+			fail(e, "node flags need more than 32 bits");
+		M.flag_bits[M.flags.n] = bits;
+		used += bits;
 		strs_push(&M.flags, name);
 	}
 }

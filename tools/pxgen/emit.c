@@ -515,10 +515,11 @@ static void emit_diags_and_flags(sbuf *c)
 		sb_printf(c, "\t{NULL, NULL},\n");
 	sb_printf(c, "};\nconst unsigned px_ndiags = %zu;\n", M.ndiags);
 	sb_printf(c, "\n/* node flags (data/flags.yaml) */\nconst px_flag_def px_node_flags[] = {\n");
-	for (size_t i = 0; i < M.flags.n; i++)
-		sb_printf(c, "\t{\"%s\", 0x%xu},\n", M.flags.v[i], 1u << i);
+	for (size_t i = 0, shift = 0; i < M.flags.n; shift += M.flag_bits[i++])
+		sb_printf(c, "\t{\"%s\", 0x%xu, %zu, %u},\n", M.flags.v[i], ((1u << M.flag_bits[i]) - 1) << shift, shift,
+		          M.flag_bits[i]);
 	if (!M.flags.n)
-		sb_printf(c, "\t{NULL, 0},\n");
+		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_nnode_flags = %zu;\n", M.flags.n);
 }
 
@@ -573,8 +574,11 @@ void emit_header(sbuf *h)
 	}
 	sb_printf(h, "};\n#define PX_NREGCLASS_IDS %zu\n", M.nrc);
 	sb_printf(h, "\n/* node flags: px_node_flags[] */\nenum {\n");
-	for (size_t i = 0; i < M.flags.n; i++)
-		sb_printf(h, "\tPX_NF_%s = 0x%xu,\n", M.flags.v[i], 1u << i);
+	for (size_t i = 0, shift = 0; i < M.flags.n; shift += M.flag_bits[i++]) {
+		sb_printf(h, "\tPX_NF_%s = 0x%xu,\n", M.flags.v[i], ((1u << M.flag_bits[i]) - 1) << shift);
+		if (M.flag_bits[i] > 1)
+			sb_printf(h, "\tPX_NF_%s_SHIFT = %zu,\n", M.flags.v[i], shift);
+	}
 	sb_printf(h, "};\n\n#endif\n");
 }
 

@@ -253,6 +253,7 @@ struct model {
 	diag_row *diags;
 	size_t ndiags, cap_diags;
 	strs flags;
+	unsigned flag_bits[32]; /* per flag: 1, or the width of a valued flag's log2 field */
 	op_row *ops;
 	size_t nops, cap_ops;
 	strs toks; /* every token spelling, unsorted until emit time */
