@@ -69,7 +69,7 @@ static px_mop double_imm(const px_opnd *o)
 }
 
 /* An argument as the buffer holds it, and the type it is stored as. */
-static px_mop promoted(px_isel *s, const px_opnd *o, unsigned want, int *st, px_loc loc)
+static px_mop promoted(px_isel *s, const px_node *n, const px_opnd *o, unsigned want, int *st, px_loc loc)
 {
 	bool wide = want != PX_FMT_INT;
 	if (o->kind == PX_O_INT) {
@@ -79,12 +79,16 @@ static px_mop promoted(px_isel *s, const px_opnd *o, unsigned want, int *st, px_
 		*st = m.type;
 		return m;
 	}
-	if (o->kind != PX_O_VALUE) {
+	if (o->kind != PX_O_VALUE && o->kind != PX_O_SREG) {
 		*st = PX_T_f64;
 		return double_imm(o);
 	}
-	int t = s->f->values[o->id].type;
-	px_mop v = px_lower_value_as(s, o, t, loc);
+	int t = o->kind == PX_O_SREG ? px_sregs[o->id].type : s->f->values[o->id].type;
+	px_opnd_def def;
+	memset(&def, 0, sizeof def);
+	def.kind = PX_OK_VALUE;
+	def.type_slot = -1;
+	px_mop v = px_lower_operand(s, n, o, &def, t, loc); /* a special register is moved into one */
 	if (t == PX_T_f32) {
 		*st = PX_T_f64;
 		return convert(s, PX_T_f64, PX_T_f32, v, loc);
@@ -128,7 +132,7 @@ void px_select_printf(px_isel *s, const px_node *n)
 	px_fmt_scan(s->a, n->text, &fmt);
 	for (uint32_t i = 0; i < fmt.nitems && i < n->nops; i++) {
 		int st;
-		px_mop v = promoted(s, &n->ops[i], fmt.items[i].want, &st, n->loc);
+		px_mop v = promoted(s, n, &n->ops[i], fmt.items[i].want, &st, n->loc);
 		store_local(s, st, fmt.items[i].off, v, n->loc);
 	}
 	px_mop buf = mop_of(PX_M_IMM);

@@ -72,6 +72,14 @@ static void check_arg(px_verifier *v, px_func *f, const px_node *n, const px_fmt
 			mismatch(v, n, it, o, pos, px_types[val->type].name);
 		return;
 	}
+	case PX_O_SREG: {
+		int t = px_sregs[o->id].type;
+		if (!t)
+			px_error(v->d, o->loc, PX_D_printf_arg_kind, pos);
+		else if (!takes(it->want, t))
+			mismatch(v, n, it, o, pos, px_types[t].name);
+		return;
+	}
 	case PX_O_INT:
 		if (fp)
 			mismatch(v, n, it, o, pos, "an integer literal");
