@@ -44,10 +44,18 @@ void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targe
 	}
 }
 
+/* Parameters are defined on entry; an `align` (a pointer's, an aggregate's,
+ * an aggregate result's) is a power of two, as ptxas requires. */
 static void check_params(px_verifier *v, px_func *f)
 {
-	for (uint32_t i = 0; i < f->nparams; i++)
-		v->state[f->params[i].value] |= PX_VS_DEF | PX_VS_TYPED;
+	for (uint32_t i = 0; i < f->nparams; i++) {
+		const px_param *p = &f->params[i];
+		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
+		if (p->align & (p->align - 1))
+			px_error(v->d, p->loc, PX_D_bad_align, p->align);
+	}
+	if (f->ret_align & (f->ret_align - 1))
+		px_error(v->d, f->rets_loc, PX_D_bad_align, f->ret_align);
 }
 
 /* data/directives.yaml's range: and product: (a missing dimension is 1). */
