@@ -5,7 +5,6 @@ ptxas_arch () {
   case $1 in
     sm_70|sm_72) echo sm_75 ;;
     sm_101) echo sm_110 ;;
-    sm_101a) echo sm_110a ;;
     sm_101f) echo sm_110f ;;
     *) echo "$1" ;;
   esac

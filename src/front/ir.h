@@ -220,7 +220,7 @@ typedef struct px_func {
 	uint16_t *rets;     /* return types (PX_T_*) */
 	uint32_t nrets;
 	px_loc rets_loc;
-	px_dirval dirs[16]; /* indexed by PX_DIR_* */
+	px_dirval dirs[PX_DIR__COUNT]; /* indexed by PX_DIR_* */
 	px_prop *attrs;     /* function attributes: `attrs {unsafe_fp_math}` after the directives */
 	uint32_t nattrs;
 	px_value *values;   /* index = value id; the module's value_buf */

@@ -27,7 +27,7 @@ typedef struct px_isel {
 	void *flush_ctx;
 	px_func *f;
 	px_mfunc mf;
-	uint32_t next[16];     /* next number per numbering (a view shares its base's) */
+	uint32_t next[PX_NREGCLASS_IDS]; /* next number per numbering (a view shares its base's) */
 	uint32_t *vreg;        /* per value: register of element 0, or UINT32_MAX */
 	uint32_t vcap;
 	uint32_t callseq;      /* numbers call sequences across the module */

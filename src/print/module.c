@@ -336,7 +336,7 @@ static void print_directives(px_buf *out, const px_func *fn)
 static bool print_reg_decls(px_buf *out, const px_mfunc *mf)
 {
 	bool any = false;
-	for (unsigned id = 0; id < px_nregclasses && id < 16; id++) {
+	for (unsigned id = 0; id < PX_NREGCLASS_IDS; id++) {
 		const px_regclass *rc = &px_regclasses[id];
 		const char *decl = rc->view_of != 0xff ? rc->view_decl : rc->decl;
 		if (!mf->nregs[id] || !decl || !rc->prefix)
