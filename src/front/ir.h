@@ -355,5 +355,8 @@ unsigned px_module_line(const px_module *m, px_loc loc);
 const px_local *px_func_local(const px_func *f, px_str name);
 /* The property named key in n's dictionary, or NULL. */
 const px_prop *px_node_prop(const px_node *n, const char *key);
+/* n's operation with its printed tokens ("ld.global.f32"), for messages and
+ * remarks: truncated to size. */
+void px_node_name(const px_node *n, char *buf, size_t size);
 
 #endif
