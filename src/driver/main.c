@@ -26,8 +26,7 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 enum { MAX_JOBS = 1024 };
 /* Without -j, a smaller input is translated on one thread: starting threads
  * and waking one for every function cost more than they take off the calling
- * thread (measured on two cores: the 10,000-node benchmark module, 281 KB,
- * took 26% more CPU and 20 to 30% longer with two threads). */
+ * thread (make bench's jobs table shows where that turns). */
 enum { JOBS_MIN_INPUT = 512 << 10 };
 
 /* getopt_long values of the options that have no short form; above any char

@@ -107,8 +107,8 @@ px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px
 	return append_inst(s, op, slot, var, loc);
 }
 
-/* Only --emit=isel prints MC names: building them for PTX output cost a tenth
- * of selection's time. */
+/* Only --emit=isel prints MC names: PTX output does not pay for building
+ * them. */
 void px_finish(px_isel *s, px_minst *mi)
 {
 	if (s->mc_names)

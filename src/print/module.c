@@ -396,16 +396,3 @@ void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 }
 
 void px_print_func_close(px_buf *out) { px_buf_puts(out, "}\n\n"); }
-
-void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf)
-{
-	(void)m; /* part of the stage's contract; a function's text needs only mf */
-	if (mf->fn->is_decl) {
-		print_func_sig(out, mf->fn);
-		px_buf_puts(out, ";\n\n");
-		return;
-	}
-	px_print_func_open(out, mf);
-	px_print_insts(out, mf, mf->first);
-	px_print_func_close(out);
-}

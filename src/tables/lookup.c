@@ -96,14 +96,6 @@ int px_type_lookup(const char *s, size_t n)
 	return 0;
 }
 
-int px_slot_index(const px_op_def *op, const char *name)
-{
-	for (unsigned i = 0; i < op->nslots; i++)
-		if (!strcmp(op->slots[i].name, name))
-			return (int)i;
-	return -1;
-}
-
 int px_slot_find(const px_op_def *op, unsigned sname)
 {
 	for (unsigned i = 0; i < op->nslots; i++)

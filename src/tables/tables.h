@@ -103,7 +103,7 @@ typedef struct px_directive {
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;
 
-/* ---- diagnostics (data/diagnostics.yaml) ---- */
+/* ---- diagnostics (data/diag/) ---- */
 typedef struct px_diag_def {
 	const char *id;   /* "unknown_op" */
 	const char *text; /* printf format; NVVM's own words where it has the message */
@@ -342,7 +342,6 @@ uint16_t px_ptx_version_parse(const char *s, size_t n);
 bool px_ptx_version_known(uint16_t v);
 const px_sreg *px_sreg_lookup(const char *s, size_t n);
 int px_type_lookup(const char *s, size_t n); /* PX_T_* or 0 */
-int px_slot_index(const px_op_def *op, const char *name); /* by spelling, or -1 (the unit tests) */
 /* The index of op's slot named sname (PX_SN_*), or -1. A family's code may
  * take a slot families.yaml lists for it as present: pxgen checks. */
 int px_slot_find(const px_op_def *op, unsigned sname);
