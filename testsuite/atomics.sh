@@ -12,8 +12,8 @@
 set -u
 ptxemit=$1 ptxas=$2 target=$3
 test -n "$ptxas" && test -x "$ptxas" || exit 77
-arch=$target
-case $arch in sm_70|sm_72) arch=sm_75 ;; esac
+. "`dirname "$0"`/ptxasarch.sh"
+arch=`ptxas_arch "$target"`
 
 # one line per combination: "OP KIND TYPE VEC NOFTZ HINT SPACE" ("-": none)
 awk 'BEGIN {

@@ -61,16 +61,8 @@ test "$ntargets" -gt 0 && test -n "$top" || { echo "sweep: no targets read" >&2;
 } | sed 's/ *$//' | sort -u >"$work/cases"
 ncases=`wc -l <"$work/cases" | tr -d ' '`
 
-# ptxas's -arch for a target: ptxas 13 cannot generate code for sm_70 and sm_72
-# (it applies their rules under sm_75) nor for sm_101 (renamed sm_110)
-arch_of () {
-  case $1 in
-    sm_70|sm_72) echo sm_75 ;;
-    sm_101) echo sm_110 ;;
-    sm_101f) echo sm_110f ;;
-    *) echo "$1" ;;
-  esac
-}
+# ptxas's -arch for a target (testsuite/ptxasarch.sh)
+. "$srcdir/testsuite/ptxasarch.sh"
 
 # v: the higher of two X.Y versions (no process: it runs once a translation)
 ver_max () {
@@ -78,7 +70,7 @@ ver_max () {
 }
 
 # each target's -arch beside it: "TARGET LOWEST-PTX ARCH"
-while read -r t tmin; do echo "$t $tmin `arch_of "$t"`"; done <"$work/targets" >"$work/targets.arch"
+while read -r t tmin; do echo "$t $tmin `ptxas_arch "$t"`"; done <"$work/targets" >"$work/targets.arch"
 
 # Translate every case for every target. The jobs list has a line
 # "N KIND CASE TARGET" per translation, KIND acc (ptxemit accepted; ptxas judges
@@ -178,6 +170,6 @@ awk '/^(unsound|false reject): / { print $NF }' report | while read -r f; do
   n=`echo "$f" | sed 's/^ptx\/\([0-9]*\).*/\1/'`
   t=`awk -v n="$n" '$1 == n { print $4 }' jobs`
   echo "--- $f (ptxemit: `head -n 1 "ptx/$n.err"`)"
-  "$ptxas" -arch="`arch_of "$t"`" -c "$f" -o /dev/null 2>&1 | head -n 3
+  "$ptxas" -arch="`ptxas_arch "$t"`" -c "$f" -o /dev/null 2>&1 | head -n 3
 done
 exit $st

@@ -100,19 +100,13 @@ for mir in `ls m/*.w.mir 2>/dev/null`; do
 done
 
 # ptxas: the modules whose verdict the cache lacks; "MODULE ARCH KEY" per module
-arch_of () {
-  case $1 in
-    sm_70|sm_72) echo sm_75 ;;
-    sm_101) echo sm_110 ;;
-    sm_101f) echo sm_110f ;;
-    *) echo "$1" ;;
-  esac
-}
+# ptxas's -arch for a target (testsuite/ptxasarch.sh)
+. "$srcdir/testsuite/ptxasarch.sh"
 pver=`{ "$ptxas" --version 2>&1; } | $hash | cut -c1-16`
 : >keys
 for ptx in `ls m/*.ptx | grep -v '\.any\.ptx$\|\.plain\.ptx$'`; do
   t=`sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$ptx"`
-  a=`arch_of "$t"`
+  a=`ptxas_arch "$t"`
   h=`$hash "$ptx" | cut -d' ' -f1`
   echo "$ptx $a $pver:$a:$h" >>keys
 done

@@ -1,5 +1,5 @@
 /* Reporting: every stage reports through one px_diags, which counts errors,
- * formats the table text (data/diagnostics.yaml) and hands the result to the
+ * formats the table text (data/diag/) and hands the result to the
  * library user's callback. */
 #ifndef PX_DIAG_H
 #define PX_DIAG_H

@@ -1,10 +1,9 @@
 /* The MIR's bytes in memory. A regular file is read into one buffer of its
  * size, so there is no doubling and copying; from 64 KiB on the buffer is a
  * mapping with its pages populated (one system call, where reading into
- * fresh heap memory faulted once a page: 68 of a 10,000-node module's 222
- * page faults; on the benchmark machine a fault costs about 10 us, and a
- * 27 MB input read into fresh pages took 6,700 of them, more time than
- * translating it). Pipes and terminals grow the buffer as bytes arrive. */
+ * fresh heap memory faults once a page, and for a large input those faults
+ * take longer than translating it). Pipes and terminals grow the buffer as
+ * bytes arrive. */
 #include "driver/input.h"
 #include "util/pages.h"
 

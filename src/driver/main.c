@@ -3,7 +3,6 @@
  * It reads the MIR, hands it to px_translate, prints diagnostics on stderr and
  * writes the PTX. Exit status: 0 success, 1 errors in the input, 2 usage or
  * I/O errors. Its own messages are rows of data/diag/driver.yaml. */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -27,8 +26,7 @@ enum { EXIT_INPUT = 1, EXIT_USAGE = 2 };
 enum { MAX_JOBS = 1024 };
 /* Without -j, a smaller input is translated on one thread: starting threads
  * and waking one for every function cost more than they take off the calling
- * thread (measured on two cores: the 10,000-node benchmark module, 281 KB,
- * took 26% more CPU and 20 to 30% longer with two threads). */
+ * thread (make bench's jobs table shows where that turns). */
 enum { JOBS_MIN_INPUT = 512 << 10 };
 
 /* getopt_long values of the options that have no short form; above any char
@@ -130,20 +128,6 @@ static int parse_count(const char *s, unsigned *out)
 	if (errno || v > UINT_MAX)
 		return -1;
 	*out = (unsigned)v;
-	return 0;
-}
-
-/* A PTX ISA version "X.Y" that ptxemit can print. */
-static int known_ptx(const char *s)
-{
-	size_t major = strspn(s, "0123456789");
-	if (major == 0 || major > 2 || s[major] != '.' || !isdigit((unsigned char)s[major + 1]) ||
-	    s[major + 2] != '\0')
-		return 0;
-	unsigned v = (unsigned)atoi(s) * 10 + (unsigned)(s[major + 1] - '0');
-	for (unsigned i = 0; i < px_nptx_versions; i++)
-		if (px_ptx_versions[i] == v)
-			return 1;
 	return 0;
 }
 
@@ -349,7 +333,7 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 			o->target = optarg;
 			break;
 		case OPT_PTX:
-			if (!known_ptx(optarg)) {
+			if (!px_ptx_version_known(px_ptx_version_parse(optarg, strlen(optarg)))) {
 				fail(PX_D_drv_bad_ptx, optarg);
 				return EXIT_USAGE;
 			}

@@ -2,8 +2,10 @@
  * value and label tables the parser fills. */
 #include "front/ir.h"
 #include "diag/diag.h"
+#include "tables/tables.h"
 #include "util/huge.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -178,4 +180,14 @@ const px_prop *px_node_prop(const px_node *n, const char *key)
 		if (n->props[i].key.n == strlen(key) && !memcmp(n->props[i].key.s, key, n->props[i].key.n))
 			return &n->props[i];
 	return NULL;
+}
+
+void px_node_name(const px_node *n, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s", n->op->name);
+	for (unsigned i = 0; i < n->op->nslots && len < size; i++) {
+		if (!n->slot[i] || (n->op->slots[i].flags & PX_SLOT_NOPRINT))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, ".%s", px_tok_names[n->slot[i]]);
+	}
 }

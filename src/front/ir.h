@@ -222,7 +222,7 @@ typedef struct px_func {
 	uint32_t nrets;
 	uint32_t ret_size, ret_align; /* `-> (b8[N] align A)`: N and A (0: not written); else 0 */
 	px_loc rets_loc;
-	px_dirval dirs[16]; /* indexed by PX_DIR_* */
+	px_dirval dirs[PX_DIR__COUNT]; /* indexed by PX_DIR_* */
 	px_prop *attrs;     /* function attributes: `attrs {unsafe_fp_math}` after the directives */
 	uint32_t nattrs;
 	px_value *values;   /* index = value id; the module's value_buf */
@@ -358,5 +358,8 @@ unsigned px_module_line(const px_module *m, px_loc loc);
 const px_local *px_func_local(const px_func *f, px_str name);
 /* The property named key in n's dictionary, or NULL. */
 const px_prop *px_node_prop(const px_node *n, const char *key);
+/* n's operation with its printed tokens ("ld.global.f32"), for messages and
+ * remarks: truncated to size. */
+void px_node_name(const px_node *n, char *buf, size_t size);
 
 #endif

@@ -100,6 +100,22 @@ bool px_layout_parse(px_str text, px_layout *l, const char **why)
 	return true;
 }
 
+const px_op_def *px_tile_copy_matrix(bool ld, unsigned num, bool trans, bool shared, uint16_t slot[PX_MAX_SLOTS])
+{
+	const px_op_def *op = &px_ops[ld ? PX_OP_ldmatrix : PX_OP_stmatrix];
+	memset(slot, 0, PX_MAX_SLOTS * sizeof *slot);
+	const struct {
+		unsigned sname, tok;
+	} set[] = {{PX_SN_shape, PX_TOK_m8n8}, {PX_SN_num, num}, {PX_SN_sz, PX_TOK_b16},
+	           {PX_SN_trans, trans ? PX_TOK_trans : 0}, {PX_SN_space, shared ? PX_TOK_shared : 0}};
+	for (unsigned i = 0; i < sizeof set / sizeof set[0]; i++) {
+		int k = px_slot_find(op, set[i].sname);
+		if (k >= 0 && set[i].tok)
+			slot[k] = (uint16_t)set[i].tok;
+	}
+	return op;
+}
+
 int64_t px_layout_local_size(const px_layout *l)
 {
 	int64_t n = 1;

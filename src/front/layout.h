@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "front/ir.h"
+#include "tables/tables.h"
 
 enum { PX_LAYOUT_MAX_MODES = 12 };
 enum px_iter { PX_ITER_NONE, PX_ITER_LANE, PX_ITER_WARP };
@@ -26,4 +27,10 @@ typedef struct px_layout {
 bool px_layout_parse(px_str text, px_layout *l, const char **why);
 /* The number of elements the non-iterator modes hold (per lane). */
 int64_t px_layout_local_size(const px_layout *l);
+/* The instruction a tile copy becomes where its layouts fit one: ldmatrix
+ * (ld) or stmatrix, m8n8 .b16, num (PX_TOK_x1, x2 or x4) registers, .trans,
+ * .shared when the copy's address is; slot gets its tokens. The verifier asks
+ * for the one-register form to know the version the copy may need, the
+ * selector for the form its layouts fit. */
+const px_op_def *px_tile_copy_matrix(bool ld, unsigned num, bool trans, bool shared, uint16_t slot[PX_MAX_SLOTS]);
 #endif

@@ -42,6 +42,17 @@ static bool control(unsigned char c)
 	return (c < 0x20 && !(c >= '\t' && c <= '\r')) || c == 0x7f;
 }
 
+/* Whether a NUL or another control byte follows in [p, end) before the line
+ * ends: a NUL with such company (UTF-16 text, a binary file) is binary data,
+ * not a stray byte in text. */
+static bool control_after(const unsigned char *p, const unsigned char *end)
+{
+	for (; p < end && *p != '\n'; p++)
+		if (*p == 0 || control(*p))
+			return true;
+	return false;
+}
+
 static bool starts(const char *p, size_t n, const char *word)
 {
 	size_t k = strlen(word);
@@ -133,6 +144,13 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 			col++;
 			i++;
 			continue;
+		}
+		if (s[i] == 0 && !control_after(s + i + 1, s + n)) {
+			/* a NUL alone among the text of its line is a stray byte in a
+			 * text file, reported at its place as a byte that is not UTF-8
+			 * is; the line is not quoted */
+			px_error_unquoted(d, px_loc_at((uint32_t)i), PX_D_nul_byte);
+			return true;
 		}
 		if (s[i] == 0 || control(s[i])) {
 			px_error_noloc(d, PX_D_not_mir_binary, s[i], line, col);

@@ -1,12 +1,11 @@
 /* A function's value names to value ids: open addressing over 8-byte slots
  * (the name's hash and the id), the names themselves read from the value
  * table. A generic string map keeps a pointer, a length, a hash and a value
- * per slot (24 bytes): in a function of a million values that was 48 MB.
+ * per slot, three times as much.
  *
  * A big map's slots are far apart in memory, and a name's slot is where its
- * hash puts it, so nearly every lookup missed the caches (10% of a
- * million-statement function's time); yet most names a statement uses were
- * defined or used a few statements before. So a big map keeps a small
+ * hash puts it, so nearly every lookup misses the caches; yet most names a
+ * statement uses were defined or used a few statements before. So a big map keeps a small
  * direct-mapped table of the names last asked for in front of its slots. */
 #ifndef PX_VALMAP_H
 #define PX_VALMAP_H

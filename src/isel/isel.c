@@ -10,16 +10,6 @@
 #include "isel/match.h"
 #include "tables/query.h"
 
-void px_node_name(const px_node *n, char *buf, size_t size)
-{
-	size_t len = (size_t)snprintf(buf, size, "%s", n->op->name);
-	for (unsigned i = 0; i < n->op->nslots && len < size; i++) {
-		if (!n->slot[i] || (n->op->slots[i].flags & PX_SLOT_NOPRINT))
-			continue;
-		len += (size_t)snprintf(buf + len, size - len, ".%s", px_tok_names[n->slot[i]]);
-	}
-}
-
 void px_isel_init(px_isel *s, px_module *m, px_diags *d)
 {
 	memset(s, 0, sizeof *s);
@@ -117,8 +107,8 @@ px_minst *px_emit_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, px
 	return append_inst(s, op, slot, var, loc);
 }
 
-/* Only --emit=isel prints MC names: building them for PTX output cost a tenth
- * of selection's time. */
+/* Only --emit=isel prints MC names: PTX output does not pay for building
+ * them. */
 void px_finish(px_isel *s, px_minst *mi)
 {
 	if (s->mc_names)

@@ -27,7 +27,7 @@ typedef struct px_isel {
 	void *flush_ctx;
 	px_func *f;
 	px_mfunc mf;
-	uint32_t next[16];     /* next number per numbering (a view shares its base's) */
+	uint32_t next[PX_NREGCLASS_IDS]; /* next number per numbering (a view shares its base's) */
 	uint32_t *vreg;        /* per value: register of element 0, or UINT32_MAX */
 	uint32_t vcap;
 	uint32_t callseq;      /* numbers call sequences across the module */
@@ -60,8 +60,6 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f);
 bool px_select_tile_copy(px_isel *s, const px_node *n);   /* tilecopy.c */
 bool px_select_collective(px_isel *s, const px_node *n);  /* collective.c: the full-mask form */
 bool px_select_vector(px_isel *s, const px_node *n);      /* vector.c: layer 2 */
-/* isel.c: a node's operation with its printed tokens ("ld.global.f32"), for remarks */
-void px_node_name(const px_node *n, char *buf, size_t size);
 
 /* mma.c: tensor-core selectors */
 bool px_select_mma(px_isel *s, const px_node *n);

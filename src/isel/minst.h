@@ -74,7 +74,7 @@ typedef struct px_mfunc {
 	bool lineinfo;           /* print .loc before each statement's first instruction */
 	px_minst *first, *last;
 	px_minst *before_last;   /* last's predecessor when last was appended to it */
-	uint32_t nregs[16];      /* per class id: registers to declare (highest number + 1) */
+	uint32_t nregs[PX_NREGCLASS_IDS]; /* per class id: registers to declare (highest number + 1) */
 } px_mfunc;
 
 /* The PX_OP_* of a pseudo instruction (an op of `shape: pseudo`), or -1:

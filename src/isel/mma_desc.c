@@ -1,5 +1,5 @@
 /* NVVM's packed MMA descriptor (see mma_desc.h). The enums are data
- * (data/mma_desc.yaml); this file only packs and unpacks the bits. */
+ * (data/mma_desc.yaml); this file only packs the bits. */
 #include <string.h>
 
 #include "isel/mma_desc.h"
@@ -13,7 +13,6 @@ enum {
 /* The descriptor's rounding values 1..4 and bit operations 1..2, in order. */
 static const char *const rnd_names[] = {"", "rn", "rm", "rp", "rz"};
 static const char *const opc_names[] = {"", "and.popc", "xor.popc"};
-static const char *const mid_names[] = {"a", "b", "c", "d"};
 
 static unsigned enum_id(const px_mma_enum *e, unsigned n, unsigned tok)
 {
@@ -21,14 +20,6 @@ static unsigned enum_id(const px_mma_enum *e, unsigned n, unsigned tok)
 		if (e[i].tok == tok)
 			return e[i].id;
 	return 0;
-}
-
-static const char *enum_name(const px_mma_enum *e, unsigned n, unsigned id)
-{
-	for (unsigned i = 0; i < n && id; i++)
-		if (e[i].id == id)
-			return px_tok_names[e[i].tok];
-	return NULL;
 }
 
 unsigned px_mma_type_id(unsigned tok) { return enum_id(px_mma_types, px_mma_types_n, tok); }
@@ -66,40 +57,4 @@ unsigned px_mma_encode_frag(unsigned shape_tok, unsigned mid, bool col, unsigned
 	*out = (uint64_t)col << ROWCOL_SHIFT | (uint64_t)(mid & 3) << MID_SHIFT | (uint64_t)ety << ETY_SHIFT |
 	       (uint64_t)shape << SHAPE_SHIFT;
 	return 0;
-}
-
-static unsigned bits(uint64_t d, unsigned shift, unsigned width)
-{
-	return (unsigned)(d >> shift) & ((1u << width) - 1);
-}
-
-const char *px_mma_query(uint64_t d, const char *key)
-{
-	if (!strcmp(key, "shape"))
-		return enum_name(px_mma_shapes, px_mma_shapes_n, bits(d, SHAPE_SHIFT, 8));
-	if (!strcmp(key, "aty"))
-		return enum_name(px_mma_types, px_mma_types_n, bits(d, ATY_SHIFT, 8));
-	if (!strcmp(key, "bty"))
-		return enum_name(px_mma_types, px_mma_types_n, bits(d, BTY_SHIFT, 8));
-	if (!strcmp(key, "ety"))
-		return enum_name(px_mma_types, px_mma_types_n, bits(d, ETY_SHIFT, 4));
-	if (!strcmp(key, "al"))
-		return bits(d, AL_SHIFT, 2) ? "col" : "row";
-	if (!strcmp(key, "bl"))
-		return bits(d, BL_SHIFT, 2) ? "col" : "row";
-	if (!strcmp(key, "rowcol"))
-		return bits(d, ROWCOL_SHIFT, 1) ? "col" : "row";
-	if (!strcmp(key, "satf"))
-		return bits(d, SATF_SHIFT, 1) ? "satfinite" : "";
-	if (!strcmp(key, "mid"))
-		return mid_names[bits(d, MID_SHIFT, 2)];
-	if (!strcmp(key, "rnd")) {
-		unsigned r = bits(d, RND_SHIFT, 3);
-		return r < 5 ? rnd_names[r] : NULL;
-	}
-	if (!strcmp(key, "opc")) {
-		unsigned o = bits(d, OPC_SHIFT, 4);
-		return o < 3 ? opc_names[o] : NULL;
-	}
-	return NULL;
 }

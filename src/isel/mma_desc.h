@@ -2,9 +2,7 @@
  * selector encodes a tensor-core node's shape, element types, layouts,
  * rounding, saturation and bit operation into one word, which --emit=isel
  * shows (the printer takes the suffixes from the slots, which hold the same
- * facts). px_mma_query reads a field back by its key ("shape", "aty", "bty",
- * "al", "bl", "satf", "rnd", "opc", and for a fragment "mid", "rowcol",
- * "ety"); the unit tests check the encoding with it.
+ * facts). The unit tests read each field back by NVVM's query keys.
  *
  * Two words share the layout: an instruction word (rnd [2:0],
  * opc [7:4], aty [15:8], bty [23:16], al [25:24], bl [27:26], satf [28],
@@ -36,9 +34,5 @@ typedef struct px_mma_props {
 unsigned px_mma_encode(const px_mma_props *p, uint64_t *out);
 /* A fragment word: mid 0..3 for a, b, c, d; ety the element type token. */
 unsigned px_mma_encode_frag(unsigned shape, unsigned mid, bool col, unsigned ety, uint64_t *out);
-
-/* The PTX text NVVM's query key reads from a word ("" for an absent modifier),
- * or NULL for an unknown key or a value outside the enums. */
-const char *px_mma_query(uint64_t desc, const char *key);
 
 #endif

@@ -155,19 +155,18 @@ static px_mop imm(int64_t v, int type)
 
 static px_mop reg(px_isel *s, int type) { return px_reg_mop(s, type, px_new_reg(s, type, 1)); }
 
-/* op with the given tokens, each in the first empty slot that holds it */
-static px_minst *inst(px_isel *s, const char *name, const char *const *toks, px_loc loc)
+/* px_ops[opi] with the given tokens (PX_TOK_*, 0 ends them), each in the
+ * first empty slot that holds it */
+static px_minst *inst(px_isel *s, unsigned opi, const uint16_t *toks, px_loc loc)
 {
-	const px_op_def *op = px_op_lookup(name, strlen(name));
+	const px_op_def *op = &px_ops[opi];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
-	for (; *toks; toks++) {
-		unsigned t = px_tok_lookup(*toks, strlen(*toks));
+	for (; *toks; toks++)
 		for (unsigned i = 0; i < op->nslots; i++)
-			if (!slot[i] && px_slot_has(&op->slots[i], t)) {
-				slot[i] = (uint16_t)t;
+			if (!slot[i] && px_slot_has(&op->slots[i], *toks)) {
+				slot[i] = *toks;
 				break;
 			}
-	}
 	return px_emit_inst(s, op, slot, loc);
 }
 
@@ -179,10 +178,9 @@ static px_mop *one(px_isel *s, px_mop m)
 }
 
 /* d = name.toks a [, b [, c]] */
-static px_mop op3(px_isel *s, const char *name, const char *const *toks, px_mop d, const px_mop *a, unsigned na,
-                  px_loc loc)
+static px_mop op3(px_isel *s, unsigned opi, const uint16_t *toks, px_mop d, const px_mop *a, unsigned na, px_loc loc)
 {
-	px_minst *mi = inst(s, name, toks, loc);
+	px_minst *mi = inst(s, opi, toks, loc);
 	mi->res = one(s, d);
 	mi->nres = 1;
 	mi->ops = px_mops(s, na);
@@ -199,7 +197,7 @@ static px_mop sreg_u32(px_isel *s, const char *name, px_loc loc)
 	m.kind = PX_M_SREG;
 	m.name.s = name;
 	m.name.n = (uint32_t)strlen(name);
-	return op3(s, "mov", (const char *[]){"u32", NULL}, reg(s, PX_T_u32), &m, 1, loc);
+	return op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), &m, 1, loc);
 }
 
 /* off += ((x / div) % size) * scale, all u32 */
@@ -207,12 +205,12 @@ static px_mop add_index(px_isel *s, px_mop off, px_mop x, int64_t div, int64_t s
 {
 	px_mop t = x;
 	if (div > 1)
-		t = op3(s, "div", (const char *[]){"u32", NULL}, reg(s, PX_T_u32), (px_mop[]){t, imm(div, PX_T_u32)}, 2, loc);
-	t = op3(s, "rem", (const char *[]){"u32", NULL}, reg(s, PX_T_u32), (px_mop[]){t, imm(size, PX_T_u32)}, 2, loc);
+		t = op3(s, PX_OP_div, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), (px_mop[]){t, imm(div, PX_T_u32)}, 2, loc);
+	t = op3(s, PX_OP_rem, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), (px_mop[]){t, imm(size, PX_T_u32)}, 2, loc);
 	if (off.kind == PX_M_NONE)
-		return op3(s, "mul", (const char *[]){"lo", "u32", NULL}, reg(s, PX_T_u32),
+		return op3(s, PX_OP_mul, (const uint16_t[]){PX_TOK_lo, PX_TOK_u32, 0}, reg(s, PX_T_u32),
 		           (px_mop[]){t, imm(scale, PX_T_u32)}, 2, loc);
-	return op3(s, "mad", (const char *[]){"lo", "u32", NULL}, reg(s, PX_T_u32),
+	return op3(s, PX_OP_mad, (const uint16_t[]){PX_TOK_lo, PX_TOK_u32, 0}, reg(s, PX_T_u32),
 	           (px_mop[]){t, imm(scale, PX_T_u32), off}, 3, loc);
 }
 
@@ -230,7 +228,7 @@ static px_mop base_reg(px_isel *s, const px_node *n, int64_t *off)
 	px_mop b = *a.base;
 	if (b.kind == PX_M_REG)
 		return b;
-	return op3(s, "mov", (const char *[]){"u64", NULL}, reg(s, PX_T_u64), &b, 1, n->loc);
+	return op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_u64, 0}, reg(s, PX_T_u64), &b, 1, n->loc);
 }
 
 /* base + off32, as the 64-bit address register every lane uses */
@@ -238,8 +236,8 @@ static px_mop lane_address(px_isel *s, px_mop base, px_mop off32, px_loc loc)
 {
 	if (off32.kind == PX_M_NONE)
 		return base;
-	px_mop w = op3(s, "cvt", (const char *[]){"u64", "u32", NULL}, reg(s, PX_T_u64), &off32, 1, loc);
-	return op3(s, "add", (const char *[]){"s64", NULL}, reg(s, PX_T_u64), (px_mop[]){base, w}, 2, loc);
+	px_mop w = op3(s, PX_OP_cvt, (const uint16_t[]){PX_TOK_u64, PX_TOK_u32, 0}, reg(s, PX_T_u64), &off32, 1, loc);
+	return op3(s, PX_OP_add, (const uint16_t[]){PX_TOK_s64, 0}, reg(s, PX_T_u64), (px_mop[]){base, w}, 2, loc);
 }
 
 static px_mop at(px_isel *s, px_mop base, int64_t off)
@@ -271,7 +269,7 @@ static bool slot_is(const px_node *n, unsigned sname, unsigned tok)
 static px_mop warp_index(px_isel *s, px_loc loc)
 {
 	px_mop tid = sreg_u32(s, "%tid.x", loc);
-	return op3(s, "shr", (const char *[]){"u32", NULL}, reg(s, PX_T_u32), (px_mop[]){tid, imm(5, PX_T_u32)}, 2, loc);
+	return op3(s, PX_OP_shr, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), (px_mop[]){tid, imm(5, PX_T_u32)}, 2, loc);
 }
 
 /* ---- ldmatrix / stmatrix ---- */
@@ -344,12 +342,12 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 	px_mop *half = px_mops(s, (uint32_t)elems);
 	for (int64_t e = 0; e < elems; e++)
 		half[e] = reg(s, PX_T_b16);
-	static const char *const shared_b16[] = {"shared", "b16", NULL}, *const generic_b16[] = {"b16", NULL};
-	const char *const *memtoks = shared ? shared_b16 : generic_b16;
+	static const uint16_t shared_b16[] = {PX_TOK_shared, PX_TOK_b16, 0}, generic_b16[] = {PX_TOK_b16, 0};
+	const uint16_t *memtoks = shared ? shared_b16 : generic_b16;
 	if (!ld)
 		for (int64_t j = 0; j < elems / 2; j++) {
 			px_mop src = tile_reg(s, n, (unsigned)j);
-			op3(s, "mov", (const char *[]){"b32", NULL}, half_pair(half, j), &src, 1, n->loc);
+			op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_b32, 0}, half_pair(half, j), &src, 1, n->loc);
 		}
 	/* the lane's elements in register order: mixed radix over the local modes */
 	for (int64_t k = 0; k < elems; k++) {
@@ -364,9 +362,9 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 		}
 		px_mop a = at(s, addr, off0 + 2 * se);
 		if (ld) {
-			op3(s, "ld", memtoks, half[re], &a, 1, n->loc);
+			op3(s, PX_OP_ld, memtoks, half[re], &a, 1, n->loc);
 		} else {
-			px_minst *mi = inst(s, "st", memtoks, n->loc);
+			px_minst *mi = inst(s, PX_OP_st, memtoks, n->loc);
 			mi->ops = px_mops(s, 2);
 			mi->ops[0] = a;
 			mi->ops[1] = half[re];
@@ -377,7 +375,7 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 	if (ld)
 		for (int64_t j = 0; j < elems / 2; j++) {
 			px_mop pair = half_pair(half, j);
-			op3(s, "mov", (const char *[]){"b32", NULL}, tile_reg(s, n, (unsigned)j), &pair, 1, n->loc);
+			op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_b32, 0}, tile_reg(s, n, (unsigned)j), &pair, 1, n->loc);
 		}
 }
 
@@ -412,17 +410,9 @@ bool px_select_tile_copy(px_isel *s, const px_node *n)
 		emit_elements(s, n, &r, &sl);
 		return true;
 	}
-	const char *name = ld ? "ldmatrix" : "stmatrix";
-	const px_op_def *op = px_op_lookup(name, strlen(name));
-	uint16_t slot[PX_MAX_SLOTS] = {0};
 	static const uint16_t xs[] = {0, PX_TOK_x1, PX_TOK_x2, 0, PX_TOK_x4};
-	px_set_slot(op, slot, PX_SN_shape, PX_TOK_m8n8);
-	px_set_slot(op, slot, PX_SN_num, xs[f.num]);
-	px_set_slot(op, slot, PX_SN_sz, PX_TOK_b16);
-	if (f.trans)
-		px_set_slot(op, slot, PX_SN_trans, PX_TOK_trans);
-	if (slot_is(n, PX_SN_space, PX_TOK_shared))
-		px_set_slot(op, slot, PX_SN_space, PX_TOK_shared);
+	uint16_t slot[PX_MAX_SLOTS];
+	const px_op_def *op = px_tile_copy_matrix(ld, xs[f.num], f.trans, slot_is(n, PX_SN_space, PX_TOK_shared), slot);
 	if (!px_variant_find(&s->first_rows, op, slot, s->target, s->ptx)) {
 		if (s->remarks)
 			decline_target(s, n, op, slot);
@@ -430,7 +420,7 @@ bool px_select_tile_copy(px_isel *s, const px_node *n)
 		return true;
 	}
 	if (s->remarks)
-		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_tile_selected, name, (unsigned)f.r[G_OUTER].size,
+		px_report(s->d, PX_SEV_REMARK, n->oploc, PX_D_tile_selected, op->name, (unsigned)f.r[G_OUTER].size,
 		          f.r[G_OUTER].size == 1 ? "" : "s", f.num, f.trans ? "True" : "False", (long long)f.p);
 	emit_matrix(s, n, &f, op, slot);
 	return true;

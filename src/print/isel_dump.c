@@ -155,10 +155,3 @@ void px_print_isel_insts(px_buf *out, const px_minst *first)
 }
 
 void px_print_isel_close(px_buf *out) { px_buf_putc(out, '\n'); }
-
-void px_print_isel(px_buf *out, const px_mfunc *mf)
-{
-	px_print_isel_open(out, mf->fn);
-	px_print_isel_insts(out, mf->first);
-	px_print_isel_close(out);
-}

@@ -342,7 +342,7 @@ static void print_directives(px_buf *out, const px_func *fn)
 static bool print_reg_decls(px_buf *out, const px_mfunc *mf)
 {
 	bool any = false;
-	for (unsigned id = 0; id < px_nregclasses && id < 16; id++) {
+	for (unsigned id = 0; id < PX_NREGCLASS_IDS; id++) {
 		const px_regclass *rc = &px_regclasses[id];
 		const char *decl = rc->view_of != 0xff ? rc->view_decl : rc->decl;
 		if (!mf->nregs[id] || !decl || !rc->prefix)
@@ -403,16 +403,3 @@ void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 }
 
 void px_print_func_close(px_buf *out) { px_buf_puts(out, "}\n\n"); }
-
-void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf)
-{
-	(void)m; /* part of the stage's contract; a function's text needs only mf */
-	if (mf->fn->is_decl) {
-		print_func_sig(out, mf->fn);
-		px_buf_puts(out, ";\n\n");
-		return;
-	}
-	px_print_func_open(out, mf);
-	px_print_insts(out, mf, mf->first);
-	px_print_func_close(out);
-}

@@ -29,13 +29,9 @@ void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw
 
 /* ".file N \"path\"" for the MIR file (1) and each file loc statements name. */
 void px_print_files(px_buf *out, const px_module *m);
-/* A whole function: signature, kernel directives, register declarations and
- * body, then a blank line. A function without a body (is_decl) prints as its
- * prototype. */
-void px_print_func(px_buf *out, const px_module *m, const px_mfunc *mf);
-/* The same in pieces, for a function whose instructions are printed as they
- * are selected: the signature, directives and register declarations (once
- * mf->nregs is final), the instructions from first on, the closing brace. */
+/* A function in pieces, its instructions printed as they are selected: the
+ * signature, directives and register declarations (once mf->nregs is final),
+ * the instructions from first on, the closing brace and a blank line. */
 void px_print_func_open(px_buf *out, const px_mfunc *mf);
 /* mf->lineinfo: a .loc before each statement's first instruction (again
  * after a flush: harmless). */
@@ -67,12 +63,9 @@ void px_print_asm(px_buf *out, const px_minst *mi);
 
 /* ---- isel_dump.c ---- */
 
-/* --emit=isel: "kernel @name" or "func @name", one
- * "L:C [@%pN ]RESULTS = MCNAME OPERANDS[ iid=N]" line per selected instruction
- * ("L:C label ^name" for labels), a blank line. */
-void px_print_isel(px_buf *out, const px_mfunc *mf);
-/* The same in pieces: the function line, the lines of the instructions from
- * first on, the blank line. */
+/* --emit=isel, a function in pieces: "kernel @name" or "func @name", one
+ * "L:C [@%pN ]RESULTS = MCNAME OPERANDS[ iid=N]" line per selected
+ * instruction from first on ("L:C label ^name" for labels), a blank line. */
 void px_print_isel_open(px_buf *out, const px_func *fn);
 void px_print_isel_insts(px_buf *out, const px_minst *first);
 void px_print_isel_close(px_buf *out);

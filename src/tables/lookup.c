@@ -63,6 +63,25 @@ const px_target *px_target_lookup(const char *s, size_t n)
 	return NULL;
 }
 
+uint16_t px_ptx_version_parse(const char *s, size_t n)
+{
+	size_t i = 0;
+	unsigned major = 0;
+	while (i < n && i < 3 && s[i] >= '0' && s[i] <= '9')
+		major = major * 10 + (unsigned)(s[i++] - '0');
+	if (i == 0 || i == 3 || i + 2 != n || s[i] != '.' || s[i + 1] < '0' || s[i + 1] > '9')
+		return 0;
+	return (uint16_t)(major * 10 + (unsigned)(s[i + 1] - '0'));
+}
+
+bool px_ptx_version_known(uint16_t v)
+{
+	for (unsigned k = 0; k < px_nptx_versions; k++)
+		if (v && px_ptx_versions[k] == v)
+			return true;
+	return false;
+}
+
 /* Types are few and in declaration order; "none" (row 0) is not a MIR type.
  * Most are spelled like a modifier token (f32, u64): the token index finds
  * those; the rest (ptr, pred) take the scan. */
@@ -75,14 +94,6 @@ int px_type_lookup(const char *s, size_t n)
 		if (!cmp_slice(s, n, px_types[i].name))
 			return (int)i;
 	return 0;
-}
-
-int px_slot_index(const px_op_def *op, const char *name)
-{
-	for (unsigned i = 0; i < op->nslots; i++)
-		if (!strcmp(op->slots[i].name, name))
-			return (int)i;
-	return -1;
 }
 
 int px_slot_find(const px_op_def *op, unsigned sname)

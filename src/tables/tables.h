@@ -103,7 +103,7 @@ typedef struct px_directive {
 extern const px_directive px_directives[]; /* indexed by PX_DIR_*, in print order */
 extern const unsigned px_ndirectives;
 
-/* ---- diagnostics (data/diagnostics.yaml) ---- */
+/* ---- diagnostics (data/diag/) ---- */
 typedef struct px_diag_def {
 	const char *id;   /* "unknown_op" */
 	const char *text; /* printf format; NVVM's own words where it has the message */
@@ -336,9 +336,14 @@ extern const unsigned px_npatterns;
 const int32_t *px_opnd_allowed(const px_opnd_def *def, const uint16_t *slot, unsigned *n);
 const px_op_def *px_op_lookup(const char *s, size_t n);
 const px_target *px_target_lookup(const char *s, size_t n);
+/* A PTX ISA version written X.Y (a major of one or two digits, a dot, one
+ * digit) as major*10+minor, or 0 when it is not written so; known: whether
+ * ptxemit can print it (one of px_ptx_versions). The --ptx option and the
+ * verifier read a version with these. */
+uint16_t px_ptx_version_parse(const char *s, size_t n);
+bool px_ptx_version_known(uint16_t v);
 const px_sreg *px_sreg_lookup(const char *s, size_t n);
 int px_type_lookup(const char *s, size_t n); /* PX_T_* or 0 */
-int px_slot_index(const px_op_def *op, const char *name); /* by spelling, or -1 (the unit tests) */
 /* The index of op's slot named sname (PX_SN_*), or -1. A family's code may
  * take a slot families.yaml lists for it as present: pxgen checks. */
 int px_slot_find(const px_op_def *op, unsigned sname);

@@ -27,19 +27,16 @@ static size_t whole_pages(size_t n)
 	return n > SIZE_MAX - page ? 0 : (n + page - 1) / page * page;
 }
 
-/* No mapping asks for transparent huge pages: on the benchmark machine (a
- * virtual machine whose kernel compacts memory for a huge page on the fault
- * that wants one) touching 375 MB took 0.9 to 3.4 ms a MB in huge pages and
- * 0.6 in 4 KiB pages, and a function of a million statements, whose tables
- * and arena are that large, ran 15-25% faster in small pages, its user time
- * no higher: the TLB misses the huge pages saved cost less than their faults. */
+/* No mapping asks for transparent huge pages: where the kernel compacts
+ * memory for a huge page on the fault that wants one, a huge function's
+ * tables and arena ran slower in huge pages than in small ones; the TLB
+ * misses the huge pages saved cost less than their faults (make bench). */
 void *px_pages_map(size_t bytes, bool lazy)
 {
 	int flags = MAP_PRIVATE | MAP_ANONYMOUS;
 #ifdef MAP_POPULATE
 	/* one system call instead of a page fault for each page as it is first
-	 * touched (on the benchmark machine a fault costs about 10 us,
-	 * populating a page under 2) */
+	 * touched: populating a page costs a fraction of a fault */
 	if (!lazy)
 		flags |= MAP_POPULATE;
 #endif

@@ -1,9 +1,9 @@
 /* Mappings of populated pages, kept for reuse when they are given back.
  *
- * A library call translating a small kernel used to map and unmap about a
- * dozen arena blocks and to grow and trim the heap for its text, and on a
+ * A library call translating a small kernel would otherwise map and unmap a
+ * dozen arena blocks and grow and trim the heap for its text, and on a
  * virtual machine those system calls, the page faults and the unmaps' TLB
- * shootdowns were two thirds of its time. Memory given back here goes to a
+ * shootdowns cost more than the translation. Memory given back here goes to a
  * process-wide pool (any thread's next request may take it) of at most
  * PX_PAGES_POOL bytes in PX_PAGES_SLOTS mappings; past that it is unmapped. */
 #ifndef PX_PAGES_H

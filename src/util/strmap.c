@@ -20,13 +20,6 @@ void px_strmap_free(px_strmap *m)
 	px_strmap_init(m);
 }
 
-void px_strmap_clear(px_strmap *m)
-{
-	if (m->slots)
-		memset(m->slots, 0, m->cap * sizeof *m->slots);
-	m->count = 0;
-}
-
 uint32_t px_strmap_get(const px_strmap *m, const char *key, size_t len)
 {
 	if (!m->cap)

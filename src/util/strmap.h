@@ -19,7 +19,6 @@ typedef struct px_strmap {
 
 void px_strmap_init(px_strmap *m);
 void px_strmap_free(px_strmap *m);
-void px_strmap_clear(px_strmap *m);
 uint32_t px_strmap_get(const px_strmap *m, const char *key, size_t len);
 /* Inserts key -> val unless present; returns the value now stored. */
 uint32_t px_strmap_put(px_strmap *m, const char *key, size_t len, uint32_t val);

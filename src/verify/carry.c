@@ -20,7 +20,6 @@
  * as one instruction (the mad_lo pattern of data/patterns.yaml takes no
  * add.cc as its root, and only a mul is ever absorbed), and vector merging
  * joins adjacent loads and stores only, which neither read nor write CC. */
-#include "isel/isel.h" /* px_node_name */
 #include "verify/verify.h"
 
 static bool is_producer(const px_node *n)

@@ -21,7 +21,7 @@ void px_slotsets_free(px_slotsets *s)
 }
 
 /* Every node looks its set up here, so the hash reads the set a machine word
- * at a time (a byte-wise hash cost a tenth of the verifier). */
+ * at a time, not a byte. */
 static uint32_t hash_set(const uint16_t *slot)
 {
 	const unsigned char *p = (const unsigned char *)slot;

@@ -99,14 +99,9 @@ static unsigned regs_token(int64_t regs)
  * falls back below it). */
 static void need_version(px_verifier *v, const px_node *n, unsigned dir)
 {
-	const char *name = dir == PX_TOK_ld ? "ldmatrix" : "stmatrix";
-	const px_op_def *op = px_op_lookup(name, strlen(name));
-	uint16_t slot[PX_MAX_SLOTS] = {0};
-	slot[px_slot_find(op, PX_SN_shape)] = PX_TOK_m8n8;
-	slot[px_slot_find(op, PX_SN_num)] = PX_TOK_x1;
-	slot[px_slot_find(op, PX_SN_sz)] = PX_TOK_b16;
-	if (n->slot[px_slot_find(n->op, PX_SN_space)])
-		slot[px_slot_find(op, PX_SN_space)] = PX_TOK_shared;
+	uint16_t slot[PX_MAX_SLOTS];
+	const px_op_def *op = px_tile_copy_matrix(dir == PX_TOK_ld, PX_TOK_x1, false,
+	                                          n->slot[px_slot_find(n->op, PX_SN_space)] != 0, slot);
 	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(&v->first_rows, op, slot, v->target, 0) : NULL;
 	if (var && var->ptx > v->ptx_needed)
 		v->ptx_needed = var->ptx;

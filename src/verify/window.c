@@ -35,29 +35,6 @@ void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t tar
 	px_error(v->d, loc, PX_D_only_on_targets, what, list, v->target->name);
 }
 
-static uint16_t parse_version(const char *s, size_t n, bool *ok)
-{
-	unsigned major = 0, minor = 0, i = 0;
-	*ok = false;
-	while (i < n && s[i] >= '0' && s[i] <= '9')
-		major = major * 10 + (unsigned)(s[i++] - '0');
-	if (i == 0 || i + 2 != n || s[i] != '.' || s[i + 1] < '0' || s[i + 1] > '9' || major > 99)
-		return 0;
-	minor = (unsigned)(s[i + 1] - '0');
-	for (unsigned k = 0; k < px_nptx_versions; k++)
-		if (px_ptx_versions[k] == major * 10 + minor)
-			*ok = true;
-	return (uint16_t)(major * 10 + minor);
-}
-
-static bool version_known(uint16_t v)
-{
-	for (unsigned k = 0; k < px_nptx_versions; k++)
-		if (px_ptx_versions[k] == v)
-			return true;
-	return false;
-}
-
 void px_verify_target(px_verifier *v)
 {
 	px_module *m = v->m;
@@ -80,15 +57,14 @@ void px_verify_target(px_verifier *v)
 	}
 	v->target_reported = v->target || v->opt_target || m->target.n || m->target_written;
 	if (v->opt_ptx) {
-		bool ok;
-		v->ptx_given = parse_version(v->opt_ptx, strlen(v->opt_ptx), &ok);
-		if (!ok) {
+		v->ptx_given = px_ptx_version_parse(v->opt_ptx, strlen(v->opt_ptx));
+		if (!px_ptx_version_known(v->ptx_given)) {
 			px_error_noloc(v->d, PX_D_unknown_ptx, v->opt_ptx);
 			v->ptx_given = 0;
 		}
 	} else if (m->ptx) {
 		v->ptx_given = m->ptx;
-		if (!version_known(m->ptx)) {
+		if (!px_ptx_version_known(m->ptx)) {
 			px_error(v->d, m->ptx_loc, PX_D_unknown_ptx_at, m->ptx / 10, m->ptx % 10);
 			v->ptx_given = 0;
 		}

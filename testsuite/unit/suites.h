@@ -2,6 +2,19 @@
 #ifndef PX_UNIT_SUITES_H
 #define PX_UNIT_SUITES_H
 #include <check.h>
+#include <string.h>
+
+#include "tables/tables.h"
+
+/* The index of op's slot spelled name, or -1: the tests name slots as the
+ * YAML does, the library by PX_SN_* (px_slot_find). */
+static inline int slot_index(const px_op_def *op, const char *name)
+{
+	for (unsigned i = 0; i < op->nslots; i++)
+		if (!strcmp(op->slots[i].name, name))
+			return (int)i;
+	return -1;
+}
 
 Suite *scanner_suite(void);  /* grammar/lexer.l */
 Suite *tables_suite(void);   /* data/ via px_tables */

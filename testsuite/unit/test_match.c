@@ -75,7 +75,7 @@ END_TEST
 
 /* data/patterns.yaml as generated: ops, slot constraints, commutation, flags
  * and the operand map of both patterns. */
-static int slot(unsigned op, const char *name) { return px_slot_index(&px_ops[op], name); }
+static int slot(unsigned op, const char *name) { return slot_index(&px_ops[op], name); }
 
 START_TEST(pattern_table)
 {

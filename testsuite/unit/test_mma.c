@@ -1,5 +1,5 @@
 /* NVVM's packed MMA descriptor: encoding a node's properties, reading
- * them back by NVVM's keys, and the two enum failures. */
+ * them back by NVVM's query keys, and the two enum failures. */
 #include <stdint.h>
 #include <string.h>
 
@@ -7,6 +7,44 @@
 #include "suites.h"
 
 static unsigned tok(const char *s) { return px_tok_lookup(s, strlen(s)); }
+
+/* NVVM's query: the PTX text a key reads from a word, by the layout
+ * mma_desc.h gives ("" for an absent modifier), or NULL for an unknown key or
+ * a value outside the enums; read here apart from the encoder it checks. */
+static unsigned bits(uint64_t d, unsigned shift, unsigned width) { return (unsigned)(d >> shift) & ((1u << width) - 1); }
+
+static const char *enum_name(const px_mma_enum *e, unsigned n, unsigned id)
+{
+	for (unsigned i = 0; i < n && id; i++)
+		if (e[i].id == id)
+			return px_tok_names[e[i].tok];
+	return NULL;
+}
+
+static const char *query(uint64_t d, const char *key)
+{
+	static const char *const rnd[] = {"", "rn", "rm", "rp", "rz"}, *const opc[] = {"", "and.popc", "xor.popc"},
+	                         *const mid[] = {"a", "b", "c", "d"};
+	if (!strcmp(key, "shape"))
+		return enum_name(px_mma_shapes, px_mma_shapes_n, bits(d, 32, 8));
+	if (!strcmp(key, "aty") || !strcmp(key, "bty"))
+		return enum_name(px_mma_types, px_mma_types_n, bits(d, key[0] == 'a' ? 8 : 16, 8));
+	if (!strcmp(key, "ety"))
+		return enum_name(px_mma_types, px_mma_types_n, bits(d, 24, 4));
+	if (!strcmp(key, "al") || !strcmp(key, "bl"))
+		return bits(d, key[0] == 'a' ? 24 : 26, 2) ? "col" : "row";
+	if (!strcmp(key, "rowcol"))
+		return bits(d, 0, 1) ? "col" : "row";
+	if (!strcmp(key, "satf"))
+		return bits(d, 28, 1) ? "satfinite" : "";
+	if (!strcmp(key, "mid"))
+		return mid[bits(d, 1, 2)];
+	if (!strcmp(key, "rnd"))
+		return bits(d, 0, 3) < 5 ? rnd[bits(d, 0, 3)] : NULL;
+	if (!strcmp(key, "opc"))
+		return bits(d, 4, 4) < 3 ? opc[bits(d, 4, 4)] : NULL;
+	return NULL;
+}
 
 START_TEST(test_type_and_shape_enums)
 {
@@ -30,15 +68,15 @@ START_TEST(test_encode_query)
 	uint64_t d = 0;
 	ck_assert_uint_eq(px_mma_encode(&p, &d), 0);
 	ck_assert_uint_eq(d, 0x1204060600ull);
-	ck_assert_str_eq(px_mma_query(d, "shape"), "m16n8k16");
-	ck_assert_str_eq(px_mma_query(d, "aty"), "f16");
-	ck_assert_str_eq(px_mma_query(d, "bty"), "f16");
-	ck_assert_str_eq(px_mma_query(d, "al"), "row");
-	ck_assert_str_eq(px_mma_query(d, "bl"), "col");
-	ck_assert_str_eq(px_mma_query(d, "satf"), "");
-	ck_assert_str_eq(px_mma_query(d, "rnd"), "");
-	ck_assert_str_eq(px_mma_query(d, "opc"), "");
-	ck_assert_ptr_null(px_mma_query(d, "nonsense"));
+	ck_assert_str_eq(query(d, "shape"), "m16n8k16");
+	ck_assert_str_eq(query(d, "aty"), "f16");
+	ck_assert_str_eq(query(d, "bty"), "f16");
+	ck_assert_str_eq(query(d, "al"), "row");
+	ck_assert_str_eq(query(d, "bl"), "col");
+	ck_assert_str_eq(query(d, "satf"), "");
+	ck_assert_str_eq(query(d, "rnd"), "");
+	ck_assert_str_eq(query(d, "opc"), "");
+	ck_assert_ptr_null(query(d, "nonsense"));
 }
 END_TEST
 
@@ -49,17 +87,17 @@ START_TEST(test_modifier_bits)
 	uint64_t d = 0;
 	ck_assert_uint_eq(px_mma_encode(&p, &d), 0);
 	ck_assert_uint_eq((d >> 4) & 0xf, 2);
-	ck_assert_str_eq(px_mma_query(d, "opc"), "xor.popc");
+	ck_assert_str_eq(query(d, "opc"), "xor.popc");
 	p = (px_mma_props){.shape = tok("m16n8k32"), .aty = tok("s8"), .bty = tok("u8"), .satf = tok("satfinite")};
 	ck_assert_uint_eq(px_mma_encode(&p, &d), 0);
 	ck_assert_uint_eq((d >> 28) & 1, 1);
-	ck_assert_str_eq(px_mma_query(d, "satf"), "satfinite");
-	ck_assert_str_eq(px_mma_query(d, "bty"), "u8");
+	ck_assert_str_eq(query(d, "satf"), "satfinite");
+	ck_assert_str_eq(query(d, "bty"), "u8");
 	p = (px_mma_props){.shape = tok("m8n8k4"), .aty = tok("f64"), .bty = tok("f64"), .rnd = tok("rn"), .acol = true};
 	ck_assert_uint_eq(px_mma_encode(&p, &d), 0);
 	ck_assert_uint_eq(d & 7, 1);
-	ck_assert_str_eq(px_mma_query(d, "rnd"), "rn");
-	ck_assert_str_eq(px_mma_query(d, "al"), "col");
+	ck_assert_str_eq(query(d, "rnd"), "rn");
+	ck_assert_str_eq(query(d, "al"), "col");
 }
 END_TEST
 
@@ -67,10 +105,10 @@ START_TEST(test_fragment_word)
 {
 	uint64_t d = 0;
 	ck_assert_uint_eq(px_mma_encode_frag(tok("m16n16k16"), 3, true, tok("f32"), &d), 0);
-	ck_assert_str_eq(px_mma_query(d, "mid"), "d");
-	ck_assert_str_eq(px_mma_query(d, "rowcol"), "col");
-	ck_assert_str_eq(px_mma_query(d, "ety"), "f32");
-	ck_assert_str_eq(px_mma_query(d, "shape"), "m16n16k16");
+	ck_assert_str_eq(query(d, "mid"), "d");
+	ck_assert_str_eq(query(d, "rowcol"), "col");
+	ck_assert_str_eq(query(d, "ety"), "f32");
+	ck_assert_str_eq(query(d, "shape"), "m16n16k16");
 }
 END_TEST
 
@@ -86,8 +124,8 @@ START_TEST(test_failures)
 	ck_assert_uint_eq(px_mma_encode(&p, &d), PX_D_mma_unknown_shape);
 	ck_assert_str_eq(px_diag_texts[PX_D_mma_unknown_shape].text, "unknown MMA shape '%s'");
 	ck_assert_uint_eq(px_mma_encode_frag(tok("m16n8k16"), 0, false, tok("e2m1"), &d), PX_D_mma_wrong_type);
-	ck_assert_ptr_null(px_mma_query(0x0000000000ull, "shape"));
-	ck_assert_ptr_null(px_mma_query(0x1200ff0000ull, "bty"));
+	ck_assert_ptr_null(query(0x0000000000ull, "shape"));
+	ck_assert_ptr_null(query(0x1200ff0000ull, "bty"));
 }
 END_TEST
 

@@ -19,6 +19,21 @@ static void teardown(void) { px_buf_free(&out); }
 
 static const char *text(void) { return out.data ? out.data : ""; }
 
+/* A function as the pipeline prints it: opened, its instructions, closed. */
+static void print_func(const px_mfunc *mf)
+{
+	px_print_func_open(&out, mf);
+	px_print_insts(&out, mf, mf->first);
+	px_print_func_close(&out);
+}
+
+static void print_isel(const px_mfunc *mf)
+{
+	px_print_isel_open(&out, mf->fn);
+	px_print_isel_insts(&out, mf->first);
+	px_print_isel_close(&out);
+}
+
 static unsigned tok(const char *s)
 {
 	unsigned t = px_tok_lookup(s, strlen(s));
@@ -223,8 +238,7 @@ START_TEST(test_kernel)
 	px_mfunc mf = { .fn = &fn, .first = &ret, .last = &ret,
 		        .nregs = { [PX_RC_p] = 2, [PX_RC_Special] = 3, [PX_RC_r] = 3, [PX_RC_f] = 4,
 		                   [PX_RC_rd] = 5, [7] = 1 } };
-	px_module m = { 0 };
-	px_print_func(&out, &m, &mf);
+	print_func(&mf);
 	ck_assert_str_eq(text(),
 	                 ".visible .entry k(\n"
 	                 "\t.param .u64 .ptr .global .align 16 k_param_0,\n"
@@ -261,8 +275,7 @@ START_TEST(test_device_func)
 		       .rets = rets, .nrets = 1 };
 	fn.dirs[PX_DIR_reqntid] = (px_dirval){ .present = true, .nargs = 1, .args = { 1 } };
 	px_mfunc mf = { .fn = &fn };
-	px_module m = { 0 };
-	px_print_func(&out, &m, &mf);
+	print_func(&mf);
 	ck_assert_str_eq(text(),
 	                 ".func (.param .b32 func_retval0) f(\n"
 	                 "\t.param .b64 f_param_0,\n"
@@ -282,10 +295,8 @@ START_TEST(test_multiple_returns)
 	ck_assert_uint_eq(offs[2], 16);
 	ck_assert_uint_eq(size, 24);
 	ck_assert_uint_eq(align, 8);
-	px_func fn = { .name = S("g"), .linkage = PX_LINK_WEAK, .is_decl = true, .rets = rets, .nrets = 3 };
-	px_mfunc mf = { .fn = &fn };
-	px_module m = { 0 };
-	px_print_func(&out, &m, &mf);
+	px_funcsig sig = { .name = S("g"), .rets = rets, .nrets = 3 };
+	px_print_func_decl(&out, &sig, px_print_linkage(PX_LINK_WEAK));
 	ck_assert_str_eq(text(), ".weak .func (.param .align 8 .b8 func_retval0[24]) g();\n\n");
 }
 END_TEST
@@ -413,10 +424,10 @@ START_TEST(test_isel_dump)
 	px_minst a = { .op = &mov_op, .mc = "MOV_U32_ri", .res = &dst, .nres = 1, .ops = &src,
 		       .nops = 1, .iid = -1, .at = { 3, 3 }, .next = &l };
 	px_mfunc mf = { .fn = &fn, .first = &a, .last = &call };
-	px_print_isel(&out, &mf);
+	print_isel(&mf);
 	fn.is_kernel = false;
 	mf.first = mf.last = NULL;
-	px_print_isel(&out, &mf);
+	print_isel(&mf);
 	ck_assert_str_eq(text(),
 	                 "kernel @vadd\n"
 	                 "3:3 %r1 = MOV_U32_ri 7\n"

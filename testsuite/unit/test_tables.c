@@ -184,13 +184,13 @@ static void check_op(const px_op_def *op)
 	ck_assert_uint_gt(op->nvariants, 0);
 	for (unsigned s = 0; s < op->nslots; s++) {
 		const px_slot_def *slot = &op->slots[s];
-		ck_assert_int_eq(px_slot_index(op, slot->name), (int)s);
+		ck_assert_int_eq(slot_index(op, slot->name), (int)s);
 		for (const uint16_t *t = slot->toks; *t; t++)
 			ck_assert_uint_lt(*t, px_ntoks);
 		if (slot->flags & PX_SLOT_FIXED)
 			ck_assert(px_slot_has(slot, slot->fixed_tok));
 	}
-	ck_assert_int_eq(px_slot_index(op, "no-such-slot"), -1);
+	ck_assert_int_eq(slot_index(op, "no-such-slot"), -1);
 	check_opnds(op, op->results, op->nresults);
 	check_opnds(op, op->operands, op->noperands);
 	for (unsigned v = 0; v < op->nvariants; v++) {
@@ -288,7 +288,7 @@ START_TEST(slot_names_match_constants)
 		for (unsigned k = 0; k < px_ops[i].nslots; k++) {
 			const px_slot_def *sd = &px_ops[i].slots[k];
 			ck_assert_uint_ne(sd->sname, PX_SN__NONE);
-			ck_assert_int_eq(px_slot_find(&px_ops[i], sd->sname), px_slot_index(&px_ops[i], sd->name));
+			ck_assert_int_eq(px_slot_find(&px_ops[i], sd->sname), slot_index(&px_ops[i], sd->name));
 		}
 	ck_assert_int_eq(px_slot_find(&px_ops[PX_OP_mov], PX_SN_space), -1);
 }
