@@ -18,6 +18,11 @@ typedef struct px_diagnostic {
 	const char *message;      /* the text, without "file:line:col: error: " */
 	const char *source_line;  /* the offending line (not NUL-terminated), or NULL */
 	size_t source_len;
+	/* Where a loc statement in force at file:line:col says the MIR came from
+	 * (the generator's own source); dsl_file NULL when none is. dsl_col 0:
+	 * the loc named no column. */
+	const char *dsl_file;
+	unsigned dsl_line, dsl_col;
 } px_diagnostic;
 
 typedef void (*px_diag_fn)(void *ctx, const px_diagnostic *d);
@@ -58,7 +63,10 @@ void px_options_default(px_options *o);
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen);
 
-/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n". */
+/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n".
+ * One with a DSL place reads "dsl:line:col: error: message\n" followed by
+ * "file:line:col: note: from this MIR statement\n  line\n  ^\n": the
+ * generator's line first, for the author who wrote it, then the MIR. */
 void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tables/tables.h"
+#include "util/dslmap.h"
 #include "util/lines.h"
 
 /* Enough for any real file; past it errors are still counted. */
@@ -195,6 +196,12 @@ void px_diags_flush(px_diags *d)
 			px_linecol lc = px_lines_find(lines, (px_loc){e->pos});
 			e->d.line = lc.line;
 			e->d.col = lc.col;
+			const px_dslpos *at = px_dslmap_find(d->dsl, (px_loc){e->pos});
+			if (at) {
+				e->d.dsl_file = at->file;
+				e->d.dsl_line = at->line;
+				e->d.dsl_col = at->col;
+			}
 		}
 		if (e->d.severity == PX_SEV_NOTE && i) {
 			const struct px_diag_entry *owner = &d->kept[last_error];
@@ -218,7 +225,7 @@ void px_diags_flush(px_diags *d)
 		if (!stopped && e->d.severity == PX_SEV_ERROR && d->max_errors && ++errors > d->max_errors) {
 			char msg[128];
 			snprintf(msg, sizeof msg, px_diag_texts[PX_D_too_many_errors].text, d->max_errors);
-			px_diagnostic t = {PX_SEV_ERROR, d->file, 0, 0, msg, NULL, 0};
+			px_diagnostic t = {.severity = PX_SEV_ERROR, .file = d->file, .message = msg};
 			d->fn(d->ctx, &t);
 			stopped = true;
 		}

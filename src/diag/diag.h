@@ -22,6 +22,9 @@ typedef struct px_diags {
 	 * (px_module_init lends it, so the last flush comes before that
 	 * module's px_module_free); else px_diags_flush makes its own */
 	struct px_lines *lines;
+	/* where loc statements hold in src (the module lends it like lines):
+	 * each message inside one names that DSL place too; NULL: none */
+	const struct px_dslmap *dsl;
 } px_diags;
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,

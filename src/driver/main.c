@@ -94,7 +94,7 @@ static void fail(int id, ...)
 	va_start(ap, id);
 	vsnprintf(msg, sizeof msg, px_diag_texts[id].text, ap);
 	va_end(ap);
-	px_diagnostic d = {PX_SEV_ERROR, "ptxemit", 0, 0, msg, NULL, 0};
+	px_diagnostic d = {.severity = PX_SEV_ERROR, .file = "ptxemit", .message = msg};
 	print_diagnostic(NULL, &d);
 }
 
@@ -110,6 +110,8 @@ static void print_diagnostic(void *ctx, const px_diagnostic *d)
 	 * severity word, two line numbers and the indentation. */
 	size_t size = (d->file ? strlen(d->file) : 0) + (d->message ? strlen(d->message) : 0) +
 	              2 * d->source_len + 64;
+	if (d->dsl_file) /* and the note's line: the MIR's place and a second severity */
+		size += strlen(d->dsl_file) + (d->file ? strlen(d->file) : 0) + 96;
 	char *buf = malloc(size);
 	if (!buf) {
 		fprintf(stderr, "%s\n", d->message ? d->message : "");
