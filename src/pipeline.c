@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cubin/cubin.h"
 #include "diag/diag.h"
 #include "front/sniff.h"
 #include "isel/isel.h"
@@ -20,6 +21,7 @@ void px_options_default(px_options *o)
 	memset(o, 0, sizeof *o);
 	o->emit = PX_EMIT_PTX;
 	o->max_errors = 20;
+	o->opt_level = -1;
 }
 
 typedef struct px_pipeline px_pipeline;
@@ -177,6 +179,7 @@ static void worker_init(px_pipeline *p, px_worker *w, px_verifier *v, px_isel *s
 	s->remarks = p->opt->remarks;
 	s->mc_names = p->opt->emit == PX_EMIT_ISEL;
 	s->lineinfo = p->opt->lineinfo || p->opt->debug;
+	s->ptxmap = (p->opt->cubin || p->opt->resource_usage) && p->opt->emit == PX_EMIT_PTX;
 	s->flush = flush_insts;
 	s->flush_ctx = w;
 	px_buf_init(&w->fbody);
@@ -627,6 +630,37 @@ static void print_front(px_pipeline *p, px_module *m, px_buf *out)
 	px_strmap_free(&inits);
 }
 
+/* Assemble the translated text (*out, with the printer's marks): the marks
+ * come out, ptxas's messages go to diag, and with opt->cubin the cubin
+ * replaces the text. Returns the errors; on any, *out is NULL. */
+static int assemble_out(px_pipeline *p, px_module *m, px_diag_fn diag, void *diag_ctx, char **out,
+                        size_t *outlen)
+{
+	const px_options *opt = p->opt;
+	size_t len = *outlen ? *outlen : strlen(*out);
+	px_ptxmap map;
+	px_ptxmap_strip(*out, &len, &map);
+	px_diags d;
+	px_diags_init(&d, m->filename, m->src, m->srclen, diag, diag_ctx, opt->max_errors);
+	d.lines = m->lines;
+	d.dsl = &m->dsl;
+	px_ptxas_report rep = {0};
+	char *cubin = NULL;
+	size_t cubinlen = 0;
+	int errors = px_assemble(opt, p->v.target->name, m, *out, len, &map, &d, &rep, &cubin, &cubinlen);
+	px_diags_flush(&d);
+	px_ptxas_report_free(&rep);
+	px_ptxmap_free(&map);
+	if (errors || opt->cubin) {
+		free(*out);
+		*out = errors ? NULL : cubin;
+		len = errors ? 0 : cubinlen;
+	}
+	if (outlen)
+		*outlen = len;
+	return errors;
+}
+
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen)
 {
@@ -634,6 +668,14 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	if (!opt) {
 		px_options_default(&defaults);
 		opt = &defaults;
+	}
+	/* the text to assemble is kept whole, with the printer's marks */
+	bool assemble = (opt->cubin || opt->resource_usage) && !opt->verify_only && opt->emit == PX_EMIT_PTX;
+	px_options whole;
+	if (assemble && opt->sink) {
+		whole = *opt;
+		whole.sink = NULL;
+		opt = &whole;
 	}
 	*out = NULL;
 	if (outlen)
@@ -705,6 +747,8 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 			px_buf_put(&result, p.body.data ? p.body.data : "", p.body.len);
 		}
 		*out = px_buf_take(&result, outlen);
+		if (assemble)
+			errors += assemble_out(&p, &m, diag, diag_ctx, out, outlen);
 	}
 	px_buf_free(&p.body);
 	px_buf_free(&p.serial.fbody);

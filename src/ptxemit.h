@@ -11,6 +11,19 @@
 typedef enum px_emit { PX_EMIT_PTX, PX_EMIT_ISEL } px_emit;
 typedef enum px_severity { PX_SEV_ERROR, PX_SEV_WARNING, PX_SEV_NOTE, PX_SEV_REMARK } px_severity;
 
+/* What ptxas -v says one function uses (ptxemit(1), --resource-usage). */
+typedef struct px_resource_usage {
+	const char *function;   /* its PTX name (the MIR name without '@') */
+	bool kernel;
+	unsigned registers;     /* per thread; 0 for a function ptxas does not allocate alone */
+	unsigned barriers;      /* named barriers */
+	unsigned stack;         /* bytes of stack frame per thread */
+	unsigned spill_stores, spill_loads; /* bytes spilled to, and reloaded from, local memory */
+	unsigned shared;        /* bytes of static shared memory per block */
+	unsigned local;         /* bytes of local memory per thread (lmem) */
+	unsigned constant;      /* bytes of constant memory: all its banks (cmem[N]) summed */
+} px_resource_usage;
+
 typedef struct px_diagnostic {
 	px_severity severity;
 	const char *file;
@@ -23,6 +36,13 @@ typedef struct px_diagnostic {
 	 * the loc named no column. */
 	const char *dsl_file;
 	unsigned dsl_line, dsl_col;
+	/* The assembler's messages (px_options.cubin, resource_usage): its code
+	 * ("C7515"; NULL: none), the line of the assembled PTX it named (0:
+	 * none), and on the remark that reports a function's resources, the
+	 * record (NULL otherwise). */
+	const char *code;
+	unsigned ptx_line;
+	const px_resource_usage *usage;
 } px_diagnostic;
 
 typedef void (*px_diag_fn)(void *ctx, const px_diagnostic *d);
@@ -52,6 +72,20 @@ typedef struct px_options {
 	 * received. */
 	px_sink_fn sink;
 	void *sink_ctx;
+	/* Assemble the PTX with ptxas: *out receives the cubin (sink is not
+	 * used). Its messages become diagnostics at the MIR statements (and
+	 * loc places) that printed the lines they name. */
+	bool cubin;
+	/* Report each function's resources (ptxas -v) as a remark carrying a
+	 * px_resource_usage; without cubin the PTX is still the output. */
+	bool resource_usage;
+	const char *ptxas;         /* the assembler; NULL: px_find_ptxas's search */
+	const char *cuda_home;     /* searched after PATH; NULL: $CUDA_HOME, then /usr/local/cuda */
+	int opt_level;             /* ptxas -O0 .. -O3; -1 (the default): ptxas's own */
+	const char *ptxas_options; /* more ptxas options, separated by blanks or commas */
+	/* A directory of assembled cubins, looked up by the PTX and everything
+	 * else that decides the cubin; NULL: none. */
+	const char *cache_dir;
 } px_options;
 
 void px_options_default(px_options *o);
@@ -62,6 +96,12 @@ void px_options_default(px_options *o);
  * number of errors (>= 1) and *out is NULL. Never aborts on bad input. */
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen);
+
+/* The ptxas px_translate would run for o (o->ptxas, else the first on PATH,
+ * else in o->cuda_home or $CUDA_HOME, then /usr/local/cuda, under bin/):
+ * 0 and its path in path, or -1 when there is none (path then lists where
+ * it was looked for). */
+int px_find_ptxas(const px_options *o, char *path, size_t size);
 
 /* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n".
  * One with a DSL place reads "dsl:line:col: error: message\n" followed by

@@ -29,8 +29,16 @@ class _Options(ctypes.Structure):
         ("lineinfo", ctypes.c_bool),
         ("remarks", ctypes.c_bool),
         ("max_errors", ctypes.c_uint),
+        ("jobs", ctypes.c_uint),
         ("sink", ctypes.c_void_p),
         ("sink_ctx", ctypes.c_void_p),
+        ("cubin", ctypes.c_bool),
+        ("resource_usage", ctypes.c_bool),
+        ("ptxas", ctypes.c_char_p),
+        ("cuda_home", ctypes.c_char_p),
+        ("opt_level", ctypes.c_int),
+        ("ptxas_options", ctypes.c_char_p),
+        ("cache_dir", ctypes.c_char_p),
     ]
 
 
@@ -43,6 +51,12 @@ class _Diagnostic(ctypes.Structure):
         ("message", ctypes.c_char_p),
         ("source_line", ctypes.c_void_p),
         ("source_len", ctypes.c_size_t),
+        ("dsl_file", ctypes.c_char_p),
+        ("dsl_line", ctypes.c_uint),
+        ("dsl_col", ctypes.c_uint),
+        ("code", ctypes.c_char_p),
+        ("ptx_line", ctypes.c_uint),
+        ("usage", ctypes.c_void_p),
     ]
 
 

@@ -97,6 +97,24 @@ void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...)
 	va_end(ap);
 }
 
+void px_report_with(px_diags *d, px_severity sev, px_loc loc, const px_diagnostic *extra, int id, ...)
+{
+	size_t before = d->nkept;
+	va_list ap;
+	va_start(ap, id);
+	emit(d, sev, &loc, id, ap, true);
+	va_end(ap);
+	if (d->nkept == before)
+		return;
+	px_diagnostic *e = &d->kept[d->nkept - 1].d;
+	e->code = extra->code;
+	e->ptx_line = extra->ptx_line;
+	e->usage = extra->usage;
+	e->dsl_file = extra->dsl_file;
+	e->dsl_line = extra->dsl_line;
+	e->dsl_col = extra->dsl_col;
+}
+
 void px_error_unquoted(px_diags *d, px_loc loc, int id, ...)
 {
 	va_list ap;
@@ -197,7 +215,7 @@ void px_diags_flush(px_diags *d)
 			e->d.line = lc.line;
 			e->d.col = lc.col;
 			const px_dslpos *at = px_dslmap_find(d->dsl, (px_loc){e->pos});
-			if (at) {
+			if (at && !e->d.dsl_file) {
 				e->d.dsl_file = at->file;
 				e->d.dsl_line = at->line;
 				e->d.dsl_col = at->col;

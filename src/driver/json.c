@@ -85,6 +85,23 @@ void drv_json_add(drv_json *j, const px_diagnostic *d)
 	put_place(b, d);
 	px_buf_printf(b, ", \"severity\": \"%s\", \"message\": ", px_severity_name(d->severity));
 	put_string(b, d->message);
+	if (d->code) {
+		px_buf_puts(b, ", \"code\": ");
+		put_string(b, d->code);
+	}
+	if (d->ptx_line)
+		px_buf_printf(b, ", \"ptx_line\": %u", d->ptx_line);
+	const px_resource_usage *u = d->usage;
+	if (u) {
+		px_buf_puts(b, ", \"resource_usage\": {\"function\": ");
+		put_string(b, u->function);
+		px_buf_printf(b,
+		              ", \"kernel\": %s, \"registers\": %u, \"barriers\": %u, \"stack\": %u, "
+		              "\"spill_stores\": %u, \"spill_loads\": %u, \"shared\": %u, \"local\": %u, "
+		              "\"constant\": %u}",
+		              u->kernel ? "true" : "false", u->registers, u->barriers, u->stack, u->spill_stores,
+		              u->spill_loads, u->shared, u->local, u->constant);
+	}
 	px_buf_puts(b, ", \"notes\": []}");
 }
 

@@ -34,7 +34,8 @@ enum { JOBS_MIN_INPUT = 512 << 10 };
 /* getopt_long values of the options that have no short form; above any char
  * so that a '?' with one of them in optopt means "unexpected argument". */
 enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
-       OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE };
+       OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE, OPT_CUBIN, OPT_PTXAS, OPT_CUDA_HOME,
+       OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -50,6 +51,11 @@ static const struct option long_options[] = {
 	{"lineinfo", no_argument, NULL, OPT_LINEINFO},
 	{"list-ops", no_argument, NULL, OPT_LIST_OPS},
 	{"describe", required_argument, NULL, OPT_DESCRIBE},
+	{"cubin", no_argument, NULL, OPT_CUBIN},
+	{"ptxas", required_argument, NULL, OPT_PTXAS},
+	{"cuda-home", required_argument, NULL, OPT_CUDA_HOME},
+	{"ptxas-options", required_argument, NULL, OPT_PTXAS_OPTIONS},
+	{"resource-usage", no_argument, NULL, OPT_RESOURCE_USAGE},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -73,6 +79,15 @@ static const char usage_text[] =
 	"                      for an input of 512 KiB or more, else one)\n"
 	"      --diagnostics-format=FORMAT\n"
 	"                      text (default) or json: one JSON array on stderr\n"
+	"      --cubin         assemble with ptxas and write the cubin (also -o FILE.cubin)\n"
+	"      --resource-usage\n"
+	"                      report each function's registers, spills, stack and memory\n"
+	"  -O N                ptxas's optimization level, 0 to 3\n"
+	"      --ptxas-options=OPTS\n"
+	"                      more ptxas options, separated by blanks or commas\n"
+	"      --ptxas=PATH    the ptxas to run (default: on PATH, in --cuda-home/bin,\n"
+	"                      $CUDA_HOME/bin or /usr/local/cuda/bin)\n"
+	"      --cuda-home=DIR the CUDA installation to look in after PATH\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
 	"      --describe=OP   print every form of operation OP and exit\n"
 	"  -h, --help          print this help and exit\n"
@@ -331,10 +346,32 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 	char word[64], names[256];
 	opterr = 0; /* getopt's own messages would bypass driver.yaml */
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:j:ghV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:O:ghV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			*output = optarg;
+			break;
+		case 'O':
+			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '3') {
+				fail(PX_D_drv_bad_opt_level, optarg);
+				return EXIT_USAGE;
+			}
+			o->opt_level = optarg[0] - '0';
+			break;
+		case OPT_CUBIN:
+			o->cubin = true;
+			break;
+		case OPT_RESOURCE_USAGE:
+			o->resource_usage = true;
+			break;
+		case OPT_PTXAS:
+			o->ptxas = optarg;
+			break;
+		case OPT_CUDA_HOME:
+			o->cuda_home = optarg;
+			break;
+		case OPT_PTXAS_OPTIONS:
+			o->ptxas_options = optarg;
 			break;
 		case 'g':
 			o->debug = true;
@@ -458,6 +495,20 @@ static int run(int argc, char **argv)
 	int status = parse_args(a.argc, a.argv, &o, &input, &output);
 	if (status < 0 && output && strcmp(output, "-") == 0)
 		output = NULL;
+	/* -o FILE.cubin asks for the cubin: PTX text there would be a trap */
+	size_t olen = output ? strlen(output) : 0;
+	if (status < 0 && olen > 6 && strcmp(output + olen - 6, ".cubin") == 0)
+		o.cubin = true;
+	if (status < 0 && (o.cubin || o.resource_usage) && !o.verify_only && o.emit == PX_EMIT_PTX) {
+		char where[4200];
+		if (px_find_ptxas(&o, where, sizeof where) != 0) {
+			if (o.ptxas)
+				fail(PX_D_cubin_bad_ptxas, o.ptxas);
+			else
+				fail(PX_D_cubin_no_ptxas, where);
+			status = EXIT_USAGE;
+		}
+	}
 	if (status < 0 && input && output && drv_same_file(input, output)) {
 		fail(PX_D_drv_output_is_input, output);
 		status = EXIT_USAGE;
@@ -484,7 +535,7 @@ static int run(int argc, char **argv)
 	 * or in $TMPDIR for standard output): memory follows the largest
 	 * function, not the module. */
 	drv_spool spool = {-1, 0};
-	if (!o.verify_only)
+	if (!o.verify_only && !o.cubin && !o.resource_usage)
 		drv_spool_open(&spool, output);
 	if (spool.fd >= 0) {
 		o.sink = drv_spool_write;
