@@ -83,9 +83,13 @@ typedef struct px_options {
 	const char *cuda_home;     /* searched after PATH; NULL: $CUDA_HOME, then /usr/local/cuda */
 	int opt_level;             /* ptxas -O0 .. -O3; -1 (the default): ptxas's own */
 	const char *ptxas_options; /* more ptxas options, separated by blanks or commas */
-	/* A directory of assembled cubins, looked up by the PTX and everything
-	 * else that decides the cubin; NULL: none. */
+	/* A directory of assembled cubins (created if missing), looked up by the
+	 * PTX, the assembler and every option that decides the cubin: a hit
+	 * runs no ptxas and replays its messages; NULL: none. */
 	const char *cache_dir;
+	/* Its bound in bytes: past it the entries used longest ago are removed;
+	 * 0: 256 MiB. */
+	unsigned long long cache_max;
 } px_options;
 
 void px_options_default(px_options *o);

@@ -39,6 +39,7 @@ class _Options(ctypes.Structure):
         ("opt_level", ctypes.c_int),
         ("ptxas_options", ctypes.c_char_p),
         ("cache_dir", ctypes.c_char_p),
+        ("cache_max", ctypes.c_ulonglong),
     ]
 
 

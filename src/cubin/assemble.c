@@ -6,6 +6,10 @@
 
 #include "tables/tables.h"
 
+/* The cache's bound when the caller names none: room for thousands of
+ * kernels' cubins. */
+#define DEFAULT_CACHE_MAX ((uint64_t)256 << 20)
+
 int px_assemble(const px_options *o, const char *target, const px_module *m, const char *ptx, size_t len,
                 const px_ptxmap *map, px_diags *d, px_ptxas_report *rep, char **cubin, size_t *cubinlen)
 {
@@ -19,7 +23,17 @@ int px_assemble(const px_options *o, const char *target, const px_module *m, con
 		return (int)(d->nerrors - before);
 	}
 	px_ptxas_run r;
-	px_ptxas_run_text(path, o, target, o->resource_usage, ptx, len, &r);
+	char key[33];
+	bool hit = false;
+	if (o->cache_dir) {
+		px_cache_key(path, o, target, o->resource_usage, ptx, len, key);
+		hit = px_cache_get(o->cache_dir, key, &r);
+	}
+	if (!hit) {
+		px_ptxas_run_text(path, o, target, o->resource_usage, ptx, len, &r);
+		if (o->cache_dir && r.status == 0)
+			px_cache_put(o->cache_dir, key, &r, o->cache_max ? o->cache_max : DEFAULT_CACHE_MAX);
+	}
 	if (r.status < 0) {
 		px_error_noloc(d, PX_D_cubin_run_failed, path, strerror(r.errno_));
 		px_ptxas_run_free(&r);

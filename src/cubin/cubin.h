@@ -44,6 +44,14 @@ void px_ptxas_run_free(px_ptxas_run *r);
 size_t px_ptxas_args(const px_options *o, const char *target, bool verbose, char *buf, size_t size,
                      const char **argv, size_t max);
 
+/* The cache (cache.c): the key of an assembly in key (32 hex digits); an
+ * entry read back whole into r (status 0), or false; an entry written,
+ * the directory then trimmed to max bytes. */
+void px_cache_key(const char *ptxas, const px_options *o, const char *target, bool verbose, const char *ptx,
+                  size_t len, char key[33]);
+bool px_cache_get(const char *dir, const char *key, px_ptxas_run *r);
+void px_cache_put(const char *dir, const char *key, const px_ptxas_run *r, uint64_t max);
+
 /* What ptxas printed, as diagnostics in d (at map's and m's places) and,
  * with usage, one resource remark per function. Records live in *records
  * (malloc'd, with their names) until the caller frees them after the flush. */

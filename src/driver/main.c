@@ -35,7 +35,7 @@ enum { JOBS_MIN_INPUT = 512 << 10 };
  * so that a '?' with one of them in optopt means "unexpected argument". */
 enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
        OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE, OPT_CUBIN, OPT_PTXAS, OPT_CUDA_HOME,
-       OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE };
+       OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE, OPT_CACHE_DIR, OPT_CACHE_MAX };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -56,6 +56,8 @@ static const struct option long_options[] = {
 	{"cuda-home", required_argument, NULL, OPT_CUDA_HOME},
 	{"ptxas-options", required_argument, NULL, OPT_PTXAS_OPTIONS},
 	{"resource-usage", no_argument, NULL, OPT_RESOURCE_USAGE},
+	{"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
+	{"cache-max", required_argument, NULL, OPT_CACHE_MAX},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -88,6 +90,9 @@ static const char usage_text[] =
 	"      --ptxas=PATH    the ptxas to run (default: on PATH, in --cuda-home/bin,\n"
 	"                      $CUDA_HOME/bin or /usr/local/cuda/bin)\n"
 	"      --cuda-home=DIR the CUDA installation to look in after PATH\n"
+	"      --cache-dir=DIR keep cubins in DIR and reuse them (or PTXEMIT_CACHE_DIR)\n"
+	"      --cache-max=SIZE\n"
+	"                      the cache's bound in bytes, K, M or G (default 256M)\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
 	"      --describe=OP   print every form of operation OP and exit\n"
 	"  -h, --help          print this help and exit\n"
@@ -147,6 +152,21 @@ static int parse_count(const char *s, unsigned *out)
 	if (errno || v > UINT_MAX)
 		return -1;
 	*out = (unsigned)v;
+	return 0;
+}
+
+/* "N", "NK", "NM" or "NG" (powers of 1024), at least 1 byte. */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	size_t digits = strspn(s, "0123456789");
+	if (!digits || digits > 12)
+		return -1;
+	unsigned long long v = strtoull(s, NULL, 10);
+	const char *unit = s + digits;
+	int shift = !*unit ? 0 : strcmp(unit, "K") == 0 ? 10 : strcmp(unit, "M") == 0 ? 20 : strcmp(unit, "G") == 0 ? 30 : -1;
+	if (shift < 0 || v == 0)
+		return -1;
+	*out = v << shift;
 	return 0;
 }
 
@@ -373,6 +393,15 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 		case OPT_PTXAS_OPTIONS:
 			o->ptxas_options = optarg;
 			break;
+		case OPT_CACHE_DIR:
+			o->cache_dir = *optarg ? optarg : NULL;
+			break;
+		case OPT_CACHE_MAX:
+			if (parse_size(optarg, &o->cache_max) != 0) {
+				fail(PX_D_drv_bad_cache_max, optarg);
+				return EXIT_USAGE;
+			}
+			break;
 		case 'g':
 			o->debug = true;
 			break;
@@ -489,6 +518,10 @@ static int run(int argc, char **argv)
 {
 	px_options o;
 	px_options_default(&o);
+	/* the cache a DSL's environment names, unless --cache-dir says otherwise */
+	const char *cache = getenv("PTXEMIT_CACHE_DIR");
+	if (cache && *cache)
+		o.cache_dir = cache;
 	const char *input = NULL, *output = NULL;
 	args a;
 	arch_aliases(argc, argv, &a);
