@@ -2,6 +2,7 @@
  * select it and print it; then the module header, globals and prototypes go in
  * front. Output exists only when the whole module translated without error. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "isel/isel.h"
 #include "print/print.h"
 #include "ptxemit.h"
+#include "tables/tables.h"
 #include "util/buf.h"
 #include "util/huge.h"
 #include "verify/verify.h"
@@ -116,6 +118,39 @@ struct px_pipeline {
 	size_t nparts, cap_parts;
 };
 
+/* --driver / --max-ptx: the newest PTX version allowed, and the option
+ * that set it as messages name it; 0 for none. An unknown version or a
+ * driver older than every version is an error here. */
+static uint16_t ptx_limit(px_diags *d, const px_options *o, char *by, size_t size)
+{
+	uint16_t max = 0;
+	if (o->driver) {
+		for (unsigned i = 0; i < px_nptx_versions; i++)
+			if (px_ptx_driver[i] <= o->driver)
+				max = px_ptx_versions[i];
+		if (!max)
+			px_error_noloc(d, PX_D_driver_too_old, o->driver, px_ptx_versions[0] / 10, px_ptx_versions[0] % 10, px_ptx_driver[0]);
+		snprintf(by, size, "--driver=%u", o->driver);
+	}
+	if (o->max_ptx) {
+		unsigned major = 0, minor = 0;
+		char end = 0;
+		uint16_t v = 0;
+		if (sscanf(o->max_ptx, "%u.%u%c", &major, &minor, &end) == 2 && major < 100 && minor < 10)
+			v = (uint16_t)(major * 10 + minor);
+		bool known = false;
+		for (unsigned i = 0; i < px_nptx_versions; i++)
+			known |= px_ptx_versions[i] == v;
+		if (!known)
+			px_error_noloc(d, PX_D_unknown_ptx, o->max_ptx);
+		else if (!max || v < max) {
+			max = v;
+			snprintf(by, size, "--max-ptx=%s", o->max_ptx);
+		}
+	}
+	return max;
+}
+
 static void resolve_target(px_pipeline *p)
 {
 	if (p->target_done)
@@ -132,6 +167,8 @@ static void resolve_target(px_pipeline *p)
 		 * judged against when the module names no version */
 		w->ov.ptx_needed = p->v.ptx_needed;
 		w->ov.target_reported = true; /* the pipeline's verifier says it */
+		w->ov.ptx_max = p->v.ptx_max;
+		w->ov.ptx_max_by = p->v.ptx_max_by;
 		w->os.target = p->s.target;
 		w->os.ptx = p->s.ptx;
 	}
@@ -695,6 +732,9 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	m.on_function = on_function;
 	m.hook_ctx = &p;
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
+	char limit_by[64];
+	p.v.ptx_max = ptx_limit(&p.diags, opt, limit_by, sizeof limit_by);
+	p.v.ptx_max_by = limit_by;
 	px_isel_init(&p.s, &m, &p.diags);
 	px_buf_init(&p.body);
 	worker_init(&p, &p.serial, &p.v, &p.s);

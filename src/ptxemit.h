@@ -72,6 +72,11 @@ typedef struct px_options {
 	 * received. */
 	px_sink_fn sink;
 	void *sink_ctx;
+	/* The newest PTX the loading driver takes: driver (a branch such as 535;
+	 * 0: any) or max_ptx ("8.2"; NULL: any), the lower when both. A statement
+	 * (or the target) that needs a newer version is an error there. */
+	unsigned driver;
+	const char *max_ptx;
 	/* Assemble the PTX with ptxas: *out receives the cubin (sink is not
 	 * used). Its messages become diagnostics at the MIR statements (and
 	 * loc places) that printed the lines they name. */

@@ -35,7 +35,8 @@ enum { JOBS_MIN_INPUT = 512 << 10 };
  * so that a '?' with one of them in optopt means "unexpected argument". */
 enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
        OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE, OPT_CUBIN, OPT_PTXAS, OPT_CUDA_HOME,
-       OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE, OPT_CACHE_DIR, OPT_CACHE_MAX };
+       OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE, OPT_CACHE_DIR, OPT_CACHE_MAX, OPT_DRIVER, OPT_MAX_PTX,
+       OPT_LIST_TARGETS };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -50,6 +51,9 @@ static const struct option long_options[] = {
 	{"diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT},
 	{"lineinfo", no_argument, NULL, OPT_LINEINFO},
 	{"list-ops", no_argument, NULL, OPT_LIST_OPS},
+	{"list-targets", no_argument, NULL, OPT_LIST_TARGETS},
+	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"max-ptx", required_argument, NULL, OPT_MAX_PTX},
 	{"describe", required_argument, NULL, OPT_DESCRIBE},
 	{"cubin", no_argument, NULL, OPT_CUBIN},
 	{"ptxas", required_argument, NULL, OPT_PTXAS},
@@ -93,6 +97,9 @@ static const char usage_text[] =
 	"      --cache-dir=DIR keep cubins in DIR and reuse them (or PTXEMIT_CACHE_DIR)\n"
 	"      --cache-max=SIZE\n"
 	"                      the cache's bound in bytes, K, M or G (default 256M)\n"
+	"      --driver=R      refuse what driver branch R (535) cannot load\n"
+	"      --max-ptx=X.Y   refuse what needs a PTX ISA version above X.Y\n"
+	"      --list-targets  list the targets with their lowest PTX and driver and exit\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
 	"      --describe=OP   print every form of operation OP and exit\n"
 	"  -h, --help          print this help and exit\n"
@@ -313,6 +320,38 @@ static int print_tables(const char *op)
 	return EXIT_SUCCESS;
 }
 
+/* --list-targets: each target, its lowest PTX ISA version, what its code
+ * runs on (an a target: that SM alone; an f target: its family), and the
+ * oldest driver that loads it (data/targets.yaml). */
+static int list_targets(void)
+{
+	px_buf out;
+	px_buf_init(&out);
+	px_buf_puts(&out, "target    PTX   a/f family              driver\n");
+	for (unsigned i = 0; i < px_ntargets; i++) {
+		const px_target *t = &px_targets[i];
+		unsigned k = 0;
+		while (k + 1 < px_nptx_versions && px_ptx_versions[k] < t->ptx)
+			k++;
+		char runs[64];
+		if (t->suffix == 'a')
+			snprintf(runs, sizeof runs, "sm_%u only (a)", t->sm);
+		else if (t->suffix == 'f')
+			snprintf(runs, sizeof runs, "the sm_%u family (f)", t->family);
+		else
+			snprintf(runs, sizeof runs, "-");
+		px_buf_printf(&out, "%-9s %u.%u   %-23s %u (CUDA %u.%u)\n", t->name, t->ptx / 10, t->ptx % 10, runs,
+		              px_ptx_driver[k], px_ptx_cuda[k] / 10, px_ptx_cuda[k] % 10);
+	}
+	int err = drv_write_fd(1, out.data, out.len);
+	px_buf_free(&out);
+	if (err) {
+		fail(PX_D_drv_write, "<stdout>", strerror(err));
+		return EXIT_USAGE;
+	}
+	return EXIT_SUCCESS;
+}
+
 /* The long option NAME (n bytes, without "--") names: the one spelled so, or
  * the only one it abbreviates, as getopt_long reads it; NULL if none or several. */
 static const struct option *named_option(const char *name, size_t n)
@@ -408,8 +447,12 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 		case OPT_TARGET:
 			if (!px_target_lookup(optarg, strlen(optarg))) {
 				const char *near = px_suggest_target(optarg, strlen(optarg));
+				char nearest[128];
+				px_suggest_target_numbers(optarg, strlen(optarg), nearest, sizeof nearest);
 				if (near)
 					fail(PX_D_drv_bad_target_hint, optarg, near);
+				else if (nearest[0])
+					fail(PX_D_drv_bad_target_hints, optarg, nearest);
 				else
 					fail(PX_D_drv_bad_target, optarg);
 				return EXIT_USAGE;
@@ -461,6 +504,26 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_DRIVER:
+			if (parse_count(optarg, &o->driver) != 0 || o->driver == 0 || o->driver > 9999) {
+				fail(PX_D_drv_bad_driver, optarg);
+				return EXIT_USAGE;
+			}
+			if (o->driver < px_ptx_driver[0]) {
+				fail(PX_D_driver_too_old, o->driver, px_ptx_versions[0] / 10, px_ptx_versions[0] % 10,
+				     px_ptx_driver[0]);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_MAX_PTX:
+			if (!known_ptx(optarg)) {
+				fail(PX_D_drv_bad_ptx, optarg);
+				return EXIT_USAGE;
+			}
+			o->max_ptx = optarg;
+			break;
+		case OPT_LIST_TARGETS:
+			return list_targets();
 		case OPT_LIST_OPS:
 		case OPT_DESCRIBE:
 			return print_tables(c == OPT_DESCRIBE ? optarg : NULL);
@@ -501,6 +564,122 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 
 static int run(int argc, char **argv);
 
+/* A response file's words: blanks and newlines separate them; '...' keeps
+ * everything inside, "..." everything but a backslash's escape, and a
+ * backslash outside single quotes takes the next character as it is (as
+ * GCC reads @file). Appends to *v; the words live in *text. */
+static void split_words(char *text, char ***v, int *n, int *cap)
+{
+	char *in = text, *out = text;
+	while (*in) {
+		while (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')
+			in++;
+		if (!*in)
+			break;
+		char *word = out;
+		char quote = 0;
+		for (; *in; in++) {
+			if (quote == '\'' && *in != '\'') {
+				*out++ = *in;
+			} else if (*in == '\\' && in[1]) {
+				*out++ = *++in;
+			} else if (*in == quote) {
+				quote = 0;
+			} else if (!quote && (*in == '\'' || *in == '"')) {
+				quote = *in;
+			} else if (!quote && (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')) {
+				break;
+			} else {
+				*out++ = *in;
+			}
+		}
+		if (*in)
+			in++;
+		*out++ = '\0';
+		if (*n + 1 >= *cap) {
+			*cap = *cap * 2 + 8;
+			*v = realloc(*v, (size_t)*cap * sizeof **v);
+			if (!*v)
+				abort();
+		}
+		(*v)[(*n)++] = word;
+	}
+}
+
+/* @file arguments (before "--") replaced by the words of the file, which may
+ * name more files, up to RESPONSE_DEPTH deep. Returns 0, or the exit status
+ * after an error. The vector and the texts are kept to the end. */
+enum { RESPONSE_DEPTH = 16 };
+static int expand_responses(int argc, char **argv, int *nargc, char ***nargv, int depth)
+{
+	int n = 0, cap = argc + 8;
+	char **v = malloc((size_t)cap * sizeof *v);
+	if (!v)
+		abort();
+	bool options = true;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0 && i > 0)
+			options = false;
+		if (i == 0 || !options || a[0] != '@' || !a[1]) {
+			if (n + 1 >= cap) {
+				cap = cap * 2 + 8;
+				v = realloc(v, (size_t)cap * sizeof *v);
+				if (!v)
+					abort();
+			}
+			v[n++] = (char *)a;
+			continue;
+		}
+		if (depth == RESPONSE_DEPTH) {
+			fail(PX_D_drv_response_depth, a + 1, RESPONSE_DEPTH);
+			free(v);
+			return EXIT_USAGE;
+		}
+		drv_input in;
+		int err = drv_read_input(a + 1, &in);
+		if (err) {
+			fail(PX_D_drv_read, a + 1, strerror(err));
+			free(v);
+			return EXIT_USAGE;
+		}
+		char *text = malloc(in.len + 1);
+		if (!text)
+			abort();
+		memcpy(text, in.data, in.len);
+		text[in.len] = '\0';
+		drv_input_free(&in);
+		int m = 0, mcap = 8;
+		char **words = malloc((size_t)mcap * sizeof *words);
+		if (!words)
+			abort();
+		words[m++] = argv[0];
+		split_words(text, &words, &m, &mcap);
+		int sub_n;
+		char **sub;
+		int st = expand_responses(m, words, &sub_n, &sub, depth + 1);
+		free(words);
+		if (st) {
+			free(v);
+			return st;
+		}
+		for (int k = 1; k < sub_n; k++) {
+			if (n + 1 >= cap) {
+				cap = cap * 2 + 8;
+				v = realloc(v, (size_t)cap * sizeof *v);
+				if (!v)
+					abort();
+			}
+			v[n++] = sub[k];
+		}
+		free(sub);
+	}
+	v[n] = NULL;
+	*nargc = n;
+	*nargv = v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	drv_json collected;
@@ -508,7 +687,16 @@ int main(int argc, char **argv)
 		drv_json_init(&collected);
 		json = &collected;
 	}
-	int status = run(argc, argv);
+	int nargc;
+	char **nargv;
+	int status = expand_responses(argc, argv, &nargc, &nargv, 0);
+	if (!status) {
+		if (diagnostics_json(nargc, nargv) && !json) {
+			drv_json_init(&collected);
+			json = &collected;
+		}
+		status = run(nargc, nargv);
+	}
 	if (json)
 		drv_json_finish(json, stderr);
 	return status;

@@ -108,7 +108,9 @@ static void need_version(px_verifier *v, const px_node *n, unsigned dir)
 	if (n->slot[px_slot_find(n->op, PX_SN_space)])
 		slot[px_slot_find(op, PX_SN_space)] = PX_TOK_shared;
 	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(&v->first_rows, op, slot, v->target, 0) : NULL;
-	if (var && var->ptx > v->ptx_needed)
+	if (var && px_ptx_over_max(v, var->ptx))
+		px_ptx_refuse(v, n->oploc, name, var->ptx);
+	else if (var && var->ptx > v->ptx_needed)
 		v->ptx_needed = var->ptx;
 }
 
