@@ -84,6 +84,10 @@ typedef struct px_options {
 	/* Report each function's resources (ptxas -v) as a remark carrying a
 	 * px_resource_usage; without cubin the PTX is still the output. */
 	bool resource_usage;
+	/* Assemble in this process through NVIDIA's libnvJitLink, opened with
+	 * dlopen ($PTXEMIT_NVJITLINK, else libnvJitLink.so.13, .so.12, .so);
+	 * where it does not open, ptxas runs as without this. */
+	bool in_process;
 	const char *ptxas;         /* the assembler; NULL: px_find_ptxas's search */
 	const char *cuda_home;     /* searched after PATH; NULL: $CUDA_HOME, then /usr/local/cuda */
 	int opt_level;             /* ptxas -O0 .. -O3; -1 (the default): ptxas's own */
@@ -106,8 +110,10 @@ void px_options_default(px_options *o);
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen);
 
-/* The ptxas px_translate would run for o (o->ptxas, else the first on PATH,
- * else in o->cuda_home or $CUDA_HOME, then /usr/local/cuda, under bin/):
+/* The assembler px_translate would use for o: with o->in_process the
+ * libnvJitLink that opens; else the ptxas it would run (o->ptxas, else the
+ * first on PATH, else in o->cuda_home or $CUDA_HOME, then /usr/local/cuda,
+ * under bin/):
  * 0 and its path in path, or -1 when there is none (path then lists where
  * it was looked for). */
 int px_find_ptxas(const px_options *o, char *path, size_t size);

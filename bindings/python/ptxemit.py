@@ -49,6 +49,7 @@ class _Options(ctypes.Structure):
         ("max_ptx", ctypes.c_char_p),
         ("cubin", ctypes.c_bool),
         ("resource_usage", ctypes.c_bool),
+        ("in_process", ctypes.c_bool),
         ("ptxas", ctypes.c_char_p),
         ("cuda_home", ctypes.c_char_p),
         ("opt_level", ctypes.c_int),
@@ -160,7 +161,7 @@ def _bytes(s):
 
 def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=False, jobs=None,
               max_errors=None, verify_only=False, driver=None, max_ptx=None, cubin=False,
-              resource_usage=False, ptxas=None, cuda_home=None, opt_level=None, ptxas_options=None,
+              resource_usage=False, in_process=False, ptxas=None, cuda_home=None, opt_level=None, ptxas_options=None,
               cache_dir=None, cache_max=None, filename="<string>"):
     """Translate the MIR module ``text`` (str or bytes).
 
@@ -170,7 +171,7 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
     px_options' (ptxemit(3)): ``target`` ("sm_90a"), ``ptx`` ("8.0"),
     ``lineinfo``, ``debug``, ``remarks``, ``jobs``, ``max_errors``,
     ``verify_only``, ``driver`` (535), ``max_ptx`` ("8.2"), ``cubin``,
-    ``resource_usage``, ``ptxas`` (a path), ``cuda_home``, ``opt_level``
+    ``resource_usage``, ``in_process`` (libnvJitLink where it opens), ``ptxas`` (a path), ``cuda_home``, ``opt_level``
     (0 to 3), ``ptxas_options``, ``cache_dir`` and ``cache_max`` (bytes).
     Raises PtxemitError with the diagnostics when the module has errors."""
     global _lib
@@ -205,6 +206,7 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
         opt.max_ptx = string(max_ptx)
     opt.cubin = bool(cubin)
     opt.resource_usage = bool(resource_usage)
+    opt.in_process = bool(in_process)
     if ptxas is not None:
         opt.ptxas = string(os.fspath(ptxas))
     if cuda_home is not None:

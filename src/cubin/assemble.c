@@ -2,6 +2,7 @@
  * MIR, keep the cubin. */
 #include "cubin/cubin.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "tables/tables.h"
@@ -15,6 +16,8 @@ int px_assemble(const px_options *o, const char *target, const px_module *m, con
 {
 	unsigned before = d->nerrors;
 	char path[4096];
+	/* in process where the library opens; ptxas otherwise */
+	const char *jitlink = o->in_process ? px_jitlink_path() : NULL;
 	if (px_find_ptxas(o, path, sizeof path) != 0) {
 		if (o->ptxas)
 			px_error_noloc(d, PX_D_cubin_bad_ptxas, o->ptxas);
@@ -30,7 +33,8 @@ int px_assemble(const px_options *o, const char *target, const px_module *m, con
 		hit = px_cache_get(o->cache_dir, key, &r);
 	}
 	if (!hit) {
-		px_ptxas_run_text(path, o, target, o->resource_usage, ptx, len, &r);
+		if (!jitlink || !px_jitlink_run_text(o, target, o->resource_usage, ptx, len, &r))
+			px_ptxas_run_text(path, o, target, o->resource_usage, ptx, len, &r);
 		if (o->cache_dir && r.status == 0)
 			px_cache_put(o->cache_dir, key, &r, o->cache_max ? o->cache_max : DEFAULT_CACHE_MAX);
 	}

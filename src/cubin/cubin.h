@@ -44,6 +44,13 @@ void px_ptxas_run_free(px_ptxas_run *r);
 size_t px_ptxas_args(const px_options *o, const char *target, bool verbose, char *buf, size_t size,
                      const char **argv, size_t max);
 
+/* libnvJitLink (jitlink.c): the path of the library opened on first use, or
+ * NULL when none opens; and one assembly through it, as px_ptxas_run_text
+ * (false: no library, nothing done). */
+const char *px_jitlink_path(void);
+bool px_jitlink_run_text(const px_options *o, const char *target, bool verbose, const char *ptx, size_t len,
+                         px_ptxas_run *r);
+
 /* The cache (cache.c): the key of an assembly in key (32 hex digits); an
  * entry read back whole into r (status 0), or false; an entry written,
  * the directory then trimmed to max bytes. */

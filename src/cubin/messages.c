@@ -8,7 +8,9 @@
  * definition; the rest have no place. ptxas's words are kept after
  * "ptxas: ", its code ("C7519") in the record too. Its -v lines (the
  * function being compiled, its properties, the registers it uses, the time
- * taken) are not messages: they make the resource records. */
+ * taken) are not messages: they make the resource records. libnvJitLink's
+ * logs hold the same lines, and lines of its own (without "ptxas"), which
+ * repeat them. */
 #include "cubin/cubin.h"
 
 #include <stdlib.h>
@@ -229,6 +231,13 @@ void px_ptxas_messages(const char *log, size_t len, const px_ptxmap *map, const 
 		if (!starts(line, "ptxas "))
 			continue;
 		const char *s = line + 6;
+		/* nvJitLink's logs give a -v continuation as "ptxas         .     0 bytes ..." */
+		if (*s == ' ') {
+			s += strspn(s, " ");
+			if (*s == '.' && cur < rep->nusage)
+				properties_line(&rep->usage[cur], s + 1);
+			continue;
+		}
 		unsigned ptx_line = 0;
 		/* "FILE, line N; " before the severity */
 		const char *semi = strstr(s, "; ");

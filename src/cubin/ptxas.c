@@ -39,6 +39,11 @@ int px_find_ptxas(const px_options *o, char *path, size_t size)
 {
 	if (size == 0)
 		return -1;
+	const char *jitlink = o && o->in_process ? px_jitlink_path() : NULL;
+	if (jitlink) {
+		snprintf(path, size, "%s", jitlink);
+		return 0;
+	}
 	if (o && o->ptxas) {
 		snprintf(path, size, "%s", o->ptxas);
 		return executable(o->ptxas) ? 0 : -1;

@@ -36,7 +36,7 @@ enum { JOBS_MIN_INPUT = 512 << 10 };
 enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
        OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE, OPT_CUBIN, OPT_PTXAS, OPT_CUDA_HOME,
        OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE, OPT_CACHE_DIR, OPT_CACHE_MAX, OPT_DRIVER, OPT_MAX_PTX,
-       OPT_LIST_TARGETS };
+       OPT_LIST_TARGETS, OPT_NVJITLINK };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -57,6 +57,7 @@ static const struct option long_options[] = {
 	{"describe", required_argument, NULL, OPT_DESCRIBE},
 	{"cubin", no_argument, NULL, OPT_CUBIN},
 	{"ptxas", required_argument, NULL, OPT_PTXAS},
+	{"nvjitlink", no_argument, NULL, OPT_NVJITLINK},
 	{"cuda-home", required_argument, NULL, OPT_CUDA_HOME},
 	{"ptxas-options", required_argument, NULL, OPT_PTXAS_OPTIONS},
 	{"resource-usage", no_argument, NULL, OPT_RESOURCE_USAGE},
@@ -94,6 +95,7 @@ static const char usage_text[] =
 	"      --ptxas=PATH    the ptxas to run (default: on PATH, in --cuda-home/bin,\n"
 	"                      $CUDA_HOME/bin or /usr/local/cuda/bin)\n"
 	"      --cuda-home=DIR the CUDA installation to look in after PATH\n"
+	"      --nvjitlink     assemble in-process through libnvJitLink where it opens\n"
 	"      --cache-dir=DIR keep cubins in DIR and reuse them (or PTXEMIT_CACHE_DIR)\n"
 	"      --cache-max=SIZE\n"
 	"                      the cache's bound in bytes, K, M or G (default 256M)\n"
@@ -425,6 +427,9 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 			break;
 		case OPT_PTXAS:
 			o->ptxas = optarg;
+			break;
+		case OPT_NVJITLINK:
+			o->in_process = true;
 			break;
 		case OPT_CUDA_HOME:
 			o->cuda_home = optarg;
