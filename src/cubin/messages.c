@@ -37,11 +37,15 @@ static bool starts(const char *s, const char *prefix)
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/* The number after the first "line " in s, or 0. */
+/* N of the first word "line" followed by a number N in s ("around line 29"),
+ * or 0: a function named 'inline_x' is no line. */
 static unsigned named_line(const char *s)
 {
-	const char *at = strstr(s, "line ");
-	return at ? (unsigned)strtoul(at + 5, NULL, 10) : 0;
+	for (const char *at = strstr(s, "line "); at; at = strstr(at + 1, "line ")) {
+		if ((at == s || at[-1] == ' ') && at[5] >= '0' && at[5] <= '9')
+			return (unsigned)strtoul(at + 5, NULL, 10);
+	}
+	return 0;
 }
 
 /* The name inside the quotes after "function '" (or else "for '"), in name

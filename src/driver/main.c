@@ -723,8 +723,13 @@ static int run(int argc, char **argv)
 		output = NULL;
 	/* -o FILE.cubin asks for the cubin: PTX text there would be a trap */
 	size_t olen = output ? strlen(output) : 0;
-	if (status < 0 && olen > 6 && strcmp(output + olen - 6, ".cubin") == 0)
+	bool by_suffix = status < 0 && !o.cubin && olen > 6 && strcmp(output + olen - 6, ".cubin") == 0;
+	if (by_suffix)
 		o.cubin = true;
+	if (status < 0 && (o.cubin || o.resource_usage) && o.emit == PX_EMIT_ISEL) {
+		fail(PX_D_drv_assemble_isel, by_suffix ? "-o FILE.cubin" : o.cubin ? "--cubin" : "--resource-usage");
+		status = EXIT_USAGE;
+	}
 	if (status < 0 && (o.cubin || o.resource_usage) && !o.verify_only && o.emit == PX_EMIT_PTX) {
 		char where[4200];
 		if (px_find_ptxas(&o, where, sizeof where) != 0) {
