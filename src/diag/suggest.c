@@ -115,12 +115,15 @@ void px_suggest_target_numbers(const char *word, size_t n, char *buf, size_t siz
 	if (suffix && suffix != 'a' && suffix != 'f')
 		return;
 	unsigned sm = (unsigned)strtoul(word + 3, NULL, 10), best = 0, gap = ~0u;
-	/* the nearest SM; of two as near, the lower (code for it runs on more) */
+	/* the nearest SM; of two as near, the lower */
 	for (unsigned i = 0; i < px_ntargets; i++) {
 		unsigned t = px_targets[i].sm, d = t > sm ? t - sm : sm - t;
 		if (d < gap || (d == gap && t < best))
 			best = t, gap = d;
 	}
+	/* an SM further off is another generation (sm_50, sm_200): no neighbour */
+	if (gap >= 10)
+		return;
 	size_t used = 0, count = 0;
 	for (unsigned i = 0; i < px_ntargets; i++) {
 		const px_target *t = &px_targets[i];

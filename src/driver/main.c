@@ -102,6 +102,7 @@ static const char usage_text[] =
 	"      --driver=R      refuse what driver branch R (535) cannot load\n"
 	"      --max-ptx=X.Y   refuse what needs a PTX ISA version above X.Y\n"
 	"      --list-targets  list the targets with their lowest PTX and driver and exit\n"
+	"  @FILE               read more arguments from FILE\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
 	"      --describe=OP   print every form of operation OP and exit\n"
 	"  -h, --help          print this help and exit\n"
@@ -615,6 +616,29 @@ static void split_words(char *text, char ***v, int *n, int *cap)
  * name more files, up to RESPONSE_DEPTH deep. Returns 0, or the exit status
  * after an error. The vector and the texts are kept to the end. */
 enum { RESPONSE_DEPTH = 16 };
+/* The response files' texts, which the expanded arguments point into. */
+static char **response_texts;
+static size_t nresponse_texts;
+
+static void keep_response_text(char *text)
+{
+	char **grown = realloc(response_texts, (nresponse_texts + 1) * sizeof *grown);
+	if (!grown)
+		abort();
+	response_texts = grown;
+	response_texts[nresponse_texts++] = text;
+}
+
+static void free_responses(char **argv)
+{
+	for (size_t i = 0; i < nresponse_texts; i++)
+		free(response_texts[i]);
+	free(response_texts);
+	response_texts = NULL;
+	nresponse_texts = 0;
+	free(argv);
+}
+
 static int expand_responses(int argc, char **argv, int *nargc, char ***nargv, int depth)
 {
 	int n = 0, cap = argc + 8;
@@ -654,6 +678,7 @@ static int expand_responses(int argc, char **argv, int *nargc, char ***nargv, in
 		memcpy(text, in.data, in.len);
 		text[in.len] = '\0';
 		drv_input_free(&in);
+		keep_response_text(text);
 		int m = 0, mcap = 8;
 		char **words = malloc((size_t)mcap * sizeof *words);
 		if (!words)
@@ -701,6 +726,9 @@ int main(int argc, char **argv)
 			json = &collected;
 		}
 		status = run(nargc, nargv);
+		free_responses(nargv);
+	} else {
+		free_responses(NULL);
 	}
 	if (json)
 		drv_json_finish(json, stderr);
