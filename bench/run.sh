@@ -31,6 +31,8 @@
 # which a speed-up on that many free cores can be bounded even on a shared
 # machine.
 #
+# The cubin cache: --cubin with an empty --cache-dir against a warm hit.
+#
 # Environment: BENCH_SIZES (node counts, default "1000 10000 100000 500000
 # 1000000"), BENCH_ONE_SIZES (statements of the one-kernel modules, default
 # "10000 100000 1000000"), BENCH_ROUNDS (default 5; 3 above 100000 nodes), BENCH_SLOW_MAX
@@ -322,6 +324,42 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 		cat "$one_table"
 	fi
 } >> "$table"
+
+# The cubin cache (--cache-dir): a cold assemble (an empty cache: ptxemit,
+# then ptxas, then the entry written) against a warm hit (the entry read, its
+# messages replayed, no ptxas), wall time, median of BENCH_ROUNDS rounds.
+if [ $have_ptxas = yes ]; then
+	rounds=${BENCH_ROUNDS:-5}
+	{
+		echo
+		echo "Cubin cache (\`ptxemit --cubin --cache-dir=DIR\`, wall ms, median of $rounds alternating rounds):"
+		echo
+		echo "| module | cold assemble ms | warm hit ms | cold / warm |"
+		echo "|---|---|---|---|"
+		for m in vadd gemm hopper_gemm; do
+			mir="$here/../examples/$m.mir"
+			[ -f "$mir" ] || continue
+			cold= warm=
+			i=0
+			while [ $i -lt "$rounds" ]; do
+				rm -rf "$work/cache"
+				t0=$(date +%s%N)
+				"$ptxemit" --ptxas="$PTXAS" --cache-dir="$work/cache" "$mir" -o "$work/k.cubin" 2>/dev/null
+				t1=$(date +%s%N)
+				"$ptxemit" --ptxas="$PTXAS" --cache-dir="$work/cache" "$mir" -o "$work/k.cubin" 2>/dev/null
+				t2=$(date +%s%N)
+				cold="$cold $(( (t1 - t0) / 1000 ))"
+				warm="$warm $(( (t2 - t1) / 1000 ))"
+				i=$((i + 1))
+			done
+			median() { printf '%s\n' $1 | sort -n | awk '{ v[NR] = $1 } END { printf "%.2f", v[int((NR + 1) / 2)] / 1000 }'; }
+			c=$(median "$cold")
+			w=$(median "$warm")
+			echo "| $m | $c | $w | x$(awk -v c="$c" -v w="$w" 'BEGIN { printf "%.0f", (w > 0 ? c / w : 0) }') |"
+		done
+	} >> "$table"
+	rm -rf "$work/cache" "$work/k.cubin"
+fi
 
 cat "$table"
 {

@@ -938,6 +938,7 @@ static void loc_set(px_parser *P, px_tok file, px_tok line, const px_tok *col)
 	}
 	P->dloc = (px_dloc){id, (uint32_t)line.i, col ? (uint32_t)col->i : 0};
 	P->dloc_id = 0;
+	px_dslmap_mark(&m->dsl, file.loc, m->locfiles[id - 1].s, P->dloc.line, P->dloc.col);
 }
 
 static void loc_off(px_parser *P, px_tok word)
@@ -948,6 +949,7 @@ static void loc_off(px_parser *P, px_tok word)
 	}
 	P->dloc = (px_dloc){0, 0, 0};
 	P->dloc_id = 0;
+	px_dslmap_mark(&P->m->dsl, word.loc, NULL, 0, 0);
 }
 
 /* The loc statement in force, entered in the function's table when the
@@ -1404,6 +1406,7 @@ static void func_end(px_parser *P)
 
 static void func_drop(px_parser *P)
 {
+	px_dslmap_mark(&P->m->dsl, P->last_loc, NULL, 0, 0); /* a loc holds to its function's end */
 	if (P->f) {
 		if (!P->m->fn_taken) {
 			px_valmap_free(&P->f->value_ids);

@@ -2,15 +2,18 @@
  * select it and print it; then the module header, globals and prototypes go in
  * front. Output exists only when the whole module translated without error. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cubin/cubin.h"
 #include "diag/diag.h"
 #include "front/sniff.h"
 #include "isel/isel.h"
 #include "print/print.h"
 #include "ptxemit.h"
+#include "tables/tables.h"
 #include "util/buf.h"
 #include "util/huge.h"
 #include "verify/verify.h"
@@ -20,6 +23,7 @@ void px_options_default(px_options *o)
 	memset(o, 0, sizeof *o);
 	o->emit = PX_EMIT_PTX;
 	o->max_errors = 20;
+	o->opt_level = -1;
 }
 
 typedef struct px_pipeline px_pipeline;
@@ -114,6 +118,32 @@ struct px_pipeline {
 	size_t nparts, cap_parts;
 };
 
+/* --driver / --max-ptx: the newest PTX version allowed, and the option
+ * that set it as messages name it; 0 for none. An unknown version or a
+ * driver older than every version is an error here. */
+static uint16_t ptx_limit(px_diags *d, const px_options *o, char *by, size_t size)
+{
+	uint16_t max = 0;
+	if (o->driver) {
+		for (unsigned i = 0; i < px_nptx_versions; i++)
+			if (px_ptx_driver[i] <= o->driver)
+				max = px_ptx_versions[i];
+		if (!max)
+			px_error_noloc(d, PX_D_driver_too_old, o->driver, px_ptx_versions[0] / 10, px_ptx_versions[0] % 10, px_ptx_driver[0]);
+		snprintf(by, size, "--driver=%u", o->driver);
+	}
+	if (o->max_ptx) {
+		uint16_t v = px_ptx_version_parse(o->max_ptx, strlen(o->max_ptx));
+		if (!px_ptx_version_known(v))
+			px_error_noloc(d, PX_D_unknown_ptx, o->max_ptx);
+		else if (!max || v < max) {
+			max = v;
+			snprintf(by, size, "--max-ptx=%s", o->max_ptx);
+		}
+	}
+	return max;
+}
+
 static void resolve_target(px_pipeline *p)
 {
 	if (p->target_done)
@@ -130,6 +160,8 @@ static void resolve_target(px_pipeline *p)
 		 * judged against when the module names no version */
 		w->ov.ptx_needed = p->v.ptx_needed;
 		w->ov.target_reported = true; /* the pipeline's verifier says it */
+		w->ov.ptx_max = p->v.ptx_max;
+		w->ov.ptx_max_by = p->v.ptx_max_by;
 		w->os.target = p->s.target;
 		w->os.ptx = p->s.ptx;
 	}
@@ -177,6 +209,7 @@ static void worker_init(px_pipeline *p, px_worker *w, px_verifier *v, px_isel *s
 	s->remarks = p->opt->remarks;
 	s->mc_names = p->opt->emit == PX_EMIT_ISEL;
 	s->lineinfo = p->opt->lineinfo || p->opt->debug;
+	s->ptxmap = (p->opt->cubin || p->opt->resource_usage) && p->opt->emit == PX_EMIT_PTX;
 	s->flush = flush_insts;
 	s->flush_ctx = w;
 	px_buf_init(&w->fbody);
@@ -627,6 +660,37 @@ static void print_front(px_pipeline *p, px_module *m, px_buf *out)
 	px_strmap_free(&inits);
 }
 
+/* Assemble the translated text (*out, with the printer's marks): the marks
+ * come out, ptxas's messages go to diag, and with opt->cubin the cubin
+ * replaces the text. Returns the errors; on any, *out is NULL. */
+static int assemble_out(px_pipeline *p, px_module *m, px_diag_fn diag, void *diag_ctx, char **out,
+                        size_t *outlen)
+{
+	const px_options *opt = p->opt;
+	size_t len = *outlen ? *outlen : strlen(*out);
+	px_ptxmap map;
+	px_ptxmap_strip(*out, &len, &map);
+	px_diags d;
+	px_diags_init(&d, m->filename, m->src, m->srclen, diag, diag_ctx, opt->max_errors);
+	d.lines = m->lines;
+	d.dsl = &m->dsl;
+	px_ptxas_report rep = {0};
+	char *cubin = NULL;
+	size_t cubinlen = 0;
+	int errors = px_assemble(opt, p->v.target->name, m, *out, len, &map, &d, &rep, &cubin, &cubinlen);
+	px_diags_flush(&d);
+	px_ptxas_report_free(&rep);
+	px_ptxmap_free(&map);
+	if (errors || opt->cubin) {
+		free(*out);
+		*out = errors ? NULL : cubin;
+		len = errors ? 0 : cubinlen;
+	}
+	if (outlen)
+		*outlen = len;
+	return errors;
+}
+
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen)
 {
@@ -634,6 +698,14 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	if (!opt) {
 		px_options_default(&defaults);
 		opt = &defaults;
+	}
+	/* the text to assemble is kept whole, with the printer's marks */
+	bool assemble = (opt->cubin || opt->resource_usage) && !opt->verify_only && opt->emit == PX_EMIT_PTX;
+	px_options whole;
+	if (assemble && opt->sink) {
+		whole = *opt;
+		whole.sink = NULL;
+		opt = &whole;
 	}
 	*out = NULL;
 	if (outlen)
@@ -653,6 +725,9 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	m.on_function = on_function;
 	m.hook_ctx = &p;
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
+	char limit_by[64];
+	p.v.ptx_max = ptx_limit(&p.diags, opt, limit_by, sizeof limit_by);
+	p.v.ptx_max_by = limit_by;
 	px_isel_init(&p.s, &m, &p.diags);
 	px_buf_init(&p.body);
 	worker_init(&p, &p.serial, &p.v, &p.s);
@@ -705,6 +780,8 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 			px_buf_put(&result, p.body.data ? p.body.data : "", p.body.len);
 		}
 		*out = px_buf_take(&result, outlen);
+		if (assemble)
+			errors += assemble_out(&p, &m, diag, diag_ctx, out, outlen);
 	}
 	px_buf_free(&p.body);
 	px_buf_free(&p.serial.fbody);

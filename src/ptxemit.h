@@ -11,6 +11,19 @@
 typedef enum px_emit { PX_EMIT_PTX, PX_EMIT_ISEL } px_emit;
 typedef enum px_severity { PX_SEV_ERROR, PX_SEV_WARNING, PX_SEV_NOTE, PX_SEV_REMARK } px_severity;
 
+/* What ptxas -v says one function uses (ptxemit(1), --resource-usage). */
+typedef struct px_resource_usage {
+	const char *function;   /* its PTX name (the MIR name without '@') */
+	bool kernel;
+	unsigned registers;     /* per thread; 0 for a function ptxas does not allocate alone */
+	unsigned barriers;      /* named barriers */
+	unsigned stack;         /* bytes of stack frame per thread */
+	unsigned spill_stores, spill_loads; /* bytes spilled to, and reloaded from, local memory */
+	unsigned shared;        /* bytes of static shared memory per block */
+	unsigned local;         /* bytes of local memory per thread (lmem) */
+	unsigned constant;      /* bytes of constant memory: all its banks (cmem[N]) summed */
+} px_resource_usage;
+
 typedef struct px_diagnostic {
 	px_severity severity;
 	const char *file;
@@ -18,6 +31,18 @@ typedef struct px_diagnostic {
 	const char *message;      /* the text, without "file:line:col: error: " */
 	const char *source_line;  /* the offending line (not NUL-terminated), or NULL */
 	size_t source_len;
+	/* Where a loc statement in force at file:line:col says the MIR came from
+	 * (the generator's own source); dsl_file NULL when none is. dsl_col 0:
+	 * the loc named no column. */
+	const char *dsl_file;
+	unsigned dsl_line, dsl_col;
+	/* The assembler's messages (px_options.cubin, resource_usage): its code
+	 * ("C7515"; NULL: none), the line of the assembled PTX it named (0:
+	 * none), and on the remark that reports a function's resources, the
+	 * record (NULL otherwise). */
+	const char *code;
+	unsigned ptx_line;
+	const px_resource_usage *usage;
 } px_diagnostic;
 
 typedef void (*px_diag_fn)(void *ctx, const px_diagnostic *d);
@@ -47,6 +72,33 @@ typedef struct px_options {
 	 * received. */
 	px_sink_fn sink;
 	void *sink_ctx;
+	/* The newest PTX the loading driver takes: driver (a branch such as 535;
+	 * 0: any) or max_ptx ("8.2"; NULL: any), the lower when both. A statement
+	 * (or the target) that needs a newer version is an error there. */
+	unsigned driver;
+	const char *max_ptx;
+	/* Assemble the PTX with ptxas: *out receives the cubin (sink is not
+	 * used). Its messages become diagnostics at the MIR statements (and
+	 * loc places) that printed the lines they name. */
+	bool cubin;
+	/* Report each function's resources (ptxas -v) as a remark carrying a
+	 * px_resource_usage; without cubin the PTX is still the output. */
+	bool resource_usage;
+	/* Assemble in this process through NVIDIA's libnvJitLink, opened with
+	 * dlopen ($PTXEMIT_NVJITLINK, else libnvJitLink.so.13, .so.12, .so);
+	 * where it does not open, ptxas runs as without this. */
+	bool in_process;
+	const char *ptxas;         /* the assembler; NULL: px_find_ptxas's search */
+	const char *cuda_home;     /* searched after PATH; NULL: $CUDA_HOME, then /usr/local/cuda */
+	int opt_level;             /* ptxas -O0 .. -O3; -1 (the default): ptxas's own */
+	const char *ptxas_options; /* more ptxas options, separated by blanks or commas */
+	/* A directory of assembled cubins (created if missing), looked up by the
+	 * PTX, the assembler and every option that decides the cubin: a hit
+	 * runs no ptxas and replays its messages; NULL: none. */
+	const char *cache_dir;
+	/* Its bound in bytes: past it the entries used longest ago are removed;
+	 * 0: 256 MiB. */
+	unsigned long long cache_max;
 } px_options;
 
 void px_options_default(px_options *o);
@@ -58,7 +110,18 @@ void px_options_default(px_options *o);
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen);
 
-/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n". */
+/* The assembler px_translate would use for o: with o->in_process the
+ * libnvJitLink that opens; else the ptxas it would run (o->ptxas, else the
+ * first on PATH, else in o->cuda_home or $CUDA_HOME, then /usr/local/cuda,
+ * under bin/):
+ * 0 and its path in path, or -1 when there is none (path then lists where
+ * it was looked for). */
+int px_find_ptxas(const px_options *o, char *path, size_t size);
+
+/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n".
+ * One with a DSL place reads "dsl:line:col: error: message\n" followed by
+ * "file:line:col: note: from this MIR statement\n  line\n  ^\n": the
+ * generator's line first, for the author who wrote it, then the MIR. */
 void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size);
 
 #endif

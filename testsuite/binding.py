@@ -1,10 +1,13 @@
 """The Python binding against the library just built (testsuite/dsl.at).
 
-Usage: python3 binding.py DIR_OF_PTXEMIT_PY MIR_FILE
-Prints what it checked, one line each; dsl.at compares the lines."""
+Usage: python3 binding.py DIR_OF_PTXEMIT_PY MIR_FILE [LOC_MIR [PTXAS SPILL_MIR]]
+Prints what it checked, one line each; dsl.at compares the lines. DIR may
+be "-": the module is imported from Python's own path (an installed copy).
+With PTXAS, it also assembles SPILL_MIR (a kernel ptxas spills)."""
 import sys
 
-sys.path.insert(0, sys.argv[1])
+if sys.argv[1] != "-":
+    sys.path.insert(0, sys.argv[1])
 import ptxemit  # noqa: E402
 
 mir = open(sys.argv[2], encoding="utf-8").read()
@@ -38,3 +41,33 @@ try:
     print("no exception")
 except ptxemit.PtxemitError as e:
     print("notes:", e.diagnostics[0]["notes"])
+
+# every option of the library, and what a successful translation said
+loc = open(sys.argv[3], encoding="utf-8").read() if len(sys.argv) > 3 else None
+ptx = ptxemit.translate(mir, target="sm_90", ptx="8.4", jobs=2, max_errors=5, debug=True)
+print("ptx, jobs, debug:", [l for l in ptx.splitlines() if l.startswith((".version", ".target"))],
+      type(ptx).__name__, ptx.diagnostics)
+print("verify_only:", repr(str(ptxemit.translate(mir, verify_only=True))))
+remarks = ptxemit.translate("target sm_80\n\nkernel @k(%p: ptr global) {\n  %a:f32 = ld.global [%p]\n"
+                            "  %m:f32 = mul %a, %a\n  %s:f32 = add %m, 1.0\n  st.global [%p], %s\n  ret\n}\n",
+                            remarks=True)
+print("remarks:", [d["message"] for d in remarks.remarks], len(remarks.diagnostics))
+try:
+    ptxemit.translate(loc, driver=535)
+except ptxemit.PtxemitError as e:
+    print("driver, dsl:", e.diagnostics[0]["message"], e.diagnostics[0]["dsl"])
+try:
+    ptxemit.translate(loc, max_ptx="8.2", filename="k.mir")
+except ptxemit.PtxemitError as e:
+    print("max_ptx:", e.diagnostics[0]["message"])
+if len(sys.argv) > 5:
+    ptxas, spill = sys.argv[4], open(sys.argv[5], encoding="utf-8").read()
+    cubin = ptxemit.translate(spill, cubin=True, resource_usage=True, ptxas=ptxas, opt_level=3,
+                              ptxas_options=["--warn-on-spills", "-maxrregcount=24"], cache_dir="pycache",
+                              cache_max=1 << 20)
+    print("cubin:", type(cubin).__name__, bytes(cubin[:4]), cubin.resource_usage)
+    print("warnings:", [(d["message"], d["line"], d["dsl"]) for d in cubin.warnings])
+    try:
+        ptxemit.translate(spill, cubin=True, ptxas="/nonexistent/ptxas")
+    except ptxemit.PtxemitError as e:
+        print("no ptxas:", [d["message"] for d in e.diagnostics])

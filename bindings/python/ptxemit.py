@@ -1,22 +1,35 @@
-"""ptxemit for Python: translate MIR into PTX in-process through libptxemit.
+"""ptxemit for Python: translate MIR into PTX (or a cubin) in-process through
+libptxemit.
 
 Only ctypes is used. The library is looked for in $PTXEMIT_LIBRARY (a path),
-then by the system's rules for ``libptxemit.so.0`` (ldconfig, LD_LIBRARY_PATH).
+then where ``make install`` put it, then by the system's rules for
+``libptxemit.so.0`` (ldconfig, LD_LIBRARY_PATH).
 
     >>> import ptxemit
     >>> ptx = ptxemit.translate(open("vadd.mir").read(), target="sm_90")
+    >>> ptx.warnings, ptx.remarks          # what a successful translation said
+    >>> cubin = ptxemit.translate(text, cubin=True, resource_usage=True)
+    >>> cubin.resource_usage[0]["registers"]
 
-A module that does not translate raises PtxemitError; its ``diagnostics`` are
-the library's diagnostics as dictionaries with the keys of ptxemit(1)'s JSON
-format: file, line, column, severity, message and notes.
+translate() returns the PTX as a str (a cubin as bytes) that also carries
+``diagnostics`` (every diagnostic), ``warnings`` and ``remarks`` (those of
+that severity) and ``resource_usage`` (one record per function, with
+resource_usage=True). A module that does not translate raises PtxemitError;
+its ``diagnostics`` are the same. A diagnostic is a dictionary with the keys
+of ptxemit(1)'s JSON format: file, line, column, severity, message, notes,
+and where they apply dsl, code, ptx_line and resource_usage.
 """
 import ctypes
 import ctypes.util
 import os
 
-__all__ = ["translate", "PtxemitError"]
+__all__ = ["translate", "PtxemitError", "Ptx", "Cubin"]
 
 _SEVERITIES = ("error", "warning", "note", "remark")
+
+# Where `make install` put the library (set by the install rule; None in the
+# source tree).
+_LIBDIR = None
 
 
 class _Options(ctypes.Structure):
@@ -29,8 +42,35 @@ class _Options(ctypes.Structure):
         ("lineinfo", ctypes.c_bool),
         ("remarks", ctypes.c_bool),
         ("max_errors", ctypes.c_uint),
+        ("jobs", ctypes.c_uint),
         ("sink", ctypes.c_void_p),
         ("sink_ctx", ctypes.c_void_p),
+        ("driver", ctypes.c_uint),
+        ("max_ptx", ctypes.c_char_p),
+        ("cubin", ctypes.c_bool),
+        ("resource_usage", ctypes.c_bool),
+        ("in_process", ctypes.c_bool),
+        ("ptxas", ctypes.c_char_p),
+        ("cuda_home", ctypes.c_char_p),
+        ("opt_level", ctypes.c_int),
+        ("ptxas_options", ctypes.c_char_p),
+        ("cache_dir", ctypes.c_char_p),
+        ("cache_max", ctypes.c_ulonglong),
+    ]
+
+
+class _Usage(ctypes.Structure):
+    _fields_ = [
+        ("function", ctypes.c_char_p),
+        ("kernel", ctypes.c_bool),
+        ("registers", ctypes.c_uint),
+        ("barriers", ctypes.c_uint),
+        ("stack", ctypes.c_uint),
+        ("spill_stores", ctypes.c_uint),
+        ("spill_loads", ctypes.c_uint),
+        ("shared", ctypes.c_uint),
+        ("local", ctypes.c_uint),
+        ("constant", ctypes.c_uint),
     ]
 
 
@@ -43,6 +83,12 @@ class _Diagnostic(ctypes.Structure):
         ("message", ctypes.c_char_p),
         ("source_line", ctypes.c_void_p),
         ("source_len", ctypes.c_size_t),
+        ("dsl_file", ctypes.c_char_p),
+        ("dsl_line", ctypes.c_uint),
+        ("dsl_col", ctypes.c_uint),
+        ("code", ctypes.c_char_p),
+        ("ptx_line", ctypes.c_uint),
+        ("usage", ctypes.POINTER(_Usage)),
     ]
 
 
@@ -64,8 +110,30 @@ class PtxemitError(Exception):
         super().__init__("\n".join(lines) or "translation failed")
 
 
+class _Said:
+    """What a translation reported besides its output."""
+
+    def _said(self, diagnostics):
+        self.diagnostics = diagnostics
+        self.warnings = [d for d in diagnostics if d["severity"] == "warning"]
+        self.remarks = [d for d in diagnostics if d["severity"] == "remark"]
+        self.resource_usage = [d["resource_usage"] for d in diagnostics if "resource_usage" in d]
+        return self
+
+
+class Ptx(str, _Said):
+    """The PTX text, with what the translation said."""
+
+
+class Cubin(bytes, _Said):
+    """The cubin, with what the translation and ptxas said."""
+
+
 def _load():
-    path = os.environ.get("PTXEMIT_LIBRARY") or ctypes.util.find_library("ptxemit")
+    path = os.environ.get("PTXEMIT_LIBRARY")
+    if not path and _LIBDIR and os.path.exists(os.path.join(_LIBDIR, "libptxemit.so.0")):
+        path = os.path.join(_LIBDIR, "libptxemit.so.0")
+    path = path or ctypes.util.find_library("ptxemit")
     lib = ctypes.CDLL(path or "libptxemit.so.0")
     lib.px_options_default.argtypes = [ctypes.POINTER(_Options)]
     lib.px_options_default.restype = None
@@ -83,11 +151,28 @@ def _load():
 _lib = None
 
 
-def translate(text, target=None, lineinfo=False, filename="<string>"):
-    """Translate the MIR module ``text`` (str or bytes) and return its PTX.
+def _text(b):
+    return (b or b"").decode("utf-8", "replace")
 
-    ``target`` ("sm_90a") overrides the module's target line; ``lineinfo``
-    adds .file/.loc lines naming the MIR lines (and loc statements' places).
+
+def _bytes(s):
+    return None if s is None else s.encode("utf-8")
+
+
+def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=False, jobs=None,
+              max_errors=None, verify_only=False, driver=None, max_ptx=None, cubin=False,
+              resource_usage=False, in_process=False, ptxas=None, cuda_home=None, opt_level=None, ptxas_options=None,
+              cache_dir=None, cache_max=None, filename="<string>"):
+    """Translate the MIR module ``text`` (str or bytes).
+
+    Returns the PTX (a Ptx, which is a str), or with ``cubin=True`` the
+    cubin ptxas makes of it (a Cubin, which is bytes); either carries
+    diagnostics, warnings, remarks and resource_usage. The options are
+    px_options' (ptxemit(3)): ``target`` ("sm_90a"), ``ptx`` ("8.0"),
+    ``lineinfo``, ``debug``, ``remarks``, ``jobs``, ``max_errors``,
+    ``verify_only``, ``driver`` (535), ``max_ptx`` ("8.2"), ``cubin``,
+    ``resource_usage``, ``in_process`` (libnvJitLink where it opens), ``ptxas`` (a path), ``cuda_home``, ``opt_level``
+    (0 to 3), ``ptxas_options``, ``cache_dir`` and ``cache_max`` (bytes).
     Raises PtxemitError with the diagnostics when the module has errors."""
     global _lib
     if _lib is None:
@@ -96,23 +181,70 @@ def translate(text, target=None, lineinfo=False, filename="<string>"):
     src = text.encode("utf-8") if isinstance(text, str) else bytes(text)
     opt = _Options()
     lib.px_options_default(ctypes.byref(opt))
+    keep = []  # the bytes the options point at live until the call returns
+
+    def string(value):
+        b = _bytes(value)
+        keep.append(b)
+        return b
+
     if target is not None:
-        opt.target = target.encode("utf-8")
+        opt.target = string(target)
+    if ptx is not None:
+        opt.ptx = string(ptx)
     opt.lineinfo = bool(lineinfo)
+    opt.debug = bool(debug)
+    opt.remarks = bool(remarks)
+    opt.verify_only = bool(verify_only)
+    if jobs is not None:
+        opt.jobs = int(jobs)
+    if max_errors is not None:
+        opt.max_errors = int(max_errors)
+    if driver is not None:
+        opt.driver = int(driver)
+    if max_ptx is not None:
+        opt.max_ptx = string(max_ptx)
+    opt.cubin = bool(cubin)
+    opt.resource_usage = bool(resource_usage)
+    opt.in_process = bool(in_process)
+    if ptxas is not None:
+        opt.ptxas = string(os.fspath(ptxas))
+    if cuda_home is not None:
+        opt.cuda_home = string(os.fspath(cuda_home))
+    if opt_level is not None:
+        opt.opt_level = int(opt_level)
+    if ptxas_options is not None:
+        opt.ptxas_options = string(ptxas_options if isinstance(ptxas_options, str) else " ".join(ptxas_options))
+    if cache_dir is not None:
+        opt.cache_dir = string(os.fspath(cache_dir))
+    if cache_max is not None:
+        opt.cache_max = int(cache_max)
 
     diags = []
 
     def collect(_ctx, p):
         d = p.contents
-        text = (d.message or b"").decode("utf-8", "replace")
         record = {
-            "file": (d.file or b"").decode("utf-8", "replace"),
+            "file": _text(d.file),
             "line": d.line,
             "column": d.col,
             "severity": _SEVERITIES[d.severity] if 0 <= d.severity < 4 else "error",
-            "message": text,
+            "message": _text(d.message),
             "notes": [],
         }
+        if d.dsl_file:
+            record["dsl"] = {"file": _text(d.dsl_file), "line": d.dsl_line, "column": d.dsl_col}
+        if d.code:
+            record["code"] = _text(d.code)
+        if d.ptx_line:
+            record["ptx_line"] = d.ptx_line
+        if d.usage:
+            u = d.usage.contents
+            record["resource_usage"] = {
+                "function": _text(u.function), "kernel": bool(u.kernel), "registers": u.registers,
+                "barriers": u.barriers, "stack": u.stack, "spill_stores": u.spill_stores,
+                "spill_loads": u.spill_loads, "shared": u.shared, "local": u.local, "constant": u.constant,
+            }
         if record["severity"] == "note" and diags:
             del record["severity"], record["notes"]
             diags[-1]["notes"].append(record)
@@ -126,6 +258,9 @@ def translate(text, target=None, lineinfo=False, filename="<string>"):
     if errors:
         raise PtxemitError(diags)
     try:
-        return ctypes.string_at(out, outlen.value).decode("utf-8")
+        data = ctypes.string_at(out, outlen.value)
     finally:
         libc.free(out)
+    if cubin and not verify_only:
+        return Cubin(data)._said(diags)
+    return Ptx(data.decode("utf-8"))._said(diags)

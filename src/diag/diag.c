@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "tables/tables.h"
+#include "util/dslmap.h"
 #include "util/lines.h"
 
 /* Enough for any real file; past it errors are still counted. */
@@ -94,6 +95,24 @@ void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...)
 	va_start(ap, id);
 	emit(d, sev, &loc, id, ap, true);
 	va_end(ap);
+}
+
+void px_report_with(px_diags *d, px_severity sev, px_loc loc, const px_diagnostic *extra, int id, ...)
+{
+	size_t before = d->nkept;
+	va_list ap;
+	va_start(ap, id);
+	emit(d, sev, &loc, id, ap, true);
+	va_end(ap);
+	if (d->nkept == before)
+		return;
+	px_diagnostic *e = &d->kept[d->nkept - 1].d;
+	e->code = extra->code;
+	e->ptx_line = extra->ptx_line;
+	e->usage = extra->usage;
+	e->dsl_file = extra->dsl_file;
+	e->dsl_line = extra->dsl_line;
+	e->dsl_col = extra->dsl_col;
 }
 
 void px_error_unquoted(px_diags *d, px_loc loc, int id, ...)
@@ -195,6 +214,12 @@ void px_diags_flush(px_diags *d)
 			px_linecol lc = px_lines_find(lines, (px_loc){e->pos});
 			e->d.line = lc.line;
 			e->d.col = lc.col;
+			const px_dslpos *at = px_dslmap_find(d->dsl, (px_loc){e->pos});
+			if (at && !e->d.dsl_file) {
+				e->d.dsl_file = at->file;
+				e->d.dsl_line = at->line;
+				e->d.dsl_col = at->col;
+			}
 		}
 		if (e->d.severity == PX_SEV_NOTE && i) {
 			const struct px_diag_entry *owner = &d->kept[last_error];
@@ -218,7 +243,7 @@ void px_diags_flush(px_diags *d)
 		if (!stopped && e->d.severity == PX_SEV_ERROR && d->max_errors && ++errors > d->max_errors) {
 			char msg[128];
 			snprintf(msg, sizeof msg, px_diag_texts[PX_D_too_many_errors].text, d->max_errors);
-			px_diagnostic t = {PX_SEV_ERROR, d->file, 0, 0, msg, NULL, 0};
+			px_diagnostic t = {.severity = PX_SEV_ERROR, .file = d->file, .message = msg};
 			d->fn(d->ctx, &t);
 			stopped = true;
 		}

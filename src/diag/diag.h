@@ -22,6 +22,9 @@ typedef struct px_diags {
 	 * (px_module_init lends it, so the last flush comes before that
 	 * module's px_module_free); else px_diags_flush makes its own */
 	struct px_lines *lines;
+	/* where loc statements hold in src (the module lends it like lines):
+	 * each message inside one names that DSL place too; NULL: none */
+	const struct px_dslmap *dsl;
 } px_diags;
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
@@ -29,6 +32,10 @@ void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, p
 /* id is a PX_D_* row; the row's text is the printf format for the arguments. */
 void px_error(px_diags *d, px_loc loc, int id, ...);
 void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...);
+/* A message whose record carries more than its text: extra's code,
+ * ptx_line, usage and DSL place (a DSL place here wins over loc's) are
+ * copied; what they point to must live until the flush. loc may be unknown. */
+void px_report_with(px_diags *d, px_severity sev, px_loc loc, const px_diagnostic *extra, int id, ...);
 /* An error at loc whose source line is not shown (it holds raw bytes). */
 void px_error_unquoted(px_diags *d, px_loc loc, int id, ...);
 /* A location-less error (usage of the library, I/O) with the row's format. */

@@ -14,6 +14,7 @@
 
 #include "diag/diag.h"
 #include "ptxemit.h"
+#include "tables/tables.h"
 
 enum { PX_ECHO_MAX = 1024 };
 
@@ -67,29 +68,50 @@ static void caret(sink *s, const char *line, size_t len, unsigned col)
 	put_str(s, "^\n");
 }
 
+/* "file:line:col: ", less what is missing. */
+static void place(sink *s, const char *file, unsigned line, unsigned col)
+{
+	char num[32];
+	if (!file)
+		return;
+	put_str(s, file);
+	if (line) {
+		snprintf(num, sizeof num, ":%u", line);
+		put_str(s, num);
+		if (col) {
+			snprintf(num, sizeof num, ":%u", col);
+			put_str(s, num);
+		}
+	}
+	put_str(s, ": ");
+}
+
 void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 {
 	if (size == 0)
 		return;
 	sink s = {buf, size};
 	*buf = '\0';
-	char num[32];
-	if (d->file) {
-		put_str(&s, d->file);
-		if (d->line) {
-			snprintf(num, sizeof num, ":%u", d->line);
-			put_str(&s, num);
-			if (d->col) {
-				snprintf(num, sizeof num, ":%u", d->col);
-				put_str(&s, num);
-			}
-		}
+	/* at a DSL place the generator's line leads, and the MIR follows as a
+	 * note: the author reads (and an editor jumps to) the line they wrote */
+	if (d->dsl_file) {
+		place(&s, d->dsl_file, d->dsl_line, d->dsl_col);
+		put_str(&s, px_severity_name(d->severity));
 		put_str(&s, ": ");
+		put_str(&s, d->message ? d->message : "");
+		put_str(&s, "\n");
+		place(&s, d->file, d->line, d->col);
+		put_str(&s, px_severity_name(PX_SEV_NOTE));
+		put_str(&s, ": ");
+		put_str(&s, px_diag_texts[PX_D_dsl_mir_note].text);
+		put_str(&s, "\n");
+	} else {
+		place(&s, d->file, d->line, d->col);
+		put_str(&s, px_severity_name(d->severity));
+		put_str(&s, ": ");
+		put_str(&s, d->message ? d->message : "");
+		put_str(&s, "\n");
 	}
-	put_str(&s, px_severity_name(d->severity));
-	put_str(&s, ": ");
-	put_str(&s, d->message ? d->message : "");
-	put_str(&s, "\n");
 	if (d->line && d->source_line) {
 		/* Of a line longer than PX_ECHO_MAX bytes only the PX_ECHO_MAX
 		 * around the column are shown: a 10 MB line must not be copied

@@ -7,6 +7,8 @@
 
 #include <ctype.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "tables/tables.h"
@@ -97,6 +99,42 @@ const char *px_suggest_target(const char *word, size_t n)
 		if (same_digits(word, n, px_targets[i].name))
 			px_suggest_offer_str(&s, px_targets[i].name);
 	return s.best;
+}
+
+void px_suggest_target_numbers(const char *word, size_t n, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (n < 4 || strncmp(word, "sm_", 3) != 0)
+		return;
+	size_t digits = 0;
+	while (3 + digits < n && isdigit((unsigned char)word[3 + digits]))
+		digits++;
+	char suffix = 3 + digits < n ? word[3 + digits] : 0;
+	if (!digits || digits > 4 || 3 + digits + (suffix ? 1 : 0) != n)
+		return;
+	if (suffix && suffix != 'a' && suffix != 'f')
+		return;
+	unsigned sm = (unsigned)strtoul(word + 3, NULL, 10), best = 0, gap = ~0u;
+	/* the nearest SM; of two as near, the lower */
+	for (unsigned i = 0; i < px_ntargets; i++) {
+		unsigned t = px_targets[i].sm, d = t > sm ? t - sm : sm - t;
+		if (d < gap || (d == gap && t < best))
+			best = t, gap = d;
+	}
+	/* an SM further off is another generation (sm_50, sm_200): no neighbour */
+	if (gap >= 10)
+		return;
+	size_t used = 0, count = 0;
+	for (unsigned i = 0; i < px_ntargets; i++) {
+		const px_target *t = &px_targets[i];
+		if (t->sm != best || (suffix && t->suffix != suffix))
+			continue;
+		int w = snprintf(buf + used, size - used, "%s'%s'", count ? " or " : "", t->name);
+		if (w < 0 || (size_t)w >= size - used)
+			break;
+		used += (size_t)w;
+		count++;
+	}
 }
 
 const char *px_suggest_sreg(const char *word, size_t n)

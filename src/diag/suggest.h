@@ -24,4 +24,10 @@ static inline void px_suggest_offer_str(px_suggest *s, const char *cand)
 const char *px_suggest_target(const char *word, size_t n);
 const char *px_suggest_sreg(const char *word, size_t n);
 
+/* For a well-formed target of an SM that does not exist (sm_91): the
+ * targets of the nearest SM, "'sm_90' or 'sm_90a'" (of its a or f kind
+ * alone when the word has one), in buf; empty when the word is not of the
+ * form sm_N[a|f] or no SM is within 9 of it. */
+void px_suggest_target_numbers(const char *word, size_t n, char *buf, size_t size);
+
 #endif

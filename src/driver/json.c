@@ -5,6 +5,10 @@
  *     "message": "unknown operation 'ad'",
  *     "notes": [{"file": "k.mir", "line": 7, "column": 12, "message": "..."}]}]
  *
+ * Under a loc statement a record (and a note) also has "dsl": {"file":
+ * "model.py", "line": 42, "column": 9}, the generator's place; file, line
+ * and column stay the MIR's.
+ *
  * line and column are 0 where a diagnostic has no location. Strings are
  * valid UTF-8: a byte that is not part of a UTF-8 sequence becomes U+FFFD. */
 #include "driver/json.h"
@@ -57,6 +61,11 @@ static void put_place(px_buf *b, const px_diagnostic *d)
 	px_buf_puts(b, "\"file\": ");
 	put_string(b, d->file);
 	px_buf_printf(b, ", \"line\": %u, \"column\": %u", d->line, d->col);
+	if (d->dsl_file) {
+		px_buf_puts(b, ", \"dsl\": {\"file\": ");
+		put_string(b, d->dsl_file);
+		px_buf_printf(b, ", \"line\": %u, \"column\": %u}", d->dsl_line, d->dsl_col);
+	}
 }
 
 void drv_json_add(drv_json *j, const px_diagnostic *d)
@@ -76,6 +85,23 @@ void drv_json_add(drv_json *j, const px_diagnostic *d)
 	put_place(b, d);
 	px_buf_printf(b, ", \"severity\": \"%s\", \"message\": ", px_severity_name(d->severity));
 	put_string(b, d->message);
+	if (d->code) {
+		px_buf_puts(b, ", \"code\": ");
+		put_string(b, d->code);
+	}
+	if (d->ptx_line)
+		px_buf_printf(b, ", \"ptx_line\": %u", d->ptx_line);
+	const px_resource_usage *u = d->usage;
+	if (u) {
+		px_buf_puts(b, ", \"resource_usage\": {\"function\": ");
+		put_string(b, u->function);
+		px_buf_printf(b,
+		              ", \"kernel\": %s, \"registers\": %u, \"barriers\": %u, \"stack\": %u, "
+		              "\"spill_stores\": %u, \"spill_loads\": %u, \"shared\": %u, \"local\": %u, "
+		              "\"constant\": %u}",
+		              u->kernel ? "true" : "false", u->registers, u->barriers, u->stack, u->spill_stores,
+		              u->spill_loads, u->shared, u->local, u->constant);
+	}
 	px_buf_puts(b, ", \"notes\": []}");
 }
 

@@ -32,7 +32,9 @@ enum { JOBS_MIN_INPUT = 512 << 10 };
 /* getopt_long values of the options that have no short form; above any char
  * so that a '?' with one of them in optopt means "unexpected argument". */
 enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
-       OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE };
+       OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE, OPT_CUBIN, OPT_PTXAS, OPT_CUDA_HOME,
+       OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE, OPT_CACHE_DIR, OPT_CACHE_MAX, OPT_DRIVER, OPT_MAX_PTX,
+       OPT_LIST_TARGETS, OPT_NVJITLINK };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -47,7 +49,18 @@ static const struct option long_options[] = {
 	{"diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT},
 	{"lineinfo", no_argument, NULL, OPT_LINEINFO},
 	{"list-ops", no_argument, NULL, OPT_LIST_OPS},
+	{"list-targets", no_argument, NULL, OPT_LIST_TARGETS},
+	{"driver", required_argument, NULL, OPT_DRIVER},
+	{"max-ptx", required_argument, NULL, OPT_MAX_PTX},
 	{"describe", required_argument, NULL, OPT_DESCRIBE},
+	{"cubin", no_argument, NULL, OPT_CUBIN},
+	{"ptxas", required_argument, NULL, OPT_PTXAS},
+	{"nvjitlink", no_argument, NULL, OPT_NVJITLINK},
+	{"cuda-home", required_argument, NULL, OPT_CUDA_HOME},
+	{"ptxas-options", required_argument, NULL, OPT_PTXAS_OPTIONS},
+	{"resource-usage", no_argument, NULL, OPT_RESOURCE_USAGE},
+	{"cache-dir", required_argument, NULL, OPT_CACHE_DIR},
+	{"cache-max", required_argument, NULL, OPT_CACHE_MAX},
 	{"help", no_argument, NULL, OPT_HELP},
 	{"version", no_argument, NULL, OPT_VERSION},
 	{NULL, 0, NULL, 0},
@@ -71,6 +84,23 @@ static const char usage_text[] =
 	"                      for an input of 512 KiB or more, else one)\n"
 	"      --diagnostics-format=FORMAT\n"
 	"                      text (default) or json: one JSON array on stderr\n"
+	"      --cubin         assemble with ptxas and write the cubin (also -o FILE.cubin)\n"
+	"      --resource-usage\n"
+	"                      report each function's registers, spills, stack and memory\n"
+	"  -O N                ptxas's optimization level, 0 to 3\n"
+	"      --ptxas-options=OPTS\n"
+	"                      more ptxas options, separated by blanks or commas\n"
+	"      --ptxas=PATH    the ptxas to run (default: on PATH, in --cuda-home/bin,\n"
+	"                      $CUDA_HOME/bin or /usr/local/cuda/bin)\n"
+	"      --cuda-home=DIR the CUDA installation to look in after PATH\n"
+	"      --nvjitlink     assemble in-process through libnvJitLink where it opens\n"
+	"      --cache-dir=DIR keep cubins in DIR and reuse them (or PTXEMIT_CACHE_DIR)\n"
+	"      --cache-max=SIZE\n"
+	"                      the cache's bound in bytes, K, M or G (default 256M)\n"
+	"      --driver=R      refuse what driver branch R (535) cannot load\n"
+	"      --max-ptx=X.Y   refuse what needs a PTX ISA version above X.Y\n"
+	"      --list-targets  list the targets with their lowest PTX and driver and exit\n"
+	"  @FILE               read more arguments from FILE\n"
 	"      --list-ops      list the operations with their lowest target and exit\n"
 	"      --describe=OP   print every form of operation OP and exit\n"
 	"  -h, --help          print this help and exit\n"
@@ -92,7 +122,7 @@ static void fail(int id, ...)
 	va_start(ap, id);
 	vsnprintf(msg, sizeof msg, px_diag_texts[id].text, ap);
 	va_end(ap);
-	px_diagnostic d = {PX_SEV_ERROR, "ptxemit", 0, 0, msg, NULL, 0};
+	px_diagnostic d = {.severity = PX_SEV_ERROR, .file = "ptxemit", .message = msg};
 	print_diagnostic(NULL, &d);
 }
 
@@ -108,6 +138,8 @@ static void print_diagnostic(void *ctx, const px_diagnostic *d)
 	 * severity word, two line numbers and the indentation. */
 	size_t size = (d->file ? strlen(d->file) : 0) + (d->message ? strlen(d->message) : 0) +
 	              2 * d->source_len + 64;
+	if (d->dsl_file) /* and the note's line: the MIR's place and a second severity */
+		size += strlen(d->dsl_file) + (d->file ? strlen(d->file) : 0) + 96;
 	char *buf = malloc(size);
 	if (!buf) {
 		fprintf(stderr, "%s\n", d->message ? d->message : "");
@@ -128,6 +160,21 @@ static int parse_count(const char *s, unsigned *out)
 	if (errno || v > UINT_MAX)
 		return -1;
 	*out = (unsigned)v;
+	return 0;
+}
+
+/* "N", "NK", "NM" or "NG" (powers of 1024), at least 1 byte. */
+static int parse_size(const char *s, unsigned long long *out)
+{
+	size_t digits = strspn(s, "0123456789");
+	if (!digits || digits > 12)
+		return -1;
+	unsigned long long v = strtoull(s, NULL, 10);
+	const char *unit = s + digits;
+	int shift = !*unit ? 0 : strcmp(unit, "K") == 0 ? 10 : strcmp(unit, "M") == 0 ? 20 : strcmp(unit, "G") == 0 ? 30 : -1;
+	if (shift < 0 || v == 0)
+		return -1;
+	*out = v << shift;
 	return 0;
 }
 
@@ -260,6 +307,38 @@ static int print_tables(const char *op)
 	return EXIT_SUCCESS;
 }
 
+/* --list-targets: each target, its lowest PTX ISA version, what its code
+ * runs on (an a target: that SM alone; an f target: its family), and the
+ * oldest driver that loads it (data/targets.yaml). */
+static int list_targets(void)
+{
+	px_buf out;
+	px_buf_init(&out);
+	px_buf_puts(&out, "target    PTX   a/f family              driver\n");
+	for (unsigned i = 0; i < px_ntargets; i++) {
+		const px_target *t = &px_targets[i];
+		unsigned k = 0;
+		while (k + 1 < px_nptx_versions && px_ptx_versions[k] < t->ptx)
+			k++;
+		char runs[64];
+		if (t->suffix == 'a')
+			snprintf(runs, sizeof runs, "sm_%u only (a)", t->sm);
+		else if (t->suffix == 'f')
+			snprintf(runs, sizeof runs, "the sm_%u family (f)", t->family);
+		else
+			snprintf(runs, sizeof runs, "-");
+		px_buf_printf(&out, "%-9s %u.%u   %-23s %u (CUDA %u.%u)\n", t->name, t->ptx / 10, t->ptx % 10, runs,
+		              px_ptx_driver[k], px_ptx_cuda[k] / 10, px_ptx_cuda[k] % 10);
+	}
+	int err = drv_write_fd(1, out.data, out.len);
+	px_buf_free(&out);
+	if (err) {
+		fail(PX_D_drv_write, "<stdout>", strerror(err));
+		return EXIT_USAGE;
+	}
+	return EXIT_SUCCESS;
+}
+
 /* The long option NAME (n bytes, without "--") names: the one spelled so, or
  * the only one it abbreviates, as getopt_long reads it; NULL if none or several. */
 static const struct option *named_option(const char *name, size_t n)
@@ -313,10 +392,44 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 	char word[64], names[256];
 	opterr = 0; /* getopt's own messages would bypass driver.yaml */
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:j:ghV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:O:ghV", long_options, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			*output = optarg;
+			break;
+		case 'O':
+			if (strlen(optarg) != 1 || optarg[0] < '0' || optarg[0] > '3') {
+				fail(PX_D_drv_bad_opt_level, optarg);
+				return EXIT_USAGE;
+			}
+			o->opt_level = optarg[0] - '0';
+			break;
+		case OPT_CUBIN:
+			o->cubin = true;
+			break;
+		case OPT_RESOURCE_USAGE:
+			o->resource_usage = true;
+			break;
+		case OPT_PTXAS:
+			o->ptxas = optarg;
+			break;
+		case OPT_NVJITLINK:
+			o->in_process = true;
+			break;
+		case OPT_CUDA_HOME:
+			o->cuda_home = optarg;
+			break;
+		case OPT_PTXAS_OPTIONS:
+			o->ptxas_options = optarg;
+			break;
+		case OPT_CACHE_DIR:
+			o->cache_dir = *optarg ? optarg : NULL;
+			break;
+		case OPT_CACHE_MAX:
+			if (parse_size(optarg, &o->cache_max) != 0) {
+				fail(PX_D_drv_bad_cache_max, optarg);
+				return EXIT_USAGE;
+			}
 			break;
 		case 'g':
 			o->debug = true;
@@ -324,8 +437,12 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 		case OPT_TARGET:
 			if (!px_target_lookup(optarg, strlen(optarg))) {
 				const char *near = px_suggest_target(optarg, strlen(optarg));
+				char nearest[128];
+				px_suggest_target_numbers(optarg, strlen(optarg), nearest, sizeof nearest);
 				if (near)
 					fail(PX_D_drv_bad_target_hint, optarg, near);
+				else if (nearest[0])
+					fail(PX_D_drv_bad_target_hints, optarg, nearest);
 				else
 					fail(PX_D_drv_bad_target, optarg);
 				return EXIT_USAGE;
@@ -377,6 +494,26 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 				return EXIT_USAGE;
 			}
 			break;
+		case OPT_DRIVER:
+			if (parse_count(optarg, &o->driver) != 0 || o->driver == 0 || o->driver > 9999) {
+				fail(PX_D_drv_bad_driver, optarg);
+				return EXIT_USAGE;
+			}
+			if (o->driver < px_ptx_driver[0]) {
+				fail(PX_D_driver_too_old, o->driver, px_ptx_versions[0] / 10, px_ptx_versions[0] % 10,
+				     px_ptx_driver[0]);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_MAX_PTX:
+			if (!px_ptx_version_known(px_ptx_version_parse(optarg, strlen(optarg)))) {
+				fail(PX_D_drv_bad_ptx, optarg);
+				return EXIT_USAGE;
+			}
+			o->max_ptx = optarg;
+			break;
+		case OPT_LIST_TARGETS:
+			return list_targets();
 		case OPT_LIST_OPS:
 		case OPT_DESCRIBE:
 			return print_tables(c == OPT_DESCRIBE ? optarg : NULL);
@@ -417,6 +554,146 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 
 static int run(int argc, char **argv);
 
+/* A response file's words: blanks and newlines separate them; '...' keeps
+ * everything inside, "..." everything but a backslash's escape, and a
+ * backslash outside single quotes takes the next character as it is (as
+ * GCC reads @file). Appends to *v; the words live in *text. */
+static void split_words(char *text, char ***v, int *n, int *cap)
+{
+	char *in = text, *out = text;
+	while (*in) {
+		while (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')
+			in++;
+		if (!*in)
+			break;
+		char *word = out;
+		char quote = 0;
+		for (; *in; in++) {
+			if (quote == '\'' && *in != '\'') {
+				*out++ = *in;
+			} else if (*in == '\\' && in[1]) {
+				*out++ = *++in;
+			} else if (*in == quote) {
+				quote = 0;
+			} else if (!quote && (*in == '\'' || *in == '"')) {
+				quote = *in;
+			} else if (!quote && (*in == ' ' || *in == '\t' || *in == '\n' || *in == '\r')) {
+				break;
+			} else {
+				*out++ = *in;
+			}
+		}
+		if (*in)
+			in++;
+		*out++ = '\0';
+		if (*n + 1 >= *cap) {
+			*cap = *cap * 2 + 8;
+			*v = realloc(*v, (size_t)*cap * sizeof **v);
+			if (!*v)
+				abort();
+		}
+		(*v)[(*n)++] = word;
+	}
+}
+
+/* @file arguments (before "--") replaced by the words of the file, which may
+ * name more files, up to RESPONSE_DEPTH deep. Returns 0, or the exit status
+ * after an error. The vector and the texts are kept to the end. */
+enum { RESPONSE_DEPTH = 16 };
+/* The response files' texts, which the expanded arguments point into. */
+static char **response_texts;
+static size_t nresponse_texts;
+
+static void keep_response_text(char *text)
+{
+	char **grown = realloc(response_texts, (nresponse_texts + 1) * sizeof *grown);
+	if (!grown)
+		abort();
+	response_texts = grown;
+	response_texts[nresponse_texts++] = text;
+}
+
+static void free_responses(char **argv)
+{
+	for (size_t i = 0; i < nresponse_texts; i++)
+		free(response_texts[i]);
+	free(response_texts);
+	response_texts = NULL;
+	nresponse_texts = 0;
+	free(argv);
+}
+
+static int expand_responses(int argc, char **argv, int *nargc, char ***nargv, int depth)
+{
+	int n = 0, cap = argc + 8;
+	char **v = malloc((size_t)cap * sizeof *v);
+	if (!v)
+		abort();
+	bool options = true;
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--") == 0 && i > 0)
+			options = false;
+		if (i == 0 || !options || a[0] != '@' || !a[1]) {
+			if (n + 1 >= cap) {
+				cap = cap * 2 + 8;
+				v = realloc(v, (size_t)cap * sizeof *v);
+				if (!v)
+					abort();
+			}
+			v[n++] = (char *)a;
+			continue;
+		}
+		if (depth == RESPONSE_DEPTH) {
+			fail(PX_D_drv_response_depth, a + 1, RESPONSE_DEPTH);
+			free(v);
+			return EXIT_USAGE;
+		}
+		drv_input in;
+		int err = drv_read_input(a + 1, &in);
+		if (err) {
+			fail(PX_D_drv_read, a + 1, strerror(err));
+			free(v);
+			return EXIT_USAGE;
+		}
+		char *text = malloc(in.len + 1);
+		if (!text)
+			abort();
+		memcpy(text, in.data, in.len);
+		text[in.len] = '\0';
+		drv_input_free(&in);
+		keep_response_text(text);
+		int m = 0, mcap = 8;
+		char **words = malloc((size_t)mcap * sizeof *words);
+		if (!words)
+			abort();
+		words[m++] = argv[0];
+		split_words(text, &words, &m, &mcap);
+		int sub_n;
+		char **sub;
+		int st = expand_responses(m, words, &sub_n, &sub, depth + 1);
+		free(words);
+		if (st) {
+			free(v);
+			return st;
+		}
+		for (int k = 1; k < sub_n; k++) {
+			if (n + 1 >= cap) {
+				cap = cap * 2 + 8;
+				v = realloc(v, (size_t)cap * sizeof *v);
+				if (!v)
+					abort();
+			}
+			v[n++] = sub[k];
+		}
+		free(sub);
+	}
+	v[n] = NULL;
+	*nargc = n;
+	*nargv = v;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	drv_json collected;
@@ -424,7 +701,19 @@ int main(int argc, char **argv)
 		drv_json_init(&collected);
 		json = &collected;
 	}
-	int status = run(argc, argv);
+	int nargc;
+	char **nargv;
+	int status = expand_responses(argc, argv, &nargc, &nargv, 0);
+	if (!status) {
+		if (diagnostics_json(nargc, nargv) && !json) {
+			drv_json_init(&collected);
+			json = &collected;
+		}
+		status = run(nargc, nargv);
+		free_responses(nargv);
+	} else {
+		free_responses(NULL);
+	}
 	if (json)
 		drv_json_finish(json, stderr);
 	return status;
@@ -434,12 +723,35 @@ static int run(int argc, char **argv)
 {
 	px_options o;
 	px_options_default(&o);
+	/* the cache a DSL's environment names, unless --cache-dir says otherwise */
+	const char *cache = getenv("PTXEMIT_CACHE_DIR");
+	if (cache && *cache)
+		o.cache_dir = cache;
 	const char *input = NULL, *output = NULL;
 	args a;
 	arch_aliases(argc, argv, &a);
 	int status = parse_args(a.argc, a.argv, &o, &input, &output);
 	if (status < 0 && output && strcmp(output, "-") == 0)
 		output = NULL;
+	/* -o FILE.cubin asks for the cubin: PTX text there would be a trap */
+	size_t olen = output ? strlen(output) : 0;
+	bool by_suffix = status < 0 && !o.cubin && olen > 6 && strcmp(output + olen - 6, ".cubin") == 0;
+	if (by_suffix)
+		o.cubin = true;
+	if (status < 0 && (o.cubin || o.resource_usage) && o.emit == PX_EMIT_ISEL) {
+		fail(PX_D_drv_assemble_isel, by_suffix ? "-o FILE.cubin" : o.cubin ? "--cubin" : "--resource-usage");
+		status = EXIT_USAGE;
+	}
+	if (status < 0 && (o.cubin || o.resource_usage) && !o.verify_only && o.emit == PX_EMIT_PTX) {
+		char where[4200];
+		if (px_find_ptxas(&o, where, sizeof where) != 0) {
+			if (o.ptxas)
+				fail(PX_D_cubin_bad_ptxas, o.ptxas);
+			else
+				fail(PX_D_cubin_no_ptxas, where);
+			status = EXIT_USAGE;
+		}
+	}
 	if (status < 0 && input && output && drv_same_file(input, output)) {
 		fail(PX_D_drv_output_is_input, output);
 		status = EXIT_USAGE;
@@ -466,7 +778,7 @@ static int run(int argc, char **argv)
 	 * or in $TMPDIR for standard output): memory follows the largest
 	 * function, not the module. */
 	drv_spool spool = {-1, 0};
-	if (!o.verify_only)
+	if (!o.verify_only && !o.cubin && !o.resource_usage)
 		drv_spool_open(&spool, output);
 	if (spool.fd >= 0) {
 		o.sink = drv_spool_write;

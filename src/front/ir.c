@@ -24,14 +24,17 @@ void px_module_init(px_module *m, const char *filename, const char *src, size_t 
 	px_lines_init(&m->line_index, src, len);
 	m->lines = &m->line_index;
 	/* one index of the text for the module and its messages */
-	if (d && d->src == src && d->len == len)
+	if (d && d->src == src && d->len == len) {
 		d->lines = &m->line_index;
+		d->dsl = &m->dsl;
+	}
 }
 
 void px_module_free(px_module *m)
 {
 	px_strmap_free(&m->syms);
 	px_lines_free(&m->line_index);
+	px_dslmap_free(&m->dsl);
 	px_arena_free(&m->fn_arena);
 	px_arena_free(&m->arena);
 	px_huge_free(m->value_buf, (size_t)m->value_cap * sizeof *m->value_buf);

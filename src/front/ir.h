@@ -16,6 +16,7 @@
 #include "front/valmap.h"
 #include "px_tables.h" /* PX_MAX_SLOTS */
 #include "util/arena.h"
+#include "util/dslmap.h"
 #include "util/lines.h"
 #include "util/loc.h"
 #include "util/strmap.h"
@@ -316,6 +317,7 @@ struct px_module {
 	struct px_diags *diags;
 	px_str *locfiles;       /* the files loc statements name, in order of first use */
 	uint32_t nlocfiles, cap_locfiles;
+	px_dslmap dsl;          /* where each loc statement holds (lent to the diagnostics) */
 	/* the line starts of src (px_module_linecol), built at the first question;
 	 * a view's points at its module's */
 	px_lines *lines;

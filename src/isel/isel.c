@@ -251,6 +251,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	memset(s->next, 0, sizeof s->next);
 	s->mf.fn = f;
 	s->mf.lineinfo = s->lineinfo;
+	s->mf.ptxmap = s->ptxmap;
 	s->cur = NULL;
 	if (s->vcap < f->nvalues + 1) {
 		free(s->vreg);

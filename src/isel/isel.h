@@ -38,6 +38,7 @@ typedef struct px_isel {
 	bool remarks;          /* report selection remarks (--remarks) */
 	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */
 	bool lineinfo;         /* --lineinfo / -g: the printer marks source places with .loc */
+	bool ptxmap;           /* the printer marks each statement's first line for the assembler's messages */
 	const px_node *cur;    /* the statement being selected (NULL: the entry sequence) */
 	px_loc lc_loc;         /* the place last asked of px_module_linecol, and its answer */
 	px_linecol lc;

@@ -72,6 +72,7 @@ struct px_minst {
 typedef struct px_mfunc {
 	const px_func *fn;
 	bool lineinfo;           /* print .loc before each statement's first instruction */
+	bool ptxmap;             /* and a PX_PTXMAP_MARK line naming its MIR place (cubin/ptxmap.c) */
 	px_minst *first, *last;
 	px_minst *before_last;   /* last's predecessor when last was appended to it */
 	uint32_t nregs[PX_NREGCLASS_IDS]; /* per class id: registers to declare (highest number + 1) */

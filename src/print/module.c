@@ -388,11 +388,16 @@ void px_print_func_open(px_buf *out, const px_mfunc *mf)
 void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first)
 {
 	px_dloc at = {0, 0, 0};
+	uint32_t marked = 0;
 	for (const px_minst *mi = first; mi; mi = mi->next) {
 		/* a statement's first instruction carries its place; labels and
 		 * call brackets are not instructions */
 		int pseudo = px_pseudo_op(mi);
 		bool inst = pseudo != PX_OP_label && pseudo != PX_OP_callseq_begin && pseudo != PX_OP_callseq_end;
+		if (mf->ptxmap && mi->loc.pos && mi->loc.pos != marked) {
+			px_buf_printf(out, PX_PTXMAP_MARK "%u\n", mi->loc.pos);
+			marked = mi->loc.pos;
+		}
 		if (mf->lineinfo && inst && mi->dloc.file &&
 		    (mi->dloc.file != at.file || mi->dloc.line != at.line || mi->dloc.col != at.col)) {
 			px_buf_printf(out, "\t.loc %u %u %u\n", mi->dloc.file, mi->dloc.line, mi->dloc.col);

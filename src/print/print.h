@@ -33,6 +33,9 @@ void px_print_files(px_buf *out, const px_module *m);
  * signature, directives and register declarations (once mf->nregs is final),
  * the instructions from first on, the closing brace and a blank line. */
 void px_print_func_open(px_buf *out, const px_mfunc *mf);
+/* mf->ptxmap: the line a statement's instructions follow, "<mark><px_loc.pos>",
+ * taken out again before anyone sees the PTX (cubin/ptxmap.c). */
+#define PX_PTXMAP_MARK "\t//@ptxemit "
 /* mf->lineinfo: a .loc before each statement's first instruction (again
  * after a flush: harmless). */
 void px_print_insts(px_buf *out, const px_mfunc *mf, const px_minst *first);

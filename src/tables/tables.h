@@ -72,6 +72,10 @@ extern const px_target px_targets[];
 extern const unsigned px_ntargets;
 extern const uint16_t px_ptx_versions[]; /* every PTX ISA version ptxemit can print, ascending */
 extern const unsigned px_nptx_versions;
+/* per PTX ISA version (px_ptx_versions' order): the CUDA release that brought
+ * it (major*10+minor) and the oldest driver branch that loads it (535) */
+extern const uint16_t px_ptx_cuda[];
+extern const uint16_t px_ptx_driver[];
 
 /* ---- special registers (data/sregs.yaml) ---- */
 typedef struct px_sreg {

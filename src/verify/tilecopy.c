@@ -103,7 +103,9 @@ static void need_version(px_verifier *v, const px_node *n, unsigned dir)
 	const px_op_def *op = px_tile_copy_matrix(dir == PX_TOK_ld, PX_TOK_x1, false,
 	                                          n->slot[px_slot_find(n->op, PX_SN_space)] != 0, slot);
 	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(&v->first_rows, op, slot, v->target, 0) : NULL;
-	if (var && var->ptx > v->ptx_needed)
+	if (var && px_ptx_over_max(v, var->ptx))
+		px_ptx_refuse(v, n->oploc, name, var->ptx);
+	else if (var && var->ptx > v->ptx_needed)
 		v->ptx_needed = var->ptx;
 }
 

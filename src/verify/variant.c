@@ -319,6 +319,19 @@ static void report_shape(px_verifier *v, const px_func *f, const px_node *n, con
 }
 
 /* exact: only the rows whose operands match exactly (groups_match) are asked. */
+/* The variant chosen for n needs PTX ptx: past --driver/--max-ptx that is
+ * refused at n, else it raises the module's version. */
+static void need_ptx(px_verifier *v, const px_node *n, uint16_t ptx)
+{
+	if (px_ptx_over_max(v, ptx)) {
+		char what[256];
+		describe(n, -1, what, sizeof what);
+		px_ptx_refuse(v, n->oploc, what, ptx);
+	} else if (ptx > v->ptx_needed) {
+		v->ptx_needed = ptx;
+	}
+}
+
 static void report_window(px_verifier *v, const px_func *f, const px_node *n, bool exact)
 {
 	uint64_t targets = 0;
@@ -396,8 +409,7 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 				continue;
 			}
 			n->var = var;
-			if (var->ptx > v->ptx_needed)
-				v->ptx_needed = var->ptx;
+			need_ptx(v, n, var->ptx);
 			return true;
 		}
 	}
@@ -428,8 +440,7 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 			break; /* the operands are that row's: its window is the mistake */
 		if (px_window_ok(var, v->target, v->ptx_given)) {
 			n->var = var;
-			if (var->ptx > v->ptx_needed)
-				v->ptx_needed = var->ptx;
+			need_ptx(v, n, var->ptx);
 			return true;
 		}
 	}

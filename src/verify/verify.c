@@ -31,6 +31,26 @@ void px_verifier_free(px_verifier *v)
 	px_slotsets_free(&v->slotsets);
 }
 
+bool px_ptx_over_max(const px_verifier *v, uint16_t ptx)
+{
+	return v->ptx_max && !v->ptx_given && ptx > v->ptx_max;
+}
+
+/* The oldest driver that loads PTX ptx (data/targets.yaml's drivers). */
+static unsigned driver_for(uint16_t ptx)
+{
+	for (unsigned i = 0; i < px_nptx_versions; i++)
+		if (px_ptx_versions[i] >= ptx)
+			return px_ptx_driver[i];
+	return 0;
+}
+
+void px_ptx_refuse(px_verifier *v, px_loc loc, const char *what, uint16_t ptx)
+{
+	px_error(v->d, loc, PX_D_ptx_over_max, what, ptx / 10, ptx % 10, driver_for(ptx), v->ptx_max_by,
+	         v->ptx_max / 10, v->ptx_max % 10);
+}
+
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets, uint16_t ptx)
 {
 	if (!v->target)
@@ -39,6 +59,8 @@ void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targe
 		px_window_report(v, loc, what, targets);
 	} else if (v->ptx_given && v->ptx_given < ptx) {
 		px_error(v->d, loc, PX_D_needs_ptx, what, ptx / 10, ptx % 10, v->ptx_given / 10, v->ptx_given % 10);
+	} else if (px_ptx_over_max(v, ptx)) {
+		px_ptx_refuse(v, loc, what, ptx);
 	} else if (ptx > v->ptx_needed) {
 		v->ptx_needed = ptx;
 	}

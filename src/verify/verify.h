@@ -37,6 +37,10 @@ typedef struct px_verifier {
 	bool target_reported;    /* "no target" said once */
 	uint16_t ptx_given;      /* 0: choose the lowest that fits */
 	uint16_t ptx_needed;     /* the highest any node or directive needs so far */
+	/* --driver / --max-ptx: no statement may need a newer version (0: no
+	 * limit); ptx_max_by is the option as the message names it */
+	uint16_t ptx_max;
+	const char *ptx_max_by;
 	const char *opt_target, *opt_ptx; /* from the command line */
 	px_pending_call *pending, **pending_tail; /* in text order */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
@@ -125,6 +129,10 @@ void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id);
 void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
 void px_verify_printf(px_verifier *v, px_func *f, px_node *n);  /* printf.c: the format against its arguments */
+/* Whether needing PTX ptx goes past --driver/--max-ptx's limit (never with
+ * --ptx, which is judged once); and the refusal at loc, naming what. */
+bool px_ptx_over_max(const px_verifier *v, uint16_t ptx);
+void px_ptx_refuse(px_verifier *v, px_loc loc, const char *what, uint16_t ptx);
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
 /* window.c: what lacks the target v->target: which targets have it. */

@@ -42,16 +42,27 @@ void px_verify_target(px_verifier *v)
 	if (v->opt_target) {
 		v->target = px_target_lookup(v->opt_target, strlen(v->opt_target));
 		const char *near = v->target ? NULL : px_suggest_target(v->opt_target, strlen(v->opt_target));
+		char nearest[128] = "";
+		if (!v->target && !near)
+			px_suggest_target_numbers(v->opt_target, strlen(v->opt_target), nearest, sizeof nearest);
 		if (!v->target && near)
 			px_error_noloc(v->d, PX_D_unknown_target_hint, v->opt_target, near);
+		else if (!v->target && nearest[0])
+			px_error_noloc(v->d, PX_D_unknown_target_hints, v->opt_target, nearest);
 		else if (!v->target)
 			px_error_noloc(v->d, PX_D_unknown_target, v->opt_target);
 	} else if (m->target.n) {
 		v->target = px_target_lookup(m->target.s, m->target.n);
 		const char *near = v->target ? NULL : px_suggest_target(m->target.s, m->target.n);
+		char nearest[128] = "";
+		if (!v->target && !near)
+			px_suggest_target_numbers(m->target.s, m->target.n, nearest, sizeof nearest);
 		if (!v->target && near)
 			px_error(v->d, m->target_loc, PX_D_unknown_target_at_hint, (int)m->target.n, m->target.s,
 			         near);
+		else if (!v->target && nearest[0])
+			px_error(v->d, m->target_loc, PX_D_unknown_target_at_hints, (int)m->target.n, m->target.s,
+			         nearest);
 		else if (!v->target)
 			px_error(v->d, m->target_loc, PX_D_unknown_target_at, (int)m->target.n, m->target.s);
 	}
@@ -77,6 +88,20 @@ void px_verify_target(px_verifier *v)
 			px_error(v->d, px_loc_known(m->ptx_loc) ? m->ptx_loc : none, PX_D_target_needs_ptx,
 			         v->target->name, v->target->ptx / 10, v->target->ptx % 10,
 			         v->ptx_given / 10, v->ptx_given % 10);
+	}
+	if (v->ptx_max && v->ptx_given > v->ptx_max) {
+		char what[64];
+		if (v->opt_ptx) {
+			snprintf(what, sizeof what, "--ptx=%s", v->opt_ptx);
+			px_ptx_refuse(v, none, what, v->ptx_given);
+		} else {
+			snprintf(what, sizeof what, "'ptx %u.%u'", v->ptx_given / 10, v->ptx_given % 10);
+			px_ptx_refuse(v, m->ptx_loc, what, v->ptx_given);
+		}
+	} else if (v->ptx_max && !v->ptx_given && v->target && v->target->ptx > v->ptx_max) {
+		char what[64];
+		snprintf(what, sizeof what, "target %s", v->target->name);
+		px_ptx_refuse(v, v->opt_target ? none : m->target_loc, what, v->target->ptx);
 	}
 	if (v->target && v->target->ptx > v->ptx_needed)
 		v->ptx_needed = v->target->ptx;

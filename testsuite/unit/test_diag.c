@@ -43,7 +43,7 @@ START_TEST(unknown_target_option)
 	px_options_default(&o);
 	o.target = "sm_99";
 	ck_assert_int_eq(translate(kernel, strlen(kernel), &o, &s), 1);
-	ck_assert_str_eq(s.msg, "unknown target 'sm_99'");
+	ck_assert_str_eq(s.msg, "unknown target 'sm_99'; did you mean 'sm_100' or 'sm_100a' or 'sm_100f'?");
 	ck_assert_uint_eq(s.line, 0);
 }
 END_TEST

@@ -274,12 +274,85 @@ START_TEST(jobs_agree)
 }
 END_TEST
 
+/* Assemblies at once: ptxas run from several threads, and one cubin cache
+ * filled and read by all of them, give each the cubin a lone run gives.
+ * Without a ptxas there is nothing to run, and nothing is checked. */
+typedef struct assembly {
+	const char *cache;
+	size_t len[2];
+	char *cubin[2];
+	unsigned mismatches;
+} assembly;
+
+static int assemble(unsigned m, const char *cache, char **out, size_t *len)
+{
+	px_options o;
+	px_options_default(&o);
+	o.cubin = true;
+	o.cache_dir = cache;
+	return px_translate("a.mir", modules[m], strlen(modules[m]), &o, NULL, NULL, out, len);
+}
+
+static void *assemble_work(void *arg)
+{
+	assembly *a = arg;
+	for (unsigned round = 0; round < 3; round++)
+		for (unsigned m = 0; m < 2; m++) {
+			char *out = NULL;
+			size_t len = 0;
+			if (assemble(m, round % 2 ? a->cache : NULL, &out, &len) != 0 || len != a->len[m] ||
+			    memcmp(out, a->cubin[m], len) != 0)
+				a->mismatches++;
+			free(out);
+		}
+	return NULL;
+}
+
+START_TEST(concurrent_assemblies_agree)
+{
+	char path[4096];
+	px_options o;
+	px_options_default(&o);
+	if (px_find_ptxas(&o, path, sizeof path) != 0)
+		return;
+	char dir[] = "/tmp/ptxemit-unit-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char cache[sizeof dir + 8];
+	snprintf(cache, sizeof cache, "%s/cache", dir);
+	assembly a[4] = {{0}};
+	for (unsigned m = 0; m < 2; m++) {
+		ck_assert_int_eq(assemble(m, NULL, &a[0].cubin[m], &a[0].len[m]), 0);
+		ck_assert_uint_gt(a[0].len[m], 52);
+		ck_assert_int_eq(memcmp(a[0].cubin[m], "\177ELF", 4), 0);
+	}
+	pthread_t t[4];
+	for (unsigned i = 0; i < 4; i++) {
+		a[i].cache = cache;
+		for (unsigned m = 0; m < 2; m++) {
+			a[i].cubin[m] = a[0].cubin[m];
+			a[i].len[m] = a[0].len[m];
+		}
+		ck_assert_int_eq(pthread_create(&t[i], NULL, assemble_work, &a[i]), 0);
+	}
+	for (unsigned i = 0; i < 4; i++) {
+		pthread_join(t[i], NULL);
+		ck_assert_uint_eq(a[i].mismatches, 0);
+	}
+	free(a[0].cubin[0]);
+	free(a[0].cubin[1]);
+	char cmd[sizeof dir + 16];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ck_assert_int_eq(system(cmd), 0);
+}
+END_TEST
+
 Suite *threads_suite(void)
 {
 	Suite *s = suite_create("threads");
 	TCase *tc = tcase_create("concurrent");
 	tcase_add_test(tc, concurrent_translations_agree);
 	tcase_add_test(tc, jobs_agree);
+	tcase_add_test(tc, concurrent_assemblies_agree);
 	suite_add_tcase(s, tc);
 	return s;
 }

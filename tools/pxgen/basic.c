@@ -113,7 +113,7 @@ void read_types(void)
 
 void read_targets(void)
 {
-	static const char *const top_keys[] = {"ptx_versions", "targets", NULL};
+	static const char *const top_keys[] = {"ptx_versions", "drivers", "targets", NULL};
 	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", NULL};
 	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
 	if (!root)
@@ -127,6 +127,26 @@ void read_targets(void)
 			fail(node(*it), "ptx_versions must be ascending and unique");
 		*PUSH(M.ptx_versions, M.nptx, M.cap_ptx) = ptx;
 	}
+	/* one row per PTX version, in the same order */
+	static const char *const dkeys[] = {"ptx", "cuda", "driver", NULL};
+	v = map_need(root, "drivers", "targets.yaml");
+	expect(v, YAML_SEQUENCE_NODE, "drivers");
+	size_t nd = 0;
+	SEQ_EACH(it, v) {
+		ynode *e = node(*it);
+		check_keys(e, "a driver row", dkeys);
+		unsigned ptx = to_ptx(map_need(e, "ptx", "a driver row"));
+		if (nd >= M.nptx || M.ptx_versions[nd] != ptx)
+			fail(e, "drivers must have one row per ptx_versions entry, in order");
+		*PUSH(M.ptx_cuda, M.nptx_cuda, M.cap_ptx_cuda) = to_ptx(map_need(e, "cuda", "a driver row"));
+		*PUSH(M.ptx_driver, M.nptx_driver, M.cap_ptx_driver) =
+			to_uint(map_need(e, "driver", "a driver row"), "driver", 10000);
+		if (nd && M.ptx_driver[nd] < M.ptx_driver[nd - 1])
+			fail(e, "a later PTX version cannot need an older driver");
+		nd++;
+	}
+	if (nd != M.nptx)
+		fail(v, "drivers must have one row per ptx_versions entry, in order");
 	v = map_need(root, "targets", "targets.yaml");
 	expect(v, YAML_SEQUENCE_NODE, "targets");
 	SEQ_EACH(it, v) {

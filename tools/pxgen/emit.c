@@ -456,6 +456,13 @@ static void emit_targets(sbuf *c)
 	for (size_t i = 0; i < M.nptx; i++)
 		sb_printf(c, "%s%u", i ? ", " : "", M.ptx_versions[i]);
 	sb_printf(c, "%s};\nconst unsigned px_nptx_versions = %zu;\n", M.nptx ? "" : "0", M.nptx);
+	sb_printf(c, "const uint16_t px_ptx_cuda[] = {");
+	for (size_t i = 0; i < M.nptx; i++)
+		sb_printf(c, "%s%u", i ? ", " : "", M.ptx_cuda[i]);
+	sb_printf(c, "%s};\nconst uint16_t px_ptx_driver[] = {", M.nptx ? "" : "0");
+	for (size_t i = 0; i < M.nptx; i++)
+		sb_printf(c, "%s%u", i ? ", " : "", M.ptx_driver[i]);
+	sb_printf(c, "%s};\n", M.nptx ? "" : "0");
 }
 
 static void emit_sregs(sbuf *c)

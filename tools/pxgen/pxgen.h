@@ -244,6 +244,8 @@ struct model {
 	size_t ntypes, cap_types;
 	unsigned *ptx_versions;
 	size_t nptx, cap_ptx;
+	unsigned *ptx_cuda, *ptx_driver; /* per PTX version: its CUDA release, the oldest driver */
+	size_t nptx_cuda, cap_ptx_cuda, nptx_driver, cap_ptx_driver;
 	target_row *targets;
 	size_t ntargets, cap_targets;
 	sreg_row *sregs;
