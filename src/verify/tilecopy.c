@@ -104,7 +104,7 @@ static void need_version(px_verifier *v, const px_node *n, unsigned dir)
 	                                          n->slot[px_slot_find(n->op, PX_SN_space)] != 0, slot);
 	const px_variant *var = v->target && !v->ptx_given ? px_variant_find(&v->first_rows, op, slot, v->target, 0) : NULL;
 	if (var && px_ptx_over_max(v, var->ptx))
-		px_ptx_refuse(v, n->oploc, name, var->ptx);
+		px_ptx_refuse(v, n->oploc, op->name, var->ptx);
 	else if (var && var->ptx > v->ptx_needed)
 		v->ptx_needed = var->ptx;
 }
