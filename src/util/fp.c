@@ -107,7 +107,16 @@ const char *px_fp_fmt_name(enum px_fp_fmt fmt) { return fmts[fmt].name; }
 
 unsigned px_fp_width(enum px_fp_fmt fmt)
 {
-	return fmt == PX_FP_TF32 ? 32 : fmt == PX_FP_UE8M0 ? 8 : 1u + fmts[fmt].ebits + fmts[fmt].mbits;
+	switch (fmt) {
+	case PX_FP_TF32:
+		return 32;
+	case PX_FP_E3M2: /* FP6 sits in a byte, its two high bits zero */
+	case PX_FP_E2M3:
+	case PX_FP_UE8M0:
+		return 8;
+	default:
+		return 1u + fmts[fmt].ebits + fmts[fmt].mbits;
+	}
 }
 
 /* ue8m0 holds powers of two only, with no rounding mode of its own a literal

@@ -47,7 +47,8 @@ int px_fp_finite(enum px_fp_fmt fmt, double v, int dir);
  * e2m1, ue8m0; n characters of s), or PX_FP_NONE. */
 enum px_fp_fmt px_fp_fmt_named(const char *s, size_t n);
 const char *px_fp_fmt_name(enum px_fp_fmt fmt);
-/* The width of fmt's pattern in bits. */
+/* The width in bits of the place a value of fmt takes in a register (a
+ * byte for the FP6 formats, whose two high bits are zero). */
 unsigned px_fp_width(enum px_fp_fmt fmt);
 /* The largest finite magnitude of fmt, for messages. */
 double px_fp_largest(enum px_fp_fmt fmt);

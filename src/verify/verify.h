@@ -116,6 +116,8 @@ const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *val
 /* operands.c: a literal operand o (INT, FLOAT, FBITS) where type want is
  * expected; pos and what name it in the messages */
 void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what);
+/* A literal for a packed operand or element (place: "operand 2 of add"). */
+bool px_check_lanes(px_verifier *v, const px_opnd *o, const px_lanes *ln, const char *place);
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
 /* verify.c: "undefined value", with the nearest defined name if one is near */
