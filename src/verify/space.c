@@ -327,8 +327,46 @@ static bool narrow_address(const px_func *f, const px_opnd *b, px_verifier *v, c
 	return true;
 }
 
+/* cvta.to.space takes a generic address of a place in that space (a global
+ * address is one, of global memory); cvta.space takes that space's own
+ * window address. Anything known to be otherwise is refused: ptxas takes it,
+ * and the result reaches the wrong memory. */
+static void check_cvta(px_verifier *v, const px_func *f, const px_node *n)
+{
+	const px_opnd *b = &n->ops[0];
+	if (n->nops < 1 || b->kind != PX_O_VALUE || b->elem >= 0)
+		return;
+	unsigned sp = px_space_of_tok(n->slot[px_slot_find(n->op, PX_SN_space)]);
+	bool to = n->slot[px_slot_find(n->op, PX_SN_to)] != 0;
+	uint8_t t = f->values[b->id].aspace;
+	if (!t || t == PX_SP_UNKNOWN || ((t & PX_SP_MIXED) && !to))
+		return;
+	if (t & PX_SP_MIXED) {
+		mixed_address(v, f, n, b, PX_AS_GENERIC);
+		return;
+	}
+	unsigned have = PX_SP_SPACE(t);
+	bool generic = (t & PX_SP_GEN) || have == PX_AS_GLOBAL || have == PX_AS_GENERIC;
+	bool ok = to ? generic && (have == sp || have == PX_AS_GENERIC || (sp == PX_AS_CLUSTER && have == PX_AS_SHARED))
+	             : !generic && have == sp;
+	if (!to && sp == PX_AS_GLOBAL)
+		ok = !(t & PX_SP_GEN) && (have == PX_AS_GLOBAL || have == PX_AS_GENERIC);
+	if (ok)
+		return;
+	char bt[160], tt[80];
+	base_text(bt, sizeof bt, f, b);
+	tag_text(tt, sizeof tt, t, false);
+	const char *w = space_words[sp], *tok = px_tok_names[n->slot[px_slot_find(n->op, PX_SN_space)]];
+	if (to)
+		px_error(v->d, b->loc, PX_D_cvta_to_space, tok, w, bt, tt);
+	else
+		px_error(v->d, b->loc, PX_D_cvta_from_space, tok, w, bt, tt);
+}
+
 static void check_node(px_verifier *v, px_func *f, px_node *n)
 {
+	if (n->op == &px_ops[PX_OP_cvta])
+		check_cvta(v, f, n);
 	unsigned no;
 	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
 	for (unsigned i = 0; i < n->nops && i < no; i++) {
