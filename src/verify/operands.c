@@ -543,8 +543,22 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 		define(v, f, &n->res[it], 0, 0);
 }
 
+/* brx.idx with a literal index: PTX leaves a jump past the list undefined,
+ * so the index must name an entry of the list written with it. */
+static void check_brx_index(px_verifier *v, const px_node *n)
+{
+	if (n->op != &px_ops[PX_OP_brx_idx] || n->nops < 2 || n->ops[0].kind != PX_O_INT || n->ops[1].kind != PX_O_GROUP)
+		return;
+	const px_opnd *i = &n->ops[0];
+	uint32_t count = n->ops[1].nelems;
+	if (i->ival >= 0 && (uint64_t)i->ival < count)
+		return;
+	px_error(v->d, i->loc, PX_D_brx_index_range, (long long)i->ival, count, count);
+}
+
 void px_check_operands(px_verifier *v, px_func *f, px_node *n)
 {
+	check_brx_index(v, n);
 	unsigned nr, no;
 	const px_opnd_def *r = px_var_results(n->op, n->var, &nr);
 	const px_opnd_def *o = px_var_operands(n->op, n->var, &no);
