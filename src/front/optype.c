@@ -184,3 +184,11 @@ uint8_t px_sym_space(const px_module *m, px_str name)
 	                             [PX_SPACE_SHARED] = PX_AS_SHARED};
 	return PX_SP_IN(of[m->globals[e >> 1].space]);
 }
+
+bool px_space_is_window(uint8_t t)
+{
+	if (t <= PX_SP_UNKNOWN || (t & (PX_SP_GEN | PX_SP_MIXED)))
+		return false;
+	unsigned sp = PX_SP_SPACE(t);
+	return sp == PX_AS_SHARED || sp == PX_AS_CONST || sp == PX_AS_LOCAL;
+}

@@ -35,4 +35,7 @@ bool px_type_lanes(int type, px_lanes *out);
 uint64_t px_lanes_bits(const px_opnd *o, const px_lanes *ln);
 /* The PX_SP_* tag of a variable's address (its own window); unknown for a function. */
 uint8_t px_sym_space(const px_module *m, px_str name);
+/* Whether a tag is a window address that cvta.space.u64 makes generic:
+ * shared, const or local (what a ptr argument or result converts). */
+bool px_space_is_window(uint8_t t);
 #endif

@@ -96,6 +96,7 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
                         int want, px_loc loc);
 px_mop px_lower_value_as(px_isel *s, const px_opnd *o, int want, px_loc loc);
 px_mop px_materialize(px_isel *s, int type, px_mop imm, px_loc loc);
+px_mop px_generic_pointer(px_isel *s, const px_opnd *o, px_mop src, px_loc loc);
 px_mop px_materialize_to(px_isel *s, int type, px_mop dst, px_mop imm, px_loc loc);
 /* the param ABI (params.c) */
 px_str px_param_sym(px_isel *s, uint32_t index);

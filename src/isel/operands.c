@@ -125,6 +125,20 @@ static px_mop generic_of(px_isel *s, unsigned space, px_mop sym, px_loc loc)
 	return px_emit_unary(s, cvta, slot, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), sym, loc);
 }
 
+/* A pointer argument or result (a generic address, ptr): a window address of
+ * shared, const or local memory (mov @tile) is converted to the generic
+ * address of the same place; the verifier refused the windows cvta cannot
+ * convert (shared::cluster, param, one known on some paths only). */
+px_mop px_generic_pointer(px_isel *s, const px_opnd *o, px_mop src, px_loc loc)
+{
+	uint8_t t = o->kind == PX_O_VALUE && o->elem < 0 ? s->f->values[o->id].aspace
+	          : o->kind == PX_O_SYM                 ? px_sym_space(s->m, o->sym)
+	                                                : PX_SP_UNKNOWN;
+	if (!px_space_is_window(t))
+		return src;
+	return generic_of(s, PX_SP_SPACE(t), src, loc);
+}
+
 /* A variable's name where PTX wants a register (st.bulk): its own window
  * address for an instruction in its space, else its generic address. */
 static px_mop symbol_register(px_isel *s, const px_opnd *b, px_mop sym, unsigned space, px_loc loc)

@@ -143,7 +143,11 @@ void px_verify_module_end(px_verifier *v)
 			px_error(v->d, p->loc, PX_D_undefined_function, (int)p->callee.n, p->callee.s);
 			continue;
 		}
-		px_check_call_sig(v, &v->m->funcs[s >> 1], "@", p->callee, p->loc, p->args, p->lits, p->nargs, p->rets,
-		                  p->nrets);
+		const px_funcsig *sig = &v->m->funcs[s >> 1];
+		px_check_call_sig(v, sig, "@", p->callee, p->loc, p->args, p->lits, p->nargs, p->rets, p->nrets);
+		for (uint32_t i = 0; i < p->nargs && i < sig->nparams; i++)
+			if (p->not_pointer[i] && sig->params[i] == PX_T_ptr)
+				px_error(v->d, p->arg_locs[i], PX_D_ptr_arg_space, i + 1, "@", (int)p->callee.n, p->callee.s,
+				         p->not_pointer[i]);
 	}
 }

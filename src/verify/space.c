@@ -423,9 +423,72 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 	}
 }
 
+/* What keeps an operand from being passed or returned as a ptr (a generic
+ * address): "%x is a shared::cluster address", or NULL when it is a generic
+ * address, converts to one (a shared, const or local window address: the
+ * selector converts it), or is of no known kind. */
+static const char *not_pointer(px_verifier *v, const px_func *f, const px_opnd *o)
+{
+	if (o->kind != PX_O_VALUE || o->elem >= 0)
+		return NULL;
+	uint8_t t = f->values[o->id].aspace;
+	if (!t || t == PX_SP_UNKNOWN || px_space_is_window(t) ||
+	    (!(t & PX_SP_MIXED) && ((t & PX_SP_GEN) || PX_SP_SPACE(t) == PX_AS_GLOBAL || PX_SP_SPACE(t) == PX_AS_GENERIC)))
+		return NULL;
+	char bt[160], tt[80];
+	base_text(bt, sizeof bt, f, o);
+	if (t & PX_SP_MIXED)
+		snprintf(tt, sizeof tt, "a window address on one path or selp operand and not on another");
+	else
+		tag_text(tt, sizeof tt, t, false);
+	size_t n = strlen(bt) + strlen(tt) + 5;
+	char *s = px_arena_alloc(v->keep, n);
+	snprintf(s, n, "%s is %s", bt, tt);
+	return s;
+}
+
+/* Pointer arguments and results: each is a generic address, converted from a
+ * window address where cvta can; the rest is refused here, or for a callee
+ * not seen yet, when the module ends (verify/module.c). */
+static void check_pointers(px_verifier *v, const px_func *f)
+{
+	px_pending_call *p = *v->fn_pending;
+	for (px_node *n = f->first; n; n = n->next) {
+		if (n->kind == PX_N_RET) {
+			for (uint32_t i = 0; i < n->nops && i < f->nrets && !f->is_kernel; i++) {
+				const char *why = f->rets[i] == PX_T_ptr ? not_pointer(v, f, &n->ops[i]) : NULL;
+				if (why)
+					px_error(v->d, n->ops[i].loc, PX_D_ptr_ret_space, i + 1, (int)f->name.n, f->name.s, why);
+			}
+			continue;
+		}
+		if (n->kind != PX_N_CALL)
+			continue;
+		const px_funcsig *sig = n->icall ? n->icall->proto : NULL;
+		if (!n->icall) {
+			uint32_t e = px_module_sym(v->m, n->callee);
+			sig = e != PX_STRMAP_NONE && (e & 1) ? &v->m->funcs[e >> 1] : NULL;
+		}
+		if (!sig) { /* the next pending call is this one's: record for the module's end */
+			for (uint32_t i = 0; p && i < n->nops; i++)
+				p->not_pointer[i] = not_pointer(v, f, &n->ops[i]);
+			p = p ? p->next : NULL;
+			continue;
+		}
+		px_str name = n->icall ? sig->name : n->callee;
+		for (uint32_t i = 0; i < n->nops && i < sig->nparams && !sig->is_kernel; i++) {
+			const char *why = sig->params[i] == PX_T_ptr ? not_pointer(v, f, &n->ops[i]) : NULL;
+			if (why)
+				px_error(v->d, n->ops[i].loc, PX_D_ptr_arg_space, i + 1, n->icall ? "%" : "@", (int)name.n,
+				         name.s, why);
+		}
+	}
+}
+
 void px_check_spaces(px_verifier *v, px_func *f)
 {
 	compute_tags(v, f);
+	check_pointers(v, f);
 	for (px_node *n = f->first; n; n = n->next)
 		if (n->kind == PX_N_INST && n->var)
 			check_node(v, f, n);

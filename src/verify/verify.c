@@ -325,6 +325,12 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	p->nargs = n->nops;
 	p->rets = rets;
 	p->nrets = n->nres;
+	p->not_pointer = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->not_pointer);
+	memset(p->not_pointer, 0, (n->nops + 1) * sizeof *p->not_pointer);
+	p->arg_locs = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->arg_locs);
+	for (uint32_t i = 0; i < n->nops; i++)
+		p->arg_locs[i] = n->ops[i].loc;
+	p->next = NULL;
 	*v->pending_tail = p;
 	v->pending_tail = &p->next;
 }
@@ -390,6 +396,7 @@ void px_verify_func(px_verifier *v, px_func *f)
 	check_params(v, f);
 	check_directives(v, f);
 	px_verify_locals(v, f);
+	v->fn_pending = v->pending_tail;
 	for (px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_INST:

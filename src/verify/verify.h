@@ -26,6 +26,10 @@ typedef struct px_pending_call {
 	uint16_t *rets;    /* PX_T_* per result (0: discarded) */
 	uint32_t nrets;
 	struct px_pending_call *next;
+	/* per argument, what keeps it from being a generic pointer (an address
+	 * of a window cvta cannot convert), for a ptr parameter; NULL: nothing */
+	const char **not_pointer;
+	px_loc *arg_locs;
 } px_pending_call;
 
 typedef struct px_verifier {
@@ -37,6 +41,7 @@ typedef struct px_verifier {
 	uint16_t ptx_needed;     /* the highest any node or directive needs so far */
 	const char *opt_target, *opt_ptx; /* from the command line */
 	px_pending_call *pending, **pending_tail; /* in text order */
+	px_pending_call **fn_pending; /* where the function being verified adds its own */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
