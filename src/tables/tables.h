@@ -67,6 +67,7 @@ typedef struct px_target {
 	char suffix;      /* 0, 'a' (architecture-specific) or 'f' (family) */
 	uint8_t index;    /* its place in px_targets: its bit in a window's target mask */
 	uint16_t family;  /* the lowest SM of the family whose sm_XXf code it runs: 100 for sm_103f */
+	uint32_t static_shared; /* the most static shared memory a kernel may have, in bytes (0: unknown) */
 } px_target;
 extern const px_target px_targets[];
 extern const unsigned px_ntargets;

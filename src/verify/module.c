@@ -150,4 +150,5 @@ void px_verify_module_end(px_verifier *v)
 				px_error(v->d, p->arg_locs[i], PX_D_ptr_arg_space, i + 1, "@", (int)p->callee.n, p->callee.s,
 				         p->not_pointer[i]);
 	}
+	px_check_kernels(v);
 }

@@ -19,6 +19,7 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	v->opt_target = opt_target;
 	v->opt_ptx = opt_ptx;
 	v->pending_tail = &v->pending;
+	v->uses_tail = &v->uses;
 	v->keep = &m->arena;
 	px_slotsets_init(&v->slotsets);
 }
@@ -420,4 +421,5 @@ void px_verify_func(px_verifier *v, px_func *f)
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
 	px_check_carry(v, f);
+	px_record_uses(v, f);
 }

@@ -32,6 +32,9 @@ typedef struct px_pending_call {
 	px_loc *arg_locs;
 } px_pending_call;
 
+/* What a function uses that a rule over the call graph needs (verify/kernel.c). */
+typedef struct px_fn_uses px_fn_uses;
+
 typedef struct px_verifier {
 	px_module *m;
 	px_diags *d;
@@ -42,6 +45,7 @@ typedef struct px_verifier {
 	const char *opt_target, *opt_ptx; /* from the command line */
 	px_pending_call *pending, **pending_tail; /* in text order */
 	px_pending_call **fn_pending; /* where the function being verified adds its own */
+	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */

@@ -448,7 +448,7 @@ static void emit_targets(sbuf *c)
 		const target_row *t = &M.targets[i];
 		sb_printf(c, "\t{\"%s\", %u, %u, ", t->name, t->sm, t->ptx);
 		sb_printf(c, t->suffix ? "'%c'" : "0", t->suffix);
-		sb_printf(c, ", %zu, %u},\n", i, t->family);
+		sb_printf(c, ", %zu, %u, %u},\n", i, t->family, t->static_shared);
 	}
 	if (!M.ntargets)
 		sb_printf(c, "\t{NULL, 0, 0, 0},\n");

@@ -115,6 +115,7 @@ typedef struct target_row {
 	unsigned family; /* the lowest SM of the family whose sm_XXf code the target runs */
 	char suffix;
 	size_t line; /* file order, so sorting by SM keeps plain, a, f in the order written */
+	unsigned static_shared; /* the most static shared memory a kernel may have, in bytes */
 } target_row;
 
 typedef struct sreg_row {
