@@ -72,6 +72,13 @@ typedef struct px_target {
 extern const px_target px_targets[];
 extern const unsigned px_ntargets;
 extern const uint16_t px_ptx_versions[]; /* every PTX ISA version ptxemit can print, ascending */
+/* The most parameter space a kernel may have (data/targets.yaml kernel_params):
+ * bytes, or wide_bytes from PTX ISA wide_ptx on; 0: not checked. */
+typedef struct px_param_space {
+	uint32_t bytes, wide_bytes;
+	uint16_t wide_ptx;
+} px_param_space;
+extern const px_param_space px_kernel_params;
 extern const unsigned px_nptx_versions;
 
 /* ---- special registers (data/sregs.yaml) ---- */

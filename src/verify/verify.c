@@ -45,10 +45,44 @@ void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targe
 	}
 }
 
+/* A kernel's parameter space: its parameters in order, each at its
+ * alignment, within what ptxas allows (data/targets.yaml kernel_params). The
+ * parameter that crosses a limit is reported, or needs the PTX version that
+ * allows the wider space. */
+static void check_param_space(px_verifier *v, const px_func *f)
+{
+	const px_param_space *ps = &px_kernel_params;
+	uint64_t end = 0;
+	bool wide = false;
+	for (uint32_t i = 0; i < f->nparams && ps->bytes; i++) {
+		const px_param *p = &f->params[i];
+		uint32_t bytes = p->kind == PX_PARAM_AGG ? p->size : px_types[p->type].width / 8;
+		bytes = bytes ? bytes : 1;
+		uint32_t align = p->kind == PX_PARAM_AGG ? (p->align ? p->align : 1) : bytes;
+		end = (end + align - 1) / align * align + bytes;
+		const px_str *name = &f->values[p->value].name;
+		if (end > (ps->wide_bytes ? ps->wide_bytes : ps->bytes)) {
+			uint32_t max = ps->wide_bytes ? ps->wide_bytes : ps->bytes;
+			px_error(v->d, p->loc, PX_D_kernel_param_space, (int)name->n, name->s, (int)f->name.n, f->name.s,
+			         (unsigned long long)end, (unsigned long long)end, max, max);
+			return;
+		}
+		if (end > ps->bytes && !wide) {
+			char what[160];
+			snprintf(what, sizeof what, "a kernel parameter space over %u bytes (%%%.*s brings @%.*s's to %llu)",
+			         ps->bytes, (int)name->n, name->s, (int)f->name.n, f->name.s, (unsigned long long)end);
+			px_note_window(v, p->loc, what, ~0ull, ps->wide_ptx);
+			wide = true;
+		}
+	}
+}
+
 static void check_params(px_verifier *v, px_func *f)
 {
 	for (uint32_t i = 0; i < f->nparams; i++)
 		v->state[f->params[i].value] |= PX_VS_DEF | PX_VS_TYPED;
+	if (f->is_kernel)
+		check_param_space(v, f);
 }
 
 /* data/directives.yaml's range: and product: (a missing dimension is 1). */

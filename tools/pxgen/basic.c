@@ -145,7 +145,7 @@ static void read_static_shared(const ynode *v)
 
 void read_targets(void)
 {
-	static const char *const top_keys[] = {"ptx_versions", "targets", "static_shared", NULL};
+	static const char *const top_keys[] = {"ptx_versions", "targets", "static_shared", "kernel_params", NULL};
 	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", NULL};
 	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
 	if (!root)
@@ -187,6 +187,17 @@ void read_targets(void)
 		fail(v, "more than 64 targets: a window is a 64-bit mask");
 	if ((v = map_get(root, "static_shared"))) /* without it no limit is checked */
 		read_static_shared(v);
+	if ((v = map_get(root, "kernel_params"))) { /* {bytes: N, wide: {bytes: M, ptx: X.Y}} */
+		static const char *const kkeys[] = {"bytes", "wide", NULL}, *const wkeys[] = {"bytes", "ptx", NULL};
+		check_keys(v, "kernel_params", kkeys);
+		M.kparam_bytes = to_uint(map_need(v, "bytes", "kernel_params"), "bytes", 1u << 30);
+		const ynode *w = map_get(v, "wide");
+		if (w) {
+			check_keys(w, "wide", wkeys);
+			M.kparam_wide_bytes = to_uint(map_need(w, "bytes", "wide"), "bytes", 1u << 30);
+			M.kparam_wide_ptx = to_ptx(map_need(w, "ptx", "wide"));
+		}
+	}
 }
 
 /* Targets ascend by SM; within one SM the file's order (plain, a, f) stays. */

@@ -456,6 +456,8 @@ static void emit_targets(sbuf *c)
 	for (size_t i = 0; i < M.nptx; i++)
 		sb_printf(c, "%s%u", i ? ", " : "", M.ptx_versions[i]);
 	sb_printf(c, "%s};\nconst unsigned px_nptx_versions = %zu;\n", M.nptx ? "" : "0", M.nptx);
+	sb_printf(c, "const px_param_space px_kernel_params = {%u, %u, %u};\n", M.kparam_bytes, M.kparam_wide_bytes,
+	          M.kparam_wide_ptx);
 }
 
 static void emit_sregs(sbuf *c)

@@ -247,6 +247,9 @@ struct model {
 	size_t nptx, cap_ptx;
 	target_row *targets;
 	size_t ntargets, cap_targets;
+	/* kernel_params: a kernel's parameter space, bytes, and the wider one
+	 * from PTX ISA wide_ptx on (0: none given) */
+	unsigned kparam_bytes, kparam_wide_bytes, kparam_wide_ptx;
 	sreg_row *sregs;
 	size_t nsregs, cap_sregs;
 	dir_row *dirs;
