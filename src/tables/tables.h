@@ -79,6 +79,8 @@ typedef struct px_param_space {
 	uint16_t wide_ptx;
 } px_param_space;
 extern const px_param_space px_kernel_params;
+/* The most const data a module may have (data/targets.yaml const_data); 0: not checked. */
+extern const uint32_t px_const_data_bytes;
 extern const unsigned px_nptx_versions;
 
 /* ---- special registers (data/sregs.yaml) ---- */

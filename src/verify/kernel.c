@@ -1,4 +1,5 @@
-/* Rules ptxas applies to a kernel or function together with every function it
+/* Rules ptxas applies to the module as a whole (its const data) and to a
+ * kernel or function together with every function it
  * calls: the static shared memory a kernel uses (every non-extern .shared
  * variable it or a callee names, laid out in declaration order at its
  * alignment) stays within the target's limit, and tcgen05's .cta_group::1 and
@@ -240,8 +241,30 @@ static void check_shared(px_verifier *v, px_fn_uses **by)
 	free(at);
 }
 
+/* A module's const data: every non-extern const variable, used or not, in
+ * declaration order at its alignment; the variable that crosses the limit
+ * is reported at its declaration. */
+static void check_const_data(px_verifier *v)
+{
+	uint64_t end = 0;
+	for (uint32_t g = 0; g < v->m->nglobals && px_const_data_bytes; g++) {
+		const px_global *gl = &v->m->globals[g];
+		if (gl->space != PX_SPACE_CONST || gl->linkage == PX_LINK_EXTERN || gl->handle)
+			continue;
+		uint64_t bytes = px_types[gl->type].width / 8 ? px_types[gl->type].width / 8 : 1;
+		uint64_t align = gl->align ? gl->align : bytes;
+		end = (end + align - 1) / align * align + bytes * (gl->is_array ? gl->count : 1);
+		if (end > px_const_data_bytes) {
+			px_error(v->d, gl->loc, PX_D_const_data_max, (int)gl->name.n, gl->name.s, (unsigned long long)end,
+			         (unsigned long long)end, px_const_data_bytes, px_const_data_bytes);
+			return;
+		}
+	}
+}
+
 void px_check_kernels(px_verifier *v)
 {
+	check_const_data(v);
 	if (!v->uses)
 		return;
 	px_fn_uses **by = index_uses(v);

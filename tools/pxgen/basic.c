@@ -145,7 +145,7 @@ static void read_static_shared(const ynode *v)
 
 void read_targets(void)
 {
-	static const char *const top_keys[] = {"ptx_versions", "targets", "static_shared", "kernel_params", NULL};
+	static const char *const top_keys[] = {"ptx_versions", "targets", "static_shared", "kernel_params", "const_data", NULL};
 	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", NULL};
 	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
 	if (!root)
@@ -187,6 +187,11 @@ void read_targets(void)
 		fail(v, "more than 64 targets: a window is a 64-bit mask");
 	if ((v = map_get(root, "static_shared"))) /* without it no limit is checked */
 		read_static_shared(v);
+	if ((v = map_get(root, "const_data"))) { /* {bytes: N} */
+		static const char *const ckeys[] = {"bytes", NULL};
+		check_keys(v, "const_data", ckeys);
+		M.const_bytes = to_uint(map_need(v, "bytes", "const_data"), "bytes", 1u << 30);
+	}
 	if ((v = map_get(root, "kernel_params"))) { /* {bytes: N, wide: {bytes: M, ptx: X.Y}} */
 		static const char *const kkeys[] = {"bytes", "wide", NULL}, *const wkeys[] = {"bytes", "ptx", NULL};
 		check_keys(v, "kernel_params", kkeys);

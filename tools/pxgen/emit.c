@@ -458,6 +458,7 @@ static void emit_targets(sbuf *c)
 	sb_printf(c, "%s};\nconst unsigned px_nptx_versions = %zu;\n", M.nptx ? "" : "0", M.nptx);
 	sb_printf(c, "const px_param_space px_kernel_params = {%u, %u, %u};\n", M.kparam_bytes, M.kparam_wide_bytes,
 	          M.kparam_wide_ptx);
+	sb_printf(c, "const uint32_t px_const_data_bytes = %u;\n", M.const_bytes);
 }
 
 static void emit_sregs(sbuf *c)

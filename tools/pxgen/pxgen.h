@@ -250,6 +250,7 @@ struct model {
 	/* kernel_params: a kernel's parameter space, bytes, and the wider one
 	 * from PTX ISA wide_ptx on (0: none given) */
 	unsigned kparam_bytes, kparam_wide_bytes, kparam_wide_ptx;
+	unsigned const_bytes; /* const_data: a module's const variables, bytes (0: none given) */
 	sreg_row *sregs;
 	size_t nsregs, cap_sregs;
 	dir_row *dirs;
