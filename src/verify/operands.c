@@ -465,7 +465,9 @@ static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_o
 static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o,
                       const px_opnd_def *def, unsigned pos, const char *what)
 {
-	int want = o->kind == PX_O_FLOAT || o->kind == PX_O_GROUP ? px_literal_type(f, n, def) : px_opnd_type(def, n->slot);
+	/* a decimal's number (and mov's lanes: %h:f16x2 = mov (0.5, %x)) */
+	bool lanes = o->kind == PX_O_GROUP && n->op == &px_ops[PX_OP_mov];
+	int want = o->kind == PX_O_FLOAT || lanes ? px_literal_type(f, n, def) : px_opnd_type(def, n->slot);
 	if (o->kind == PX_O_SYM)
 		check_handle(v, f, n, o, false);
 	switch (def->kind) {
