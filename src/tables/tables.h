@@ -279,6 +279,7 @@ enum {
 	PX_OPF_CARRY_IN = 32,          /* reads the carry flag a .cc instruction set (addc, subc, madc) */
 	PX_OPF_TEXREF = 64,            /* the address's handle may be a texref variable (tex, tld4, txq) */
 	PX_OPF_SURFREF = 128,          /* the address's handle may be a surfref variable (suld, sust, sured, suq) */
+	PX_OPF_CTA_GRANULARITY = 256,  /* its .cta_group is the function's one CTA granularity (tcgen05) */
 };
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

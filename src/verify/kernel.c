@@ -102,7 +102,9 @@ void px_record_uses(px_verifier *v, const px_func *f)
 			continue;
 		for (uint32_t i = 0; i < n->nops; i++)
 			note_shared(&b, &n->ops[i]);
-		int si = n->kind == PX_N_INST && n->op && n->slot ? px_slot_find(n->op, PX_SN_cta_group) : -1;
+		int si = n->kind == PX_N_INST && n->op && n->slot && (n->op->flags & PX_OPF_CTA_GRANULARITY)
+		             ? px_slot_find(n->op, PX_SN_cta_group)
+		             : -1;
 		if (si < 0 || !n->slot[si])
 			continue;
 		unsigned k = n->slot[si] == PX_TOK_cta_group__2;

@@ -108,7 +108,7 @@ static void sb_bits(sbuf *b, unsigned bits, const char *prefix, const char *cons
 static const char *const slot_flag_names[] = {"FIXED", "TYPE", "REQUIRED", "NOPRINT", NULL};
 static const char *const opnd_flag_names[] = {"OPTIONAL", "SREG", "PAIR", "GROUP", "INOUT", "B8REG", "SINK", "SINK_ONLY", "COORDS", NULL};
 static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", "SPACE_FROM_ADDRESS",
-                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", NULL};
+                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", "CTA_GRANULARITY", NULL};
 
 static const char *opnd_array(const opnd_list *l)
 {
