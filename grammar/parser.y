@@ -62,6 +62,7 @@ static px_olink *type_link(px_parser *P, px_tok t);
 static px_olink *agg_ret(px_parser *P, px_tok type, px_tok count, const px_tok *align);
 static px_olink *dir_arg(px_parser *P, px_tok t);
 static px_olink *group(px_parser *P, px_loc loc, px_olist elems);
+static px_olink *init_lanes(px_parser *P, px_loc loc, px_olist elems);
 static px_olink *brace_group(px_parser *P, px_loc loc, px_olist elems);
 static px_olink *address(px_parser *P, px_loc loc, px_opnd *base, int64_t off, px_olink *idx);
 static px_opnd *addr_base(px_parser *P, px_olink *l);
@@ -222,6 +223,7 @@ literal
 	| FLOAT { $$ = literal(P, PX_O_FLOAT, $1); }
 	| FBITS { $$ = literal(P, PX_O_FBITS, $1); }
 	| SYM   { $$ = literal(P, PX_O_SYM, $1); }
+	| '(' literals ')' { $$ = init_lanes(P, $1.loc, $2); } /* a packed element's lanes */
 	;
 
 /* ---- functions */
@@ -821,6 +823,15 @@ static px_olink *group(px_parser *P, px_loc loc, px_olist elems)
 {
 	px_olink *l = new_opnd(P, PX_O_GROUP, loc);
 	l->o.elems = olist_array(&P->m->fn_arena, elems);
+	l->o.nelems = elems.n;
+	return l;
+}
+
+/* An initializer's ( , ) lanes: kept with the module, as its globals are. */
+static px_olink *init_lanes(px_parser *P, px_loc loc, px_olist elems)
+{
+	px_olink *l = new_opnd(P, PX_O_GROUP, loc);
+	l->o.elems = olist_array(&P->m->arena, elems);
 	l->o.nelems = elems.n;
 	return l;
 }

@@ -70,6 +70,7 @@ typedef struct px_job {
 	bool selected;
 	bool late;
 	px_pending_call *pending, **pending_tail;
+	px_fn_uses *uses, **uses_tail;
 	px_buf out;               /* its text */
 	uint32_t nodes;           /* its statements, and 1: its weight in a batch */
 	bool done;
@@ -264,6 +265,8 @@ static void run_job(px_worker *w, px_job *j)
 	v->d = s->d = &j->d;
 	v->pending = NULL;
 	v->pending_tail = &v->pending;
+	v->uses = NULL;
+	v->uses_tail = &v->uses;
 	s->a = &j->arena;
 	s->callseq = j->callseq;
 	j->out.len = 0;
@@ -275,6 +278,8 @@ static void run_job(px_worker *w, px_job *j)
 	j->late = w->late;
 	j->pending = v->pending;
 	j->pending_tail = v->pending_tail;
+	j->uses = v->uses;
+	j->uses_tail = v->uses_tail;
 	px_valmap_free(&j->f->value_ids);
 	px_strmap_free(&j->f->label_ids);
 	px_arena_reset(&j->arena);
@@ -345,6 +350,10 @@ static void retire(px_pipeline *p, px_job *j)
 	if (j->pending) {
 		*p->v.pending_tail = j->pending;
 		p->v.pending_tail = j->pending_tail;
+	}
+	if (j->uses) {
+		*p->v.uses_tail = j->uses;
+		p->v.uses_tail = j->uses_tail;
 	}
 	j->next = p->spare;
 	p->spare = j;

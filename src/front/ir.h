@@ -114,6 +114,10 @@ _Static_assert(sizeof(void *) != 8 || sizeof(px_value) == 32, "a value record st
  * a generic address into no known space), with PX_SP_GEN: the generic address
  * of a place in that space. */
 enum { PX_SP_NONE = 0, PX_SP_UNKNOWN = 1, PX_SP_GEN = 0x80 };
+/* PX_SP_MIXED (with PX_SP_UNKNOWN): unknown, but on some path a window
+ * address of shared, const, local, param or tensor memory, which is no
+ * generic address: it may not be used as one. */
+enum { PX_SP_MIXED = 0x40 };
 #define PX_SP_IN(space) ((uint8_t)(2 + (space)))
 #define PX_SP_SPACE(tag) ((unsigned)(((tag) & 0x7f) - 2))
 

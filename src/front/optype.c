@@ -1,8 +1,12 @@
 /* The types IR operands show, read through the tables (the verifier infers
  * empty type slots from them and the selector prints literals by them), and
  * the state space a variable's name addresses. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "front/optype.h"
 #include "tables/query.h"
+#include "util/fp.h"
 
 int px_opnd_value_type(const px_func *f, const px_opnd *o, bool is_result)
 {
@@ -53,10 +57,20 @@ int px_source_type(const px_func *f, const px_node *n, int src, unsigned si, px_
 
 /* The type a decimal literal operand stands for. A type slot inferred from an
  * f16 or bf16 value holds .b16 where the op has no such token (mov: PTX has no
- * mov.f16 immediate): the literal is that value's number, not an integer. */
+ * mov.f16 immediate): the literal is that value's number, not an integer;
+ * the same for a packed f16x2, bf16x2 or f32x2 value in a .b32 or .b64 slot. */
+static bool lanes_of_name(const char *name, px_lanes *out);
+
 int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 {
 	int want = px_opnd_type(def, n->slot);
+	px_lanes ln;
+	/* mov packing lanes into a packed value (%h:f16x2 = mov (0.5, %x)): an
+	 * element is one lane */
+	if (n->op == &px_ops[PX_OP_mov] && (def->flags & PX_OPND_GROUP) && n->nres && want &&
+	    lanes_of_name(px_types[px_opnd_value_type(f, &n->res[0], true)].name, &ln) && ln.fmt != PX_FP_NONE &&
+	    ln.width == px_types[want].width)
+		return px_type_lookup(ln.name, ln.name_len);
 	if (def->type_slot < 0 || def->derive != PX_DERIVE_NONE || !(n->inferred & (1u << def->type_slot)) ||
 	    !want || px_types[want].kind != PX_KIND_BIT)
 		return want;
@@ -66,11 +80,98 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 		int t = px_source_type(f, n, s->infer[k], (unsigned)def->type_slot, &loc);
 		if (!t)
 			continue;
-		if (px_types[t].kind == PX_KIND_FLOAT && px_types[t].width == 16 && px_types[want].width == 16)
-			return t;
+		if (px_types[t].kind == PX_KIND_FLOAT && px_types[t].width == px_types[want].width)
+			return t; /* f16, bf16, and the packed f16x2, bf16x2, f32x2 */
 		break;
 	}
 	return want;
+}
+
+/* A type token spelled <lane>x<n> (f16x2, s16x2, e4m3x2, e2m1x4) as lanes,
+ * where the lane names a float format or an integer type. */
+static bool lanes_of_name(const char *name, px_lanes *out)
+{
+	const char *x = strrchr(name, 'x');
+	if (!x || x == name || !x[1] || strspn(x + 1, "0123456789") != strlen(x + 1))
+		return false;
+	size_t n = (size_t)(x - name);
+	unsigned count = (unsigned)atoi(x + 1);
+	enum px_fp_fmt fmt = px_fp_fmt_named(name, n);
+	int it = fmt == PX_FP_NONE ? px_type_lookup(name, n) : 0;
+	if (fmt == PX_FP_NONE && (!it || (px_types[it].kind != PX_KIND_UINT && px_types[it].kind != PX_KIND_SINT)))
+		return false;
+	out->n = (uint8_t)count;
+	out->fmt = (int8_t)fmt;
+	out->int_type = (uint16_t)it;
+	out->width = (uint8_t)(fmt != PX_FP_NONE ? px_fp_width(fmt) : px_types[it].width);
+	out->name = name;
+	out->name_len = (uint8_t)n;
+	return true;
+}
+
+/* A bit type of the given width: the type a packed operand's bits move as. */
+static uint16_t bits_type(unsigned width)
+{
+	for (unsigned k = 1; k < px_ntypes; k++)
+		if (px_types[k].kind == PX_KIND_BIT && px_types[k].width == width)
+			return (uint16_t)k;
+	return 0;
+}
+
+bool px_operand_lanes(const px_func *f, const px_node *n, const px_opnd_def *def, px_lanes *out)
+{
+	if (def->kind != PX_OK_VALUE && def->kind != PX_OK_REG)
+		return false;
+	int t = px_literal_type(f, n, def);
+	if (!t)
+		return false;
+	bool found = lanes_of_name(px_types[t].name, out);
+	/* an operand of a bit type whose lanes the op's type token names (max.s16x2
+	 * on b32, cvt's .e4m3x2 source in a b16): the token of its own slot, else
+	 * the one type slot whose lanes fill exactly its width */
+	if (def->type_slot >= 0 && !found)
+		found = n->slot[def->type_slot] && lanes_of_name(px_tok_names[n->slot[def->type_slot]], out);
+	for (unsigned i = 0; !found && px_types[t].kind == PX_KIND_BIT && i < n->op->nslots; i++)
+		found = (n->op->slots[i].flags & PX_SLOT_TYPE) && n->slot[i] &&
+		        lanes_of_name(px_tok_names[n->slot[i]], out) && out->n * out->width == px_types[t].width;
+	if (!found || out->n < 2 || out->n * out->width != px_types[t].width)
+		return false;
+	out->whole = bits_type(px_types[t].width);
+	return true;
+}
+
+bool px_type_lanes(int type, px_lanes *out)
+{
+	if (!type || !lanes_of_name(px_types[type].name, out))
+		return false;
+	out->whole = bits_type(px_types[type].width);
+	return true;
+}
+
+/* One lane's bits: an integer as it is, a decimal rounded once into the
+ * lane's format, a bit pattern as written. */
+static uint64_t lane_bits(const px_opnd *o, const px_lanes *ln)
+{
+	if (o->kind == PX_O_FBITS)
+		return o->bits;
+	if (o->kind != PX_O_FLOAT && ln->int_type)
+		return (uint64_t)o->ival;
+	int8_t dir = o->fdir;
+	double v = o->kind == PX_O_FLOAT ? o->fval : px_fp_from_int(o->kind == PX_O_INT ? o->ival : 0, &dir);
+	return px_fp_bits((enum px_fp_fmt)ln->fmt, v, dir);
+}
+
+uint64_t px_lanes_bits(const px_opnd *o, const px_lanes *ln)
+{
+	unsigned all = (unsigned)ln->n * ln->width;
+	if (o->kind == PX_O_FBITS && o->fwidth == all)
+		return o->bits;
+	uint64_t mask = ln->width == 64 ? ~0ull : (1ull << ln->width) - 1, bits = 0;
+	for (unsigned i = 0; i < ln->n; i++) {
+		const px_opnd *e = o->kind != PX_O_GROUP ? o : i < o->nelems ? &o->elems[i] : NULL;
+		bits |= e ? (lane_bits(e, ln) & mask) << (i * ln->width) : 0;
+	}
+	return bits;
 }
 
 /* The tag of a variable's address (its own window); unknown for a function. */
@@ -82,4 +183,12 @@ uint8_t px_sym_space(const px_module *m, px_str name)
 	static const uint8_t of[] = {[PX_SPACE_GLOBAL] = PX_AS_GLOBAL, [PX_SPACE_CONST] = PX_AS_CONST,
 	                             [PX_SPACE_SHARED] = PX_AS_SHARED};
 	return PX_SP_IN(of[m->globals[e >> 1].space]);
+}
+
+bool px_space_is_window(uint8_t t)
+{
+	if (t <= PX_SP_UNKNOWN || (t & (PX_SP_GEN | PX_SP_MIXED)))
+		return false;
+	unsigned sp = PX_SP_SPACE(t);
+	return sp == PX_AS_SHARED || sp == PX_AS_CONST || sp == PX_AS_LOCAL;
 }

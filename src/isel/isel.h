@@ -75,6 +75,8 @@ bool px_select_wmma(px_isel *s, const px_node *n);
 uint8_t px_rc_of_type(int type);                 /* printed class: %f for f32, %fd for f64 */
 uint32_t px_new_reg(px_isel *s, int type, uint32_t count);
 px_mop px_reg_mop(px_isel *s, int type, uint32_t reg);
+/* A fresh true .b8 register (%rb), for a b8reg operand's constant. */
+uint32_t px_new_true_b8(px_isel *s);
 uint32_t px_value_reg(px_isel *s, uint32_t value);
 /* Does the b8 value need a true .b8 register (%rb, an operand marked b8reg)? */
 bool px_value_true_b8(px_isel *s, uint32_t value);
@@ -94,6 +96,8 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
                         int want, px_loc loc);
 px_mop px_lower_value_as(px_isel *s, const px_opnd *o, int want, px_loc loc);
 px_mop px_materialize(px_isel *s, int type, px_mop imm, px_loc loc);
+px_mop px_generic_pointer(px_isel *s, const px_opnd *o, px_mop src, px_loc loc);
+px_mop px_materialize_to(px_isel *s, int type, px_mop dst, px_mop imm, px_loc loc);
 /* the param ABI (params.c) */
 px_str px_param_sym(px_isel *s, uint32_t index);
 void px_select_entry(px_isel *s);

@@ -56,8 +56,8 @@ static px_mop immediate(const px_opnd *o, int want)
 	}
 }
 
-/* mov the immediate or special register into a fresh register of type. */
-px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
+/* mov the immediate or special register into the register dst of type. */
+px_mop px_materialize_to(px_isel *s, int type, px_mop dst, px_mop src, px_loc loc)
 {
 	const px_op_def *mov = &px_ops[PX_OP_mov];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
@@ -65,7 +65,13 @@ px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
 	if (px_types[type].kind == PX_KIND_FLOAT && px_types[type].width == 16)
 		mt = PX_T_b16; /* mov.f16 takes no immediate; mov.b16 does */
 	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, mt));
-	return px_emit_unary(s, mov, slot, px_reg_mop(s, type, px_new_reg(s, type, 1)), src, loc);
+	return px_emit_unary(s, mov, slot, dst, src, loc);
+}
+
+/* mov the immediate or special register into a fresh register of type. */
+px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
+{
+	return px_materialize_to(s, type, px_reg_mop(s, type, px_new_reg(s, type, 1)), src, loc);
 }
 
 /* A value (or one element) as a register; `_` becomes a scratch register. */
@@ -117,6 +123,20 @@ static px_mop generic_of(px_isel *s, unsigned space, px_mop sym, px_loc loc)
 	px_set_slot(cvta, slot, PX_SN_space, space_tok[space]);
 	px_set_slot(cvta, slot, PX_SN_type, PX_TOK_u64);
 	return px_emit_unary(s, cvta, slot, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), sym, loc);
+}
+
+/* A pointer argument or result (a generic address, ptr): a window address of
+ * shared, const or local memory (mov @tile) is converted to the generic
+ * address of the same place; the verifier refused the windows cvta cannot
+ * convert (shared::cluster, param, one known on some paths only). */
+px_mop px_generic_pointer(px_isel *s, const px_opnd *o, px_mop src, px_loc loc)
+{
+	uint8_t t = o->kind == PX_O_VALUE && o->elem < 0 ? s->f->values[o->id].aspace
+	          : o->kind == PX_O_SYM                 ? px_sym_space(s->m, o->sym)
+	                                                : PX_SP_UNKNOWN;
+	if (!px_space_is_window(t))
+		return src;
+	return generic_of(s, PX_SP_SPACE(t), src, loc);
 }
 
 /* A variable's name where PTX wants a register (st.bulk): its own window
@@ -229,9 +249,41 @@ static px_mop label_mop(px_isel *s, const px_opnd *o)
 	return m;
 }
 
+/* A packed operand's literal (one for every lane, or ( , ) lane 0 first) as
+ * the register's bits. PTX takes no packed immediate but mov's (and ptxas
+ * refuses an f16x2 or s16x2 one with "Arguments mismatch"): elsewhere the
+ * bits go through a register, moved as the whole's bit type. */
+static px_mop packed_literal(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
+                             const px_lanes *ln, px_loc loc)
+{
+	px_mop imm = mop_of(PX_M_IMM);
+	imm.imm = (int64_t)px_lanes_bits(o, ln);
+	imm.type = ln->whole;
+	if (n->op == &px_ops[PX_OP_mov] && def->kind != PX_OK_REG)
+		return imm;
+	if (!(def->flags & PX_OPND_B8REG))
+		return px_materialize(s, ln->whole, imm, loc);
+	/* PTX moves no immediate into a true .b8 register (an e2m1x2 pair): a .b16
+	 * one unpacked into two, the high byte a scratch */
+	px_mop pair = mop_of(PX_M_GROUP);
+	pair.elems = px_mops(s, 2);
+	pair.nelems = 2;
+	for (unsigned i = 0; i < 2; i++)
+		pair.elems[i] = px_reg_mop(s, PX_T_b8, px_new_true_b8(s));
+	imm.type = PX_T_b16;
+	px_materialize_to(s, PX_T_b16, pair, imm, loc);
+	return pair.elems[0];
+}
+
+static bool literal_or_lanes(const px_opnd *o) { return is_literal(o) || o->kind == PX_O_GROUP; }
+
 px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
                         int want, px_loc loc)
 {
+	px_lanes ln;
+	bool packed = literal_or_lanes(o) && px_operand_lanes(s->f, n, def, &ln);
+	if (packed && !px_opnd_is_group(def, n->slot))
+		return packed_literal(s, n, o, def, &ln, loc);
 	switch (o->kind) {
 	case PX_O_ADDR:
 		return address(s, n, o, px_opnd_space(def, n->slot), loc);
@@ -243,12 +295,16 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 		return m;
 	}
 	case PX_O_GROUP: {
+		int lt = px_literal_type(s->f, n, def); /* mov's lanes: an f16 in a .b16 element */
 		px_mop g = mop_of(PX_M_GROUP);
 		g.elems = px_mops(s, o->nelems);
 		g.nelems = o->nelems;
 		for (uint32_t i = 0; i < o->nelems; i++) /* a label list is brx.idx's */
-			g.elems[i] = def->kind == PX_OK_LABEL ? label_mop(s, &o->elems[i])
-			                                      : scalar(s, &o->elems[i], def, want, true, loc);
+			g.elems[i] = def->kind == PX_OK_LABEL                  ? label_mop(s, &o->elems[i])
+			             : packed && literal_or_lanes(&o->elems[i]) ? packed_literal(s, n, &o->elems[i], def, &ln, loc)
+			             : o->elems[i].kind == PX_O_FLOAT && lt && lt != want
+			                 ? px_materialize(s, want, immediate(&o->elems[i], lt), loc)
+			                 : scalar(s, &o->elems[i], def, want, true, loc);
 		return g;
 	}
 	case PX_O_FLOAT: {
@@ -262,7 +318,7 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 	/* fallthrough */
 	default:
 		if (px_opnd_is_group(def, n->slot))
-			return group_of_one(s, scalar(s, o, def, want, true, loc));
+			return group_of_one(s, packed ? packed_literal(s, n, o, def, &ln, loc) : scalar(s, o, def, want, true, loc));
 		return scalar(s, o, def, want, false, loc);
 	}
 }

@@ -369,6 +369,8 @@ void px_select_call(px_isel *s, const px_node *n)
 			continue;
 		}
 		px_mop src = param_source(s, n, &n->ops[i], types[i], n->loc);
+		if (sig->params[i] == PX_T_ptr)
+			src = px_generic_pointer(s, &n->ops[i], src, n->loc);
 		store_param(s, px_abi_type(types[i]), sym_name(s, "param", i), 0, src, n->loc);
 	}
 	px_str proto = {0};
@@ -476,6 +478,8 @@ void px_select_ret(px_isel *s, const px_node *n)
 		}
 		int t = f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i];
 		px_mop src = param_source(s, n, &n->ops[i], t, n->loc);
+		if (f->rets[i] == PX_T_ptr)
+			src = px_generic_pointer(s, &n->ops[i], src, n->loc);
 		store_param(s, px_abi_type(t), sym_name(s, PX_RETVAL_CALLEE, 0), offs[i], src, n->loc);
 	}
 	px_minst *mi = px_emit_inst(s, &px_ops[PX_OP_ret], NULL, n->loc);

@@ -114,17 +114,24 @@ px_mop px_reg_mop(px_isel *s, int type, uint32_t reg)
 	return m;
 }
 
+static uint32_t new_rb(px_isel *s, uint32_t count)
+{
+	uint32_t r = s->next[PX_RC_rb];
+	s->next[PX_RC_rb] += count;
+	if (s->mf.nregs[PX_RC_rb] < s->next[PX_RC_rb])
+		s->mf.nregs[PX_RC_rb] = s->next[PX_RC_rb];
+	return r | RB_TAG;
+}
+
+uint32_t px_new_true_b8(px_isel *s) { return new_rb(s, 1); }
+
 uint32_t px_value_reg(px_isel *s, uint32_t value)
 {
 	if (s->vreg[value] == UINT32_MAX) {
 		const px_value *v = &s->f->values[value];
 		if (px_value_true_b8(s, value)) {
 			/* an array's elements (a .v4 of FP8 bytes) take consecutive numbers */
-			uint32_t r = s->next[PX_RC_rb];
-			s->next[PX_RC_rb] += v->count ? v->count : 1;
-			if (s->mf.nregs[PX_RC_rb] < s->next[PX_RC_rb])
-				s->mf.nregs[PX_RC_rb] = s->next[PX_RC_rb];
-			s->vreg[value] = r | RB_TAG;
+			s->vreg[value] = new_rb(s, v->count ? v->count : 1);
 		} else {
 			s->vreg[value] = px_new_reg(s, v->type, v->count);
 		}

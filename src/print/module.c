@@ -4,6 +4,7 @@
  * rejects the obvious one the comment says what it wants instead. */
 #include <string.h>
 
+#include "front/optype.h"
 #include "isel/abi.h"
 #include "print/print.h"
 #include "ptxemit.h"
@@ -114,6 +115,11 @@ static bool is_scalar_float(uint16_t t)
 static void print_init_value(px_buf *out, const px_module *m, uint16_t t, const px_opnd *o)
 {
 	bool is_float = is_scalar_float(t);
+	px_lanes ln;
+	if (o->kind != PX_O_SYM && px_type_lanes(t, &ln)) { /* the lanes' bits, as the .bN the type is declared */
+		px_buf_printf(out, "0x%0*llX", px_types[t].width / 4, (unsigned long long)px_lanes_bits(o, &ln));
+		return;
+	}
 	switch (o->kind) {
 	case PX_O_INT: {
 		int8_t dir;

@@ -67,10 +67,20 @@ typedef struct px_target {
 	char suffix;      /* 0, 'a' (architecture-specific) or 'f' (family) */
 	uint8_t index;    /* its place in px_targets: its bit in a window's target mask */
 	uint16_t family;  /* the lowest SM of the family whose sm_XXf code it runs: 100 for sm_103f */
+	uint32_t static_shared; /* the most static shared memory a kernel may have, in bytes (0: unknown) */
 } px_target;
 extern const px_target px_targets[];
 extern const unsigned px_ntargets;
 extern const uint16_t px_ptx_versions[]; /* every PTX ISA version ptxemit can print, ascending */
+/* The most parameter space a kernel may have (data/targets.yaml kernel_params):
+ * bytes, or wide_bytes from PTX ISA wide_ptx on; 0: not checked. */
+typedef struct px_param_space {
+	uint32_t bytes, wide_bytes;
+	uint16_t wide_ptx;
+} px_param_space;
+extern const px_param_space px_kernel_params;
+/* The most const data a module may have (data/targets.yaml const_data); 0: not checked. */
+extern const uint32_t px_const_data_bytes;
 extern const unsigned px_nptx_versions;
 /* per PTX ISA version (px_ptx_versions' order): the CUDA release that brought
  * it (major*10+minor) and the oldest driver branch that loads it (535) */
@@ -275,6 +285,7 @@ enum {
 	PX_OPF_CARRY_IN = 32,          /* reads the carry flag a .cc instruction set (addc, subc, madc) */
 	PX_OPF_TEXREF = 64,            /* the address's handle may be a texref variable (tex, tld4, txq) */
 	PX_OPF_SURFREF = 128,          /* the address's handle may be a surfref variable (suld, sust, sured, suq) */
+	PX_OPF_CTA_GRANULARITY = 256,  /* its .cta_group is the function's one CTA granularity (tcgen05) */
 };
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

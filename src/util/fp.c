@@ -83,25 +83,78 @@ double px_fp_from_int(int64_t i, int8_t *dir)
 }
 
 static const struct {
+	const char *name;
 	uint8_t ebits, mbits, shift; /* shift: where the pattern sits in its container */
+	uint8_t largest;             /* with no infinity: the largest finite magnitude's pattern */
 } fmts[] = {
-	[PX_FP_F16] = {5, 10, 0}, [PX_FP_BF16] = {8, 7, 0},  [PX_FP_TF32] = {8, 10, 13},
-	[PX_FP_F32] = {8, 23, 0}, [PX_FP_F64] = {11, 52, 0}, [PX_FP_E5M2] = {5, 2, 0},
+	[PX_FP_F16] = {"f16", 5, 10, 0, 0},     [PX_FP_BF16] = {"bf16", 8, 7, 0, 0},
+	[PX_FP_TF32] = {"tf32", 8, 10, 13, 0},  [PX_FP_F32] = {"f32", 8, 23, 0, 0},
+	[PX_FP_F64] = {"f64", 11, 52, 0, 0},    [PX_FP_E5M2] = {"e5m2", 5, 2, 0, 0},
+	[PX_FP_E4M3] = {"e4m3", 4, 3, 0, 0x7e}, [PX_FP_E3M2] = {"e3m2", 3, 2, 0, 0x1f},
+	[PX_FP_E2M3] = {"e2m3", 2, 3, 0, 0x1f}, [PX_FP_E2M1] = {"e2m1", 2, 1, 0, 0x7},
+	[PX_FP_UE8M0] = {"ue8m0", 8, 0, 0, 0xfe},
 };
 
-uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir)
+enum px_fp_fmt px_fp_fmt_named(const char *s, size_t n)
+{
+	for (unsigned i = 0; i < sizeof fmts / sizeof fmts[0]; i++)
+		if (strlen(fmts[i].name) == n && !memcmp(fmts[i].name, s, n))
+			return (enum px_fp_fmt)i;
+	return PX_FP_NONE;
+}
+
+const char *px_fp_fmt_name(enum px_fp_fmt fmt) { return fmts[fmt].name; }
+
+unsigned px_fp_width(enum px_fp_fmt fmt)
+{
+	switch (fmt) {
+	case PX_FP_TF32:
+		return 32;
+	case PX_FP_E3M2: /* FP6 sits in a byte, its two high bits zero */
+	case PX_FP_E2M3:
+	case PX_FP_UE8M0:
+		return 8;
+	default:
+		return 1u + fmts[fmt].ebits + fmts[fmt].mbits;
+	}
+}
+
+/* ue8m0 holds powers of two only, with no rounding mode of its own a literal
+ * could follow (cvt offers it .rz and .rp): a literal is exact or refused. */
+static int ue8m0_exact(double v, int dir, int *code)
+{
+	int e;
+	if (!(v > 0) || dir || !isfinite(v) || frexp(v, &e) != 0.5 || e - 1 < -127 || e - 1 > 127)
+		return 0;
+	*code = e - 1 + 127;
+	return 1;
+}
+
+/* px_fp_bits, and in *over whether the value rounded past the largest finite one */
+static uint64_t round_to(enum px_fp_fmt fmt, double v, int dir, int *over)
 {
 	uint64_t d;
 	memcpy(&d, &v, sizeof d);
+	*over = 0;
 	if (fmt == PX_FP_F64)
 		return d; /* the double is the decimal rounded once */
+	if (fmt == PX_FP_UE8M0) {
+		int code = 0xff; /* the NaN, for what the verifier refuses */
+		ue8m0_exact(v, dir, &code);
+		return (uint64_t)code;
+	}
 	int ebits = fmts[fmt].ebits, mbits = fmts[fmt].mbits;
 	uint64_t sign = (d >> 63) << (ebits + mbits);
 	int e = (int)((d >> 52) & 0x7ff);
 	uint64_t m = d & ((1ull << 52) - 1);
-	uint64_t inf = ((1ull << ebits) - 1) << mbits;
+	/* past the largest finite pattern: infinity, or where there is none the
+	 * all-ones pattern (e4m3's NaN; the others' largest, never printed: the
+	 * verifier refuses such a literal) */
+	uint64_t inf = fmts[fmt].largest ? (1ull << (ebits + mbits)) - 1 : ((1ull << ebits) - 1) << mbits;
+	uint64_t past = fmts[fmt].largest ? (uint64_t)fmts[fmt].largest + 1 : inf;
+	*over = e == 0x7ff;
 	if (e == 0x7ff)
-		return (sign | inf | (m ? 1ull << (mbits - 1) : 0)) << fmts[fmt].shift;
+		return (sign | (fmts[fmt].largest ? inf : inf | (m ? 1ull << (mbits - 1) : 0))) << fmts[fmt].shift;
 	if (e == 0) /* zero, or a double subnormal: far below every format's range */
 		return sign << fmts[fmt].shift;
 	/* where the exact magnitude lies from |v| */
@@ -120,7 +173,14 @@ uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir)
 	if (rem > half || (rem == half && (mdir > 0 || (mdir == 0 && (r & 1)))))
 		r++;
 	uint64_t bits = base + r; /* a fraction carry moves into the exponent */
-	return (sign | (bits >= inf ? inf : bits)) << fmts[fmt].shift;
+	*over = bits >= past;
+	return (sign | (bits >= past ? inf : bits)) << fmts[fmt].shift;
+}
+
+uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir)
+{
+	int over;
+	return round_to(fmt, v, dir, &over);
 }
 
 int px_fp_finite(enum px_fp_fmt fmt, double v, int dir)
@@ -129,8 +189,23 @@ int px_fp_finite(enum px_fp_fmt fmt, double v, int dir)
 		return 0;
 	if (fmt == PX_FP_F64)
 		return 1;
-	uint64_t inf = ((1ull << fmts[fmt].ebits) - 1) << fmts[fmt].mbits;
-	return ((px_fp_bits(fmt, v, dir) >> fmts[fmt].shift) & inf) != inf;
+	int code;
+	if (fmt == PX_FP_UE8M0)
+		return ue8m0_exact(v, dir, &code);
+	int over;
+	round_to(fmt, v, dir, &over);
+	return !over;
+}
+
+double px_fp_largest(enum px_fp_fmt fmt)
+{
+	if (fmt == PX_FP_UE8M0)
+		return ldexp(1, 127);
+	int ebits = fmts[fmt].ebits, mbits = fmts[fmt].mbits;
+	int bias = (1 << (ebits - 1)) - 1;
+	int top = fmts[fmt].largest ? (int)(fmts[fmt].largest >> mbits) : (1 << ebits) - 2;
+	unsigned frac = fmts[fmt].largest ? fmts[fmt].largest & ((1u << mbits) - 1) : (1u << mbits) - 1;
+	return ldexp(1 + ldexp(frac, -mbits), top - bias);
 }
 
 enum px_fp_fmt px_fp_fmt_of_type(int type)

@@ -20,6 +20,14 @@ enum px_fp_fmt {
 	PX_FP_F32,  /* IEEE binary32: 8, 23 */
 	PX_FP_F64,  /* IEEE binary64 */
 	PX_FP_E5M2, /* OCP FP8 e5m2: 5, 2 (IEEE-like, with infinities) */
+	/* the formats below have no infinity: the all-ones exponent holds finite
+	 * values, and a literal past the largest is out of range */
+	PX_FP_E4M3, /* OCP FP8 e4m3: 4, 3; S.1111.111 is NaN, 448 the largest */
+	PX_FP_E3M2, /* OCP FP6 e3m2: 3, 2; no NaN, 28 the largest */
+	PX_FP_E2M3, /* OCP FP6 e2m3: 2, 3; no NaN, 7.5 the largest */
+	PX_FP_E2M1, /* OCP FP4 e2m1: 2, 1; no NaN, 6 the largest */
+	PX_FP_UE8M0, /* OCP scale ue8m0: 8 exponent bits, no sign, no fraction: 2^-127 .. 2^127 */
+	PX_FP_NONE = -1,
 };
 
 /* The decimal literal s (NUL-terminated, strtod syntax): the double nearest
@@ -35,6 +43,15 @@ uint64_t px_fp_bits(enum px_fp_fmt fmt, double v, int dir);
  * largest finite value plus less than half its last place does (3.4028235e38
  * is f32's FLT_MAX as printed with 8 digits). */
 int px_fp_finite(enum px_fp_fmt fmt, double v, int dir);
+/* The format a lane name spells (f16, bf16, f32, e4m3, e5m2, e3m2, e2m3,
+ * e2m1, ue8m0; n characters of s), or PX_FP_NONE. */
+enum px_fp_fmt px_fp_fmt_named(const char *s, size_t n);
+const char *px_fp_fmt_name(enum px_fp_fmt fmt);
+/* The width in bits of the place a value of fmt takes in a register (a
+ * byte for the FP6 formats, whose two high bits are zero). */
+unsigned px_fp_width(enum px_fp_fmt fmt);
+/* The largest finite magnitude of fmt, for messages. */
+double px_fp_largest(enum px_fp_fmt fmt);
 /* The format of an f16/bf16/f32/f64 value type (PX_T_*) of the tables. */
 enum px_fp_fmt px_fp_fmt_of_type(int type);
 double px_f32_from_bits(uint32_t b);

@@ -1,5 +1,6 @@
 /* What the verifier can only tell about the whole module: globals and their
  * initializers, and calls to functions defined after the caller. */
+#include <stdio.h>
 #include <string.h>
 
 #include "util/fp.h"
@@ -9,6 +10,13 @@
 static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 {
 	const px_type_info *t = &px_types[g->type];
+	px_lanes ln;
+	if (o->kind != PX_O_SYM && px_type_lanes(g->type, &ln)) {
+		char place[96];
+		snprintf(place, sizeof place, "an element of @%.*s", (int)g->name.n, g->name.s);
+		px_check_lanes(v, o, &ln, place);
+		return;
+	}
 	switch (o->kind) {
 	case PX_O_INT:
 		if (t->kind == PX_KIND_FLOAT) {
@@ -55,6 +63,9 @@ static void check_init(px_verifier *v, const px_global *g, const px_opnd *o)
 			px_error(v->d, o->loc, PX_D_address_init_type, t->name);
 		return;
 	}
+	case PX_O_GROUP:
+		px_error(v->d, o->loc, PX_D_init_lanes_type, t->name);
+		return;
 	default: /* the grammar makes only the literals above */
 		break;
 	}
@@ -132,7 +143,13 @@ void px_verify_module_end(px_verifier *v)
 			px_error(v->d, p->loc, PX_D_undefined_function, (int)p->callee.n, p->callee.s);
 			continue;
 		}
-		px_check_call_sig(v, &v->m->funcs[s >> 1], "@", p->callee, p->loc, p->args, p->arg_bytes, p->lits,
-		                  p->nargs, p->rets, p->ret_bytes, p->nrets);
+		const px_funcsig *sig = &v->m->funcs[s >> 1];
+		px_check_call_sig(v, sig, "@", p->callee, p->loc, p->args, p->arg_bytes, p->lits, p->nargs, p->rets,
+		                  p->ret_bytes, p->nrets);
+		for (uint32_t i = 0; i < p->nargs && i < sig->nparams; i++)
+			if (p->not_pointer[i] && sig->params[i] == PX_T_ptr)
+				px_error(v->d, p->arg_locs[i], PX_D_ptr_arg_space, i + 1, "@", (int)p->callee.n, p->callee.s,
+				         p->not_pointer[i]);
 	}
+	px_check_kernels(v);
 }

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "front/optype.h"
 #include "util/fp.h"
 #include "verify/verify.h"
 #include "verify/state.h"
@@ -355,16 +356,97 @@ static void check_element(px_verifier *v, px_func *f, const px_node *n, const px
 		check_symbol(v, f, e);
 }
 
+/* One literal for lanes of a packed operand: each lane takes its value,
+ * rounded once into the lane's own format (or, an integer lane, as it is). A
+ * bit-pattern literal is one lane's bits or the whole register's. */
+static void check_lane_literal(px_verifier *v, const px_opnd *o, const px_lanes *ln, bool whole_ok)
+{
+	char lane[16], all[16];
+	snprintf(lane, sizeof lane, "%.*s", (int)ln->name_len, ln->name);
+	snprintf(all, sizeof all, "%.*sx%u", (int)ln->name_len, ln->name, ln->n);
+	int8_t dir = o->fdir;
+	double val = 0;
+	switch (o->kind) {
+	case PX_O_INT:
+		if (ln->int_type) {
+			if (!int_fits(o->ival, ln->int_type))
+				px_error(v->d, o->loc, PX_D_int_range, (long long)o->ival, lane);
+			return;
+		}
+		val = px_fp_from_int(o->ival, &dir);
+		break;
+	case PX_O_FLOAT:
+		if (ln->int_type) {
+			px_error(v->d, o->loc, PX_D_float_literal_type, lane);
+			return;
+		}
+		val = o->fval;
+		break;
+	case PX_O_FBITS:
+		if (o->fwidth != ln->width && (!whole_ok || o->fwidth != ln->n * ln->width))
+			px_error(v->d, o->loc, PX_D_lane_fbits, o->fwidth == 32 ? "0f" : "0d", lane, all);
+		return;
+	default:
+		return;
+	}
+	if (px_fp_finite((enum px_fp_fmt)ln->fmt, val, dir))
+		return;
+	const char *s;
+	int n = px_literal_text(v, o->loc, &s);
+	if (ln->fmt == PX_FP_UE8M0)
+		px_error(v->d, o->loc, PX_D_lane_ue8m0, n, s);
+	else if (ln->fmt >= PX_FP_E4M3) /* the formats with no infinity */
+		px_error(v->d, o->loc, PX_D_lane_range, n, s, lane, px_fp_largest((enum px_fp_fmt)ln->fmt));
+	else
+		px_error(v->d, o->loc, PX_D_float_type_range, n, s, lane);
+}
+
+/* A literal where a packed operand goes: one literal for every lane, or a
+ * lane literal ( , ) with one literal per lane, lane 0 (the low bits) first.
+ * place names the operand for messages. Returns false for anything else (a
+ * value), which is checked as usual. */
+bool px_check_lanes(px_verifier *v, const px_opnd *o, const px_lanes *ln, const char *place)
+{
+	if (o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS) {
+		check_lane_literal(v, o, ln, true);
+		return true;
+	}
+	if (o->kind != PX_O_GROUP)
+		return false;
+	if (o->nelems != ln->n) {
+		char lane[16];
+		snprintf(lane, sizeof lane, "%.*s", (int)ln->name_len, ln->name);
+		px_error(v->d, o->loc, PX_D_lane_count, place, ln->n, lane, o->nelems);
+	}
+	for (uint32_t i = 0; i < o->nelems; i++) {
+		const px_opnd *e = &o->elems[i];
+		if (e->kind == PX_O_INT || e->kind == PX_O_FLOAT || e->kind == PX_O_FBITS)
+			check_lane_literal(v, e, ln, false);
+		else
+			px_error(v->d, e->loc, PX_D_lane_elem, i, place,
+			         e->kind == PX_O_VALUE || e->kind == PX_O_SREG ? "a value" : kind_text(e), px_types[ln->whole].name);
+	}
+	return true;
+}
+
+static bool check_packed(px_verifier *v, const px_opnd *o, const px_lanes *ln, unsigned pos, const char *what)
+{
+	char place[64];
+	snprintf(place, sizeof place, "operand %u of %s", pos, what);
+	return px_check_lanes(v, o, ln, place);
+}
+
 /* A group operand: a ( ) group or an array value of the group's size; a group
  * of one may also be written as its one value (stmatrix.x1 [p], %r). */
 static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o, const px_opnd_def *def, int want,
-                        unsigned count, unsigned pos, const char *what)
+                        unsigned count, unsigned pos, const char *what, const px_lanes *ln)
 {
 	if (o->kind == PX_O_GROUP) {
 		if (o->nelems != count)
 			group_size_error(v, o, pos, what, count, o->nelems);
 		for (uint32_t i = 0; i < o->nelems; i++)
-			check_element(v, f, n, &o->elems[i], i, def, want, pos, what);
+			if (!ln || !check_packed(v, &o->elems[i], ln, pos, what))
+				check_element(v, f, n, &o->elems[i], i, def, want, pos, what);
 		return;
 	}
 	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count) {
@@ -373,9 +455,9 @@ static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_o
 			group_size_error(v, o, pos, what, count, f->values[o->id].count);
 		return;
 	}
-	if (count == 1)
+	if (count == 1 && !(ln && check_packed(v, o, ln, pos, what)))
 		check_scalar(v, f, o, def, want, pos, what);
-	else
+	else if (count != 1)
 		group_size_error(v, o, pos, what, count, 1u);
 }
 
@@ -383,7 +465,9 @@ static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_o
 static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o,
                       const px_opnd_def *def, unsigned pos, const char *what)
 {
-	int want = o->kind == PX_O_FLOAT ? px_literal_type(f, n, def) : px_opnd_type(def, n->slot);
+	/* a decimal's number (and mov's lanes: %h:f16x2 = mov (0.5, %x)) */
+	bool lanes = o->kind == PX_O_GROUP && n->op == &px_ops[PX_OP_mov];
+	int want = o->kind == PX_O_FLOAT || lanes ? px_literal_type(f, n, def) : px_opnd_type(def, n->slot);
 	if (o->kind == PX_O_SYM)
 		check_handle(v, f, n, o, false);
 	switch (def->kind) {
@@ -403,10 +487,14 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 	default:
 		break;
 	}
+	px_lanes ln;
+	bool packed = px_operand_lanes(f, n, def, &ln);
 	if (px_opnd_is_group(def, n->slot)) {
-		check_group(v, f, n, o, def, want, px_opnd_count(def, n->slot), pos, what);
+		check_group(v, f, n, o, def, want, px_opnd_count(def, n->slot), pos, what, packed ? &ln : NULL);
 		return;
 	}
+	if (packed && check_packed(v, o, &ln, pos, what))
+		return;
 	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count)
 		px_error(v->d, o->loc, PX_D_array_as_scalar, (int)f->values[o->id].name.n, f->values[o->id].name.s);
 	check_scalar(v, f, o, def, want, pos, what);
@@ -457,8 +545,22 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 		define(v, f, &n->res[it], 0, 0);
 }
 
+/* brx.idx with a literal index: PTX leaves a jump past the list undefined,
+ * so the index must name an entry of the list written with it. */
+static void check_brx_index(px_verifier *v, const px_node *n)
+{
+	if (n->op != &px_ops[PX_OP_brx_idx] || n->nops < 2 || n->ops[0].kind != PX_O_INT || n->ops[1].kind != PX_O_GROUP)
+		return;
+	const px_opnd *i = &n->ops[0];
+	uint32_t count = n->ops[1].nelems;
+	if (i->ival >= 0 && (uint64_t)i->ival < count)
+		return;
+	px_error(v->d, i->loc, PX_D_brx_index_range, (long long)i->ival, count, count);
+}
+
 void px_check_operands(px_verifier *v, px_func *f, px_node *n)
 {
+	check_brx_index(v, n);
 	unsigned nr, no;
 	const px_opnd_def *r = px_var_results(n->op, n->var, &nr);
 	const px_opnd_def *o = px_var_operands(n->op, n->var, &no);

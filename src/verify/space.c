@@ -7,7 +7,9 @@
  * a place in a known space (a ptr shared parameter). The tag is the join of
  * every definition of the value, whatever the path (MIR is not SSA), so a
  * value defined from two different spaces, or from a load, is unknown; an
- * unknown address is allowed everywhere, as PTX allows it.
+ * unknown address is allowed everywhere a 64-bit address is, as PTX allows
+ * it, unless some definition is a window address (mixed), which no generic
+ * or global access may take: on that path it would reach the wrong memory.
  *
  * Addresses are formed by mov (of a value or a variable's name), add, sub
  * (address minus offset), mad (the addend), selp (both sides alike), and
@@ -53,7 +55,7 @@ static uint8_t opnd_tag(const px_verifier *v, const px_func *f, const px_opnd *o
 		t = f->values[o->id].aspace;
 	else if (o->kind == PX_O_SYM)
 		t = px_sym_space(v->m, o->sym);
-	return t == PX_SP_UNKNOWN ? 0 : t;
+	return t == PX_SP_UNKNOWN ? 0 : t; /* a mixed tag goes on through arithmetic */
 }
 
 /* The one known address among ops[first..first+n), when the others are none. */
@@ -71,8 +73,28 @@ static uint8_t only_address(const px_verifier *v, const px_func *f, const px_nod
 
 static bool fits_32(uint8_t t)
 {
+	if (t & PX_SP_MIXED)
+		return true;
 	unsigned sp = PX_SP_SPACE(t);
 	return !(t & PX_SP_GEN) && sp != PX_AS_GLOBAL && sp != PX_AS_GENERIC;
+}
+
+/* A window address: one of a space's own window that is no generic one. */
+static bool is_window(uint8_t t)
+{
+	return t > PX_SP_UNKNOWN && !(t & (PX_SP_GEN | PX_SP_MIXED)) && PX_SP_SPACE(t) != PX_AS_GLOBAL &&
+	       PX_SP_SPACE(t) != PX_AS_GENERIC;
+}
+
+/* Two tags a value takes on different paths: the same, else unknown, mixed
+ * when either is (or holds) a window address. */
+static uint8_t join_tags(uint8_t a, uint8_t b)
+{
+	if (!a || a == b)
+		return b;
+	if (!b)
+		return a;
+	return PX_SP_UNKNOWN | (is_window(a) || is_window(b) || ((a | b) & PX_SP_MIXED) ? PX_SP_MIXED : 0);
 }
 
 /* The tag a node gives its first result. */
@@ -101,9 +123,11 @@ static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node 
 		if (n->nops != 3 || opnd_tag(v, f, &n->ops[0]) || opnd_tag(v, f, &n->ops[1]))
 			return PX_SP_UNKNOWN;
 		return only_address(v, f, n, 2, 1);
-	case PX_OP_selp:
-		t = n->nops == 3 ? opnd_tag(v, f, &n->ops[0]) : 0;
-		return t && t == opnd_tag(v, f, &n->ops[1]) ? t : PX_SP_UNKNOWN;
+	case PX_OP_selp: /* either side, as two definitions would be */
+		if (n->nops != 3)
+			return PX_SP_UNKNOWN;
+		t = opnd_tag(v, f, &n->ops[0]);
+		return join_tags(t ? t : PX_SP_UNKNOWN, opnd_tag(v, f, &n->ops[1]) ? opnd_tag(v, f, &n->ops[1]) : PX_SP_UNKNOWN);
 	case PX_OP_mapa: /* the same place in another CTA of the cluster */
 		t = n->slot[px_slot_find(n->op, PX_SN_space)] ? PX_SP_IN(PX_AS_CLUSTER) : PX_SP_IN(PX_AS_CLUSTER) | PX_SP_GEN;
 		return width < 64 && !fits_32(t) ? PX_SP_UNKNOWN : t;
@@ -120,7 +144,7 @@ static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node 
 /* A value defined several ways: the same tag, or unknown. */
 static bool join(px_value *val, uint8_t t)
 {
-	uint8_t j = !val->aspace ? t : val->aspace == t ? t : PX_SP_UNKNOWN;
+	uint8_t j = join_tags(val->aspace, t);
 	if (j == val->aspace)
 		return false;
 	val->aspace = j;
@@ -230,6 +254,18 @@ static void need_cvta_param(px_verifier *v, px_loc loc)
 		}
 }
 
+/* A value that is a window address on some path and another kind on
+ * another: no generic or global access may take it; an access in a space's
+ * own window takes it as it takes an unknown address. */
+static void mixed_address(px_verifier *v, const px_func *f, const px_node *n, const px_opnd *b, unsigned sp)
+{
+	if (sp != PX_AS_GENERIC && sp != PX_AS_GLOBAL)
+		return;
+	char bt[160];
+	base_text(bt, sizeof bt, f, b);
+	px_error(v->d, b->loc, PX_D_addr_mixed, n->op->name, space_words[sp], bt, space_words[sp]);
+}
+
 /* A value or variable name that an instruction reads as an address (mapa's
  * source): in a space's own window (space sp) it must be a window address of
  * that space, not a generic one, since nothing converts a value operand;
@@ -238,7 +274,9 @@ static void check_value(px_verifier *v, const px_func *f, const px_node *n, cons
 {
 	bool sym = b->kind == PX_O_SYM;
 	uint8_t t = sym ? px_sym_space(v->m, b->sym) : f->values[b->id].aspace;
-	if (!t || t == PX_SP_UNKNOWN)
+	if (t & PX_SP_MIXED)
+		mixed_address(v, f, n, b, sp);
+	if (!t || t == PX_SP_UNKNOWN || (t & PX_SP_MIXED))
 		return;
 	unsigned have = PX_SP_SPACE(t);
 	bool ok = suits(sp, t, sym);
@@ -262,8 +300,73 @@ static void check_value(px_verifier *v, const px_func *f, const px_node *n, cons
 	}
 }
 
+/* A 32-bit value of no known space as the base of a generic or global
+ * address: PTX zero-extends it (ptxas only warns, "32-bit address ...
+ * conflicting with .address_size 64"), so the access reaches the wrong
+ * memory. A 32-bit value holds a window address of shared, const, local or
+ * param memory at most, and those tags are known; this one could be anything. */
+static bool narrow_address(const px_func *f, const px_opnd *b, px_verifier *v, const px_node *n,
+                           const px_opnd_def *def, unsigned sp)
+{
+	const px_value *val = &f->values[b->id];
+	unsigned kind = px_types[val->type].kind; /* another kind of base is reported as such */
+	if (!val->type || val->param == PX_PARAM_AGG || px_types[val->type].width != 32 ||
+	    (kind != PX_KIND_UINT && kind != PX_KIND_SINT && kind != PX_KIND_BIT))
+		return false;
+	char bt[160];
+	base_text(bt, sizeof bt, f, b);
+	int si = def->space_slot;
+	const char *form = NULL;
+	for (const uint16_t *k = sp == PX_AS_GENERIC && si >= 0 ? n->op->slots[si].toks : NULL; k && *k && !form; k++)
+		if (px_space_of_tok(*k) == PX_AS_SHARED)
+			form = px_tok_names[*k];
+	if (form)
+		px_error(v->d, b->loc, PX_D_addr32_shared_form, n->op->name, bt, n->op->name, form);
+	else
+		px_error(v->d, b->loc, PX_D_addr32_wide, n->op->name, space_words[sp], bt);
+	return true;
+}
+
+/* cvta.to.space takes a generic address of a place in that space (a global
+ * address is one, of global memory); cvta.space takes that space's own
+ * window address. Anything known to be otherwise is refused: ptxas takes it,
+ * and the result reaches the wrong memory. */
+static void check_cvta(px_verifier *v, const px_func *f, const px_node *n)
+{
+	const px_opnd *b = &n->ops[0];
+	if (n->nops < 1 || b->kind != PX_O_VALUE || b->elem >= 0)
+		return;
+	unsigned sp = px_space_of_tok(n->slot[px_slot_find(n->op, PX_SN_space)]);
+	bool to = n->slot[px_slot_find(n->op, PX_SN_to)] != 0;
+	uint8_t t = f->values[b->id].aspace;
+	if (!t || t == PX_SP_UNKNOWN || ((t & PX_SP_MIXED) && !to))
+		return;
+	if (t & PX_SP_MIXED) {
+		mixed_address(v, f, n, b, PX_AS_GENERIC);
+		return;
+	}
+	unsigned have = PX_SP_SPACE(t);
+	bool generic = (t & PX_SP_GEN) || have == PX_AS_GLOBAL || have == PX_AS_GENERIC;
+	bool ok = to ? generic && (have == sp || have == PX_AS_GENERIC || (sp == PX_AS_CLUSTER && have == PX_AS_SHARED))
+	             : !generic && have == sp;
+	if (!to && sp == PX_AS_GLOBAL)
+		ok = !(t & PX_SP_GEN) && (have == PX_AS_GLOBAL || have == PX_AS_GENERIC);
+	if (ok)
+		return;
+	char bt[160], tt[80];
+	base_text(bt, sizeof bt, f, b);
+	tag_text(tt, sizeof tt, t, false);
+	const char *w = space_words[sp], *tok = px_tok_names[n->slot[px_slot_find(n->op, PX_SN_space)]];
+	if (to)
+		px_error(v->d, b->loc, PX_D_cvta_to_space, tok, w, bt, tt);
+	else
+		px_error(v->d, b->loc, PX_D_cvta_from_space, tok, w, bt, tt);
+}
+
 static void check_node(px_verifier *v, px_func *f, px_node *n)
 {
+	if (n->op == &px_ops[PX_OP_cvta])
+		check_cvta(v, f, n);
 	unsigned no;
 	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
 	for (unsigned i = 0; i < n->nops && i < no; i++) {
@@ -280,6 +383,13 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 		uint8_t t = sym ? px_sym_space(v->m, b->sym) : f->values[b->id].aspace;
 		follow_space(v, n, t);
 		unsigned sp = px_opnd_space(&defs[i], n->slot);
+		if (!sym && (!t || t == PX_SP_UNKNOWN) && (sp == PX_AS_GENERIC || sp == PX_AS_GLOBAL) &&
+		    narrow_address(f, b, v, n, &defs[i], sp))
+			continue;
+		if (t & PX_SP_MIXED) {
+			mixed_address(v, f, n, b, sp);
+			continue;
+		}
 		bool ok = suits(sp, t, sym);
 		unsigned only = sp == PX_AS_GENERIC ? px_opnd_only_space(n->op, &defs[i]) : PX_AS_GENERIC;
 		if (ok && only != PX_AS_GENERIC && t && t != PX_SP_UNKNOWN) {
@@ -313,9 +423,72 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 	}
 }
 
+/* What keeps an operand from being passed or returned as a ptr (a generic
+ * address): "%x is a shared::cluster address", or NULL when it is a generic
+ * address, converts to one (a shared, const or local window address: the
+ * selector converts it), or is of no known kind. */
+static const char *not_pointer(px_verifier *v, const px_func *f, const px_opnd *o)
+{
+	if (o->kind != PX_O_VALUE || o->elem >= 0)
+		return NULL;
+	uint8_t t = f->values[o->id].aspace;
+	if (!t || t == PX_SP_UNKNOWN || px_space_is_window(t) ||
+	    (!(t & PX_SP_MIXED) && ((t & PX_SP_GEN) || PX_SP_SPACE(t) == PX_AS_GLOBAL || PX_SP_SPACE(t) == PX_AS_GENERIC)))
+		return NULL;
+	char bt[160], tt[80];
+	base_text(bt, sizeof bt, f, o);
+	if (t & PX_SP_MIXED)
+		snprintf(tt, sizeof tt, "a window address on one path or selp operand and not on another");
+	else
+		tag_text(tt, sizeof tt, t, false);
+	size_t n = strlen(bt) + strlen(tt) + 5;
+	char *s = px_arena_alloc(v->keep, n);
+	snprintf(s, n, "%s is %s", bt, tt);
+	return s;
+}
+
+/* Pointer arguments and results: each is a generic address, converted from a
+ * window address where cvta can; the rest is refused here, or for a callee
+ * not seen yet, when the module ends (verify/module.c). */
+static void check_pointers(px_verifier *v, const px_func *f)
+{
+	px_pending_call *p = *v->fn_pending;
+	for (px_node *n = f->first; n; n = n->next) {
+		if (n->kind == PX_N_RET) {
+			for (uint32_t i = 0; i < n->nops && i < f->nrets && !f->is_kernel; i++) {
+				const char *why = f->rets[i] == PX_T_ptr ? not_pointer(v, f, &n->ops[i]) : NULL;
+				if (why)
+					px_error(v->d, n->ops[i].loc, PX_D_ptr_ret_space, i + 1, (int)f->name.n, f->name.s, why);
+			}
+			continue;
+		}
+		if (n->kind != PX_N_CALL)
+			continue;
+		const px_funcsig *sig = n->icall ? n->icall->proto : NULL;
+		if (!n->icall) {
+			uint32_t e = px_module_sym(v->m, n->callee);
+			sig = e != PX_STRMAP_NONE && (e & 1) ? &v->m->funcs[e >> 1] : NULL;
+		}
+		if (!sig) { /* the next pending call is this one's: record for the module's end */
+			for (uint32_t i = 0; p && i < n->nops; i++)
+				p->not_pointer[i] = not_pointer(v, f, &n->ops[i]);
+			p = p ? p->next : NULL;
+			continue;
+		}
+		px_str name = n->icall ? sig->name : n->callee;
+		for (uint32_t i = 0; i < n->nops && i < sig->nparams && !sig->is_kernel; i++) {
+			const char *why = sig->params[i] == PX_T_ptr ? not_pointer(v, f, &n->ops[i]) : NULL;
+			if (why)
+				px_error(v->d, n->ops[i].loc, PX_D_ptr_arg_space, i + 1, n->icall ? "%" : "@", (int)name.n,
+				         name.s, why);
+		}
+	}
+}
+
 void px_check_spaces(px_verifier *v, px_func *f)
 {
 	compute_tags(v, f);
+	check_pointers(v, f);
 	for (px_node *n = f->first; n; n = n->next)
 		if (n->kind == PX_N_INST && n->var)
 			check_node(v, f, n);

@@ -20,4 +20,8 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil, px_str callee, px_loc loc,
                        const uint16_t *args, const uint32_t *arg_bytes, const px_opnd *lits, uint32_t nargs,
                        const uint16_t *rets, const uint32_t *ret_bytes, uint32_t nrets);
+/* Record what a function uses for the rules over the call graph, and check
+ * them once the module has been read (verify/kernel.c). */
+void px_record_uses(px_verifier *v, const px_func *f);
+void px_check_kernels(px_verifier *v);
 #endif

@@ -19,6 +19,7 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	v->opt_target = opt_target;
 	v->opt_ptx = opt_ptx;
 	v->pending_tail = &v->pending;
+	v->uses_tail = &v->uses;
 	v->keep = &m->arena;
 	px_slotsets_init(&v->slotsets);
 }
@@ -66,6 +67,38 @@ void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targe
 	}
 }
 
+/* A kernel's parameter space: its parameters in order, each at its
+ * alignment, within what ptxas allows (data/targets.yaml kernel_params). The
+ * parameter that crosses a limit is reported, or needs the PTX version that
+ * allows the wider space. */
+static void check_param_space(px_verifier *v, const px_func *f)
+{
+	const px_param_space *ps = &px_kernel_params;
+	uint64_t end = 0;
+	bool wide = false;
+	for (uint32_t i = 0; i < f->nparams && ps->bytes; i++) {
+		const px_param *p = &f->params[i];
+		uint32_t bytes = p->kind == PX_PARAM_AGG ? p->size : px_types[p->type].width / 8;
+		bytes = bytes ? bytes : 1;
+		uint32_t align = p->kind == PX_PARAM_AGG ? (p->align ? p->align : 1) : bytes;
+		end = (end + align - 1) / align * align + bytes;
+		const px_str *name = &f->values[p->value].name;
+		if (end > (ps->wide_bytes ? ps->wide_bytes : ps->bytes)) {
+			uint32_t max = ps->wide_bytes ? ps->wide_bytes : ps->bytes;
+			px_error(v->d, p->loc, PX_D_kernel_param_space, (int)name->n, name->s, (int)f->name.n, f->name.s,
+			         (unsigned long long)end, (unsigned long long)end, max, max);
+			return;
+		}
+		if (end > ps->bytes && !wide) {
+			char what[160];
+			snprintf(what, sizeof what, "a kernel parameter space over %u bytes (%%%.*s brings @%.*s's to %llu)",
+			         ps->bytes, (int)name->n, name->s, (int)f->name.n, f->name.s, (unsigned long long)end);
+			px_note_window(v, p->loc, what, ~0ull, ps->wide_ptx);
+			wide = true;
+		}
+	}
+}
+
 /* Parameters are defined on entry; an `align` (a pointer's, an aggregate's,
  * an aggregate result's) is a power of two, as ptxas requires. */
 static void check_params(px_verifier *v, px_func *f)
@@ -78,6 +111,8 @@ static void check_params(px_verifier *v, px_func *f)
 	}
 	if (f->ret_align & (f->ret_align - 1))
 		px_error(v->d, f->rets_loc, PX_D_bad_align, f->ret_align);
+	if (f->is_kernel)
+		check_param_space(v, f);
 }
 
 /* data/directives.yaml's range: and product: (a missing dimension is 1). */
@@ -428,6 +463,12 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	p->nargs = n->nops;
 	p->rets = rets;
 	p->nrets = n->nres;
+	p->not_pointer = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->not_pointer);
+	memset(p->not_pointer, 0, (n->nops + 1) * sizeof *p->not_pointer);
+	p->arg_locs = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->arg_locs);
+	for (uint32_t i = 0; i < n->nops; i++)
+		p->arg_locs[i] = n->ops[i].loc;
+	p->next = NULL;
 	*v->pending_tail = p;
 	v->pending_tail = &p->next;
 }
@@ -503,6 +544,7 @@ void px_verify_func(px_verifier *v, px_func *f)
 	check_params(v, f);
 	check_directives(v, f);
 	px_verify_locals(v, f);
+	v->fn_pending = v->pending_tail;
 	for (px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_INST:
@@ -530,4 +572,5 @@ void px_verify_func(px_verifier *v, px_func *f)
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
 	px_check_carry(v, f);
+	px_record_uses(v, f);
 }

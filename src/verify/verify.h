@@ -28,7 +28,14 @@ typedef struct px_pending_call {
 	uint32_t *ret_bytes;
 	uint32_t nrets;
 	struct px_pending_call *next;
+	/* per argument, what keeps it from being a generic pointer (an address
+	 * of a window cvta cannot convert), for a ptr parameter; NULL: nothing */
+	const char **not_pointer;
+	px_loc *arg_locs;
 } px_pending_call;
+
+/* What a function uses that a rule over the call graph needs (verify/kernel.c). */
+typedef struct px_fn_uses px_fn_uses;
 
 typedef struct px_verifier {
 	px_module *m;
@@ -43,6 +50,8 @@ typedef struct px_verifier {
 	const char *ptx_max_by;
 	const char *opt_target, *opt_ptx; /* from the command line */
 	px_pending_call *pending, **pending_tail; /* in text order */
+	px_pending_call **fn_pending; /* where the function being verified adds its own */
+	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
@@ -122,6 +131,8 @@ const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *val
 /* operands.c: a literal operand o (INT, FLOAT, FBITS) where type want is
  * expected; pos and what name it in the messages */
 void px_check_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what);
+/* A literal for a packed operand or element (place: "operand 2 of add"). */
+bool px_check_lanes(px_verifier *v, const px_opnd *o, const px_lanes *ln, const char *place);
 bool px_mov_is_split(const px_node *n);                        /* pack.c: mov d, (a, b) or a, b = mov s */
 void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /* pack.c */
 /* verify.c: "undefined value", with the nearest defined name if one is near */

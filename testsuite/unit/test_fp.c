@@ -204,6 +204,49 @@ START_TEST(finite_range)
 }
 END_TEST
 
+/* The formats with no infinity (OCP FP8 e4m3, FP6, FP4): the all-ones
+ * exponent holds finite values, and a tie past the largest that rounds to
+ * even onto the largest stays in range. ue8m0 takes powers of two only. */
+START_TEST(finite_only_formats)
+{
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "1.0"), 0x38);
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "1.0625"), 0x38); /* the tie: even */
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "1.0625000001"), 0x39);
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "-2"), 0xC0);
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "448"), 0x7E);
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "0.001953125"), 0x01); /* 2^-9, the smallest */
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "0.0009765625"), 0x00);
+	ck_assert_uint_eq(dec(PX_FP_E4M3, "0.0009765625001"), 0x01);
+	ck_assert(finite(PX_FP_E4M3, "464")); /* the tie above 448 rounds to 448 (even) */
+	ck_assert(!finite(PX_FP_E4M3, "464.0001"));
+	ck_assert_uint_eq(dec(PX_FP_E3M2, "1.0"), 0x0C);
+	ck_assert_uint_eq(dec(PX_FP_E3M2, "28"), 0x1F);
+	ck_assert(finite(PX_FP_E3M2, "29.99"));
+	ck_assert(!finite(PX_FP_E3M2, "30")); /* the tie above 28 (odd) rounds up: out */
+	ck_assert_uint_eq(dec(PX_FP_E2M3, "1.0"), 0x08);
+	ck_assert_uint_eq(dec(PX_FP_E2M3, "7.5"), 0x1F);
+	ck_assert(finite(PX_FP_E2M3, "7.7"));
+	ck_assert(!finite(PX_FP_E2M3, "7.75"));
+	ck_assert_uint_eq(dec(PX_FP_E2M1, "1.0"), 0x2);
+	ck_assert_uint_eq(dec(PX_FP_E2M1, "5"), 0x6); /* the tie between 4 and 6: even */
+	ck_assert_uint_eq(dec(PX_FP_E2M1, "5.0001"), 0x7);
+	ck_assert_uint_eq(dec(PX_FP_E2M1, "-0.5"), 0x9);
+	ck_assert(finite(PX_FP_E2M1, "6.99"));
+	ck_assert(!finite(PX_FP_E2M1, "7"));
+	ck_assert_uint_eq(dec(PX_FP_UE8M0, "1.0"), 0x7F);
+	ck_assert_uint_eq(dec(PX_FP_UE8M0, "0.5"), 0x7E);
+	ck_assert(px_fp_finite(PX_FP_UE8M0, 0x1p127, 0) && !px_fp_finite(PX_FP_UE8M0, 0x1p128, 0));
+	ck_assert_uint_eq(px_fp_bits(PX_FP_UE8M0, 0x1p-127, 0), 0x00);
+	ck_assert(!finite(PX_FP_UE8M0, "3.0"));
+	ck_assert(!finite(PX_FP_UE8M0, "0.0"));
+	ck_assert(!finite(PX_FP_UE8M0, "-1.0"));
+	ck_assert_int_eq(px_fp_fmt_named("e4m3", 4), PX_FP_E4M3);
+	ck_assert_int_eq(px_fp_fmt_named("e4m", 3), PX_FP_NONE);
+	ck_assert(px_fp_largest(PX_FP_E4M3) == 448 && px_fp_largest(PX_FP_E2M3) == 7.5 &&
+	          px_fp_largest(PX_FP_E5M2) == 57344 && px_fp_largest(PX_FP_F16) == 65504);
+}
+END_TEST
+
 Suite *fp_suite(void)
 {
 	Suite *s = suite_create("fp");
@@ -217,6 +260,7 @@ Suite *fp_suite(void)
 	tcase_add_test(tc, integers);
 	tcase_add_test(tc, specials);
 	tcase_add_test(tc, finite_range);
+	tcase_add_test(tc, finite_only_formats);
 	suite_add_tcase(s, tc);
 	return s;
 }

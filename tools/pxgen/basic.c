@@ -111,9 +111,41 @@ void read_types(void)
 
 /* ---------------------------------------------------------------- targets.yaml */
 
+/* `static_shared: {bytes: N, targets: [{targets: [names], bytes: M}, ...]}`:
+ * the most static shared memory a kernel may have, N unless a row names the
+ * target (each name that target alone); 0 where the file gives none. */
+static void read_static_shared(const ynode *v)
+{
+	static const char *const keys[] = {"bytes", "targets", NULL};
+	static const char *const row_keys[] = {"targets", "bytes", NULL};
+	check_keys(v, "static_shared", keys);
+	unsigned dflt = to_uint(map_need(v, "bytes", "static_shared"), "bytes", 1u << 30);
+	for (size_t i = 0; i < M.ntargets; i++)
+		M.targets[i].static_shared = dflt;
+	const ynode *rows = map_get(v, "targets");
+	if (!rows)
+		return;
+	expect(rows, YAML_SEQUENCE_NODE, "targets");
+	SEQ_EACH(it, rows) {
+		ynode *e = node(*it);
+		check_keys(e, "a static_shared row", row_keys);
+		unsigned bytes = to_uint(map_need(e, "bytes", "a static_shared row"), "bytes", 1u << 30);
+		strs names = scalar_list(map_need(e, "targets", "a static_shared row"), "targets");
+		for (size_t k = 0; k < names.n; k++) {
+			size_t t = 0;
+			while (t < M.ntargets && strcmp(M.targets[t].name, names.v[k]))
+				t++;
+			if (t == M.ntargets)
+				fail(e, "unknown target '%s'", names.v[k]);
+			M.targets[t].static_shared = bytes;
+		}
+		free(names.v);
+	}
+}
+
 void read_targets(void)
 {
-	static const char *const top_keys[] = {"ptx_versions", "drivers", "targets", NULL};
+	static const char *const top_keys[] = {"ptx_versions", "drivers", "targets", "static_shared", "kernel_params", "const_data", NULL};
 	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", NULL};
 	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
 	if (!root)
@@ -173,6 +205,24 @@ void read_targets(void)
 	}
 	if (M.ntargets > 64)
 		fail(v, "more than 64 targets: a window is a 64-bit mask");
+	if ((v = map_get(root, "static_shared"))) /* without it no limit is checked */
+		read_static_shared(v);
+	if ((v = map_get(root, "const_data"))) { /* {bytes: N} */
+		static const char *const ckeys[] = {"bytes", NULL};
+		check_keys(v, "const_data", ckeys);
+		M.const_bytes = to_uint(map_need(v, "bytes", "const_data"), "bytes", 1u << 30);
+	}
+	if ((v = map_get(root, "kernel_params"))) { /* {bytes: N, wide: {bytes: M, ptx: X.Y}} */
+		static const char *const kkeys[] = {"bytes", "wide", NULL}, *const wkeys[] = {"bytes", "ptx", NULL};
+		check_keys(v, "kernel_params", kkeys);
+		M.kparam_bytes = to_uint(map_need(v, "bytes", "kernel_params"), "bytes", 1u << 30);
+		const ynode *w = map_get(v, "wide");
+		if (w) {
+			check_keys(w, "wide", wkeys);
+			M.kparam_wide_bytes = to_uint(map_need(w, "bytes", "wide"), "bytes", 1u << 30);
+			M.kparam_wide_ptx = to_ptx(map_need(w, "ptx", "wide"));
+		}
+	}
 }
 
 /* Targets ascend by SM; within one SM the file's order (plain, a, f) stays. */

@@ -108,7 +108,7 @@ static void sb_bits(sbuf *b, unsigned bits, const char *prefix, const char *cons
 static const char *const slot_flag_names[] = {"FIXED", "TYPE", "REQUIRED", "NOPRINT", NULL};
 static const char *const opnd_flag_names[] = {"OPTIONAL", "SREG", "PAIR", "GROUP", "INOUT", "B8REG", "SINK", "SINK_ONLY", "COORDS", NULL};
 static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", "SPACE_FROM_ADDRESS",
-                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", NULL};
+                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", "CTA_GRANULARITY", NULL};
 
 static const char *opnd_array(const opnd_list *l)
 {
@@ -448,7 +448,7 @@ static void emit_targets(sbuf *c)
 		const target_row *t = &M.targets[i];
 		sb_printf(c, "\t{\"%s\", %u, %u, ", t->name, t->sm, t->ptx);
 		sb_printf(c, t->suffix ? "'%c'" : "0", t->suffix);
-		sb_printf(c, ", %zu, %u},\n", i, t->family);
+		sb_printf(c, ", %zu, %u, %u},\n", i, t->family, t->static_shared);
 	}
 	if (!M.ntargets)
 		sb_printf(c, "\t{NULL, 0, 0, 0},\n");
@@ -463,6 +463,9 @@ static void emit_targets(sbuf *c)
 	for (size_t i = 0; i < M.nptx; i++)
 		sb_printf(c, "%s%u", i ? ", " : "", M.ptx_driver[i]);
 	sb_printf(c, "%s};\n", M.nptx ? "" : "0");
+	sb_printf(c, "const px_param_space px_kernel_params = {%u, %u, %u};\n", M.kparam_bytes, M.kparam_wide_bytes,
+	          M.kparam_wide_ptx);
+	sb_printf(c, "const uint32_t px_const_data_bytes = %u;\n", M.const_bytes);
 }
 
 static void emit_sregs(sbuf *c)

@@ -115,6 +115,7 @@ typedef struct target_row {
 	unsigned family; /* the lowest SM of the family whose sm_XXf code the target runs */
 	char suffix;
 	size_t line; /* file order, so sorting by SM keeps plain, a, f in the order written */
+	unsigned static_shared; /* the most static shared memory a kernel may have, in bytes */
 } target_row;
 
 typedef struct sreg_row {
@@ -248,6 +249,10 @@ struct model {
 	size_t nptx_cuda, cap_ptx_cuda, nptx_driver, cap_ptx_driver;
 	target_row *targets;
 	size_t ntargets, cap_targets;
+	/* kernel_params: a kernel's parameter space, bytes, and the wider one
+	 * from PTX ISA wide_ptx on (0: none given) */
+	unsigned kparam_bytes, kparam_wide_bytes, kparam_wide_ptx;
+	unsigned const_bytes; /* const_data: a module's const variables, bytes (0: none given) */
 	sreg_row *sregs;
 	size_t nsregs, cap_sregs;
 	dir_row *dirs;
