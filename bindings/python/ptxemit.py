@@ -8,13 +8,20 @@ then by the system's rules for ``libptxemit.so.0`` (ldconfig, LD_LIBRARY_PATH).
 
 A module that does not translate raises PtxemitError; its ``diagnostics`` are
 the library's diagnostics as dictionaries with the keys of ptxemit(1)'s JSON
-format: file, line, column, severity, message and notes.
+format: file, line, column, severity, message, notes (and option for a
+warning). A module that translates with warnings returns its PTX and issues
+each warning as a PtxemitWarning through Python's warnings module (its
+``diagnostic`` is the dictionary); ``warning_options`` takes ptxemit(1)'s
+-W options, spelled as GCC spells them:
+
+    >>> ptx = ptxemit.translate(text, warning_options=["-Werror=maybe-uninitialized"])
 """
 import ctypes
 import ctypes.util
 import os
+import warnings
 
-__all__ = ["translate", "PtxemitError"]
+__all__ = ["translate", "PtxemitError", "PtxemitWarning"]
 
 _SEVERITIES = ("error", "warning", "note", "remark")
 
@@ -29,8 +36,14 @@ class _Options(ctypes.Structure):
         ("lineinfo", ctypes.c_bool),
         ("remarks", ctypes.c_bool),
         ("max_errors", ctypes.c_uint),
+        ("jobs", ctypes.c_uint),
         ("sink", ctypes.c_void_p),
         ("sink_ctx", ctypes.c_void_p),
+        ("no_warnings", ctypes.c_bool),
+        ("warnings_are_errors", ctypes.c_bool),
+        ("warn_off", ctypes.c_uint64),
+        ("warn_error", ctypes.c_uint64),
+        ("warn_not_error", ctypes.c_uint64),
     ]
 
 
@@ -43,6 +56,7 @@ class _Diagnostic(ctypes.Structure):
         ("message", ctypes.c_char_p),
         ("source_line", ctypes.c_void_p),
         ("source_len", ctypes.c_size_t),
+        ("option", ctypes.c_char_p),
     ]
 
 
@@ -55,13 +69,28 @@ class PtxemitError(Exception):
 
     def __init__(self, diagnostics):
         self.diagnostics = diagnostics
-        lines = []
-        for d in diagnostics:
-            place = d["file"]
-            if d["line"]:
-                place += ":%d:%d" % (d["line"], d["column"])
-            lines.append("%s: %s: %s" % (place, d["severity"], d["message"]))
+        lines = [_first_line(d) for d in diagnostics]
         super().__init__("\n".join(lines) or "translation failed")
+
+
+class PtxemitWarning(UserWarning):
+    """A warning of a module that translated. ``diagnostic`` is its
+    dictionary (with its notes); str() gives it as ptxemit(1) prints its
+    first line."""
+
+    def __init__(self, diagnostic):
+        self.diagnostic = diagnostic
+        super().__init__(_first_line(diagnostic))
+
+
+def _first_line(d):
+    place = d["file"]
+    if d["line"]:
+        place += ":%d:%d" % (d["line"], d["column"])
+    text = "%s: %s: %s" % (place, d["severity"], d["message"])
+    if d.get("option"):
+        text += " [%s]" % d["option"]
+    return text
 
 
 def _load():
@@ -74,6 +103,8 @@ def _load():
         _DiagFn, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t),
     ]
     lib.px_translate.restype = ctypes.c_int
+    lib.px_options_warning.argtypes = [ctypes.POINTER(_Options), ctypes.c_char_p]
+    lib.px_options_warning.restype = ctypes.c_int
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
     libc.free.argtypes = [ctypes.c_void_p]
     libc.free.restype = None
@@ -83,12 +114,15 @@ def _load():
 _lib = None
 
 
-def translate(text, target=None, lineinfo=False, filename="<string>"):
+def translate(text, target=None, lineinfo=False, filename="<string>", warning_options=()):
     """Translate the MIR module ``text`` (str or bytes) and return its PTX.
 
     ``target`` ("sm_90a") overrides the module's target line; ``lineinfo``
-    adds .file/.loc lines naming the MIR lines (and loc statements' places).
-    Raises PtxemitError with the diagnostics when the module has errors."""
+    adds .file/.loc lines naming the MIR lines (and loc statements' places);
+    ``warning_options`` are -W options ("-Wno-NAME", "-Werror", "-w", ...).
+    Raises PtxemitError with the diagnostics when the module has errors (or
+    ValueError for an option that names no warning); issues a
+    PtxemitWarning for each warning of a module that translates."""
     global _lib
     if _lib is None:
         _lib = _load()
@@ -99,6 +133,9 @@ def translate(text, target=None, lineinfo=False, filename="<string>"):
     if target is not None:
         opt.target = target.encode("utf-8")
     opt.lineinfo = bool(lineinfo)
+    for flag in warning_options:
+        if lib.px_options_warning(ctypes.byref(opt), flag.encode("utf-8")) != 0:
+            raise ValueError("unknown warning option '%s'" % flag)
 
     diags = []
 
@@ -113,6 +150,8 @@ def translate(text, target=None, lineinfo=False, filename="<string>"):
             "message": text,
             "notes": [],
         }
+        if d.option:
+            record["option"] = d.option.decode("utf-8", "replace")
         if record["severity"] == "note" and diags:
             del record["severity"], record["notes"]
             diags[-1]["notes"].append(record)
@@ -125,6 +164,9 @@ def translate(text, target=None, lineinfo=False, filename="<string>"):
                               _DiagFn(collect), None, ctypes.byref(out), ctypes.byref(outlen))
     if errors:
         raise PtxemitError(diags)
+    for record in diags:
+        if record["severity"] == "warning":
+            warnings.warn(PtxemitWarning(record), stacklevel=2)
     try:
         return ctypes.string_at(out, outlen.value).decode("utf-8")
     finally:

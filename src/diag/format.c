@@ -89,6 +89,11 @@ void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 	put_str(&s, px_severity_name(d->severity));
 	put_str(&s, ": ");
 	put_str(&s, d->message ? d->message : "");
+	if (d->option) {
+		put_str(&s, " [");
+		put_str(&s, d->option);
+		put_str(&s, "]");
+	}
 	put_str(&s, "\n");
 	if (d->line && d->source_line) {
 		/* Of a line longer than PX_ECHO_MAX bytes only the PX_ECHO_MAX

@@ -5,6 +5,9 @@
  *     "message": "unknown operation 'ad'",
  *     "notes": [{"file": "k.mir", "line": 7, "column": 12, "message": "..."}]}]
  *
+ * A warning (and an error a warning option made) also has "option":
+ * "-Wmaybe-uninitialized" (or "-Werror=maybe-uninitialized") after "message".
+ *
  * line and column are 0 where a diagnostic has no location. Strings are
  * valid UTF-8: a byte that is not part of a UTF-8 sequence becomes U+FFFD. */
 #include "driver/json.h"
@@ -76,6 +79,10 @@ void drv_json_add(drv_json *j, const px_diagnostic *d)
 	put_place(b, d);
 	px_buf_printf(b, ", \"severity\": \"%s\", \"message\": ", px_severity_name(d->severity));
 	put_string(b, d->message);
+	if (d->option) {
+		px_buf_puts(b, ", \"option\": ");
+		put_string(b, d->option);
+	}
 	px_buf_puts(b, ", \"notes\": []}");
 }
 

@@ -107,9 +107,12 @@ extern const unsigned px_ndirectives;
 typedef struct px_diag_def {
 	const char *id;   /* "unknown_op" */
 	const char *text; /* printf format; NVVM's own words where it has the message */
+	uint8_t warning;  /* a warning's -W option: px_warning_names[warning - 1]; 0 for the others */
 } px_diag_def;
 extern const px_diag_def px_diag_texts[]; /* indexed by PX_D_* */
 extern const unsigned px_ndiags;
+extern const char *const px_warning_names[]; /* "maybe-uninitialized": -Wmaybe-uninitialized */
+extern const unsigned px_nwarning_names;
 
 /* ---- node flags accepted in property dictionaries (data/flags.yaml) ---- */
 typedef struct px_flag_def {

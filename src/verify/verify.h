@@ -94,6 +94,14 @@ void px_check_flow(px_verifier *v, px_func *f);
 /* carry.c: every addc, subc and madc reads the carry flag a .cc instruction of its own block set. */
 void px_check_carry(px_verifier *v, px_func *f);
 
+/* ---- hazards: what the statements do together along the paths (run on a
+ * function the verifier found no error in) ---- */
+/* hazards.c: every check below, over one set of blocks. */
+void px_check_hazards(px_verifier *v, px_func *f);
+struct px_cfg;
+/* defined.c: a read that some path reaches without a definition of its value. */
+void px_check_defined(px_verifier *v, px_func *f, const struct px_cfg *g);
+
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */

@@ -509,11 +509,17 @@ static void emit_diags_and_flags(sbuf *c)
 	for (size_t i = 0; i < M.ndiags; i++) {
 		sb_printf(c, "\t{\"%s\", ", M.diags[i].id);
 		sb_cstr(c, M.diags[i].text);
-		sb_printf(c, "},\n");
+		sb_printf(c, ", %d},\n", M.diags[i].warning + 1);
 	}
 	if (!M.ndiags)
-		sb_printf(c, "\t{NULL, NULL},\n");
+		sb_printf(c, "\t{NULL, NULL, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_ndiags = %zu;\n", M.ndiags);
+	sb_printf(c, "\n/* the -W options of the warnings (data/diag/ rows' warning:) */\nconst char *const px_warning_names[] = {\n");
+	for (size_t i = 0; i < M.warnings.n; i++)
+		sb_printf(c, "\t\"%s\",\n", M.warnings.v[i]);
+	if (!M.warnings.n)
+		sb_printf(c, "\tNULL,\n");
+	sb_printf(c, "};\nconst unsigned px_nwarning_names = %zu;\n", M.warnings.n);
 	sb_printf(c, "\n/* node flags (data/flags.yaml) */\nconst px_flag_def px_node_flags[] = {\n");
 	for (size_t i = 0; i < M.flags.n; i++)
 		sb_printf(c, "\t{\"%s\", 0x%xu},\n", M.flags.v[i], 1u << i);

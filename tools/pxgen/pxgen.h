@@ -138,6 +138,7 @@ typedef struct dir_row {
 
 typedef struct diag_row {
 	const char *id, *text;
+	int warning; /* index into M.warnings of its -W option, or -1: not a warning */
 } diag_row;
 
 /* Tokens with a window of their own (a slot's `windows:`): a variant that
@@ -252,6 +253,7 @@ struct model {
 	size_t ndirs, cap_dirs;
 	diag_row *diags;
 	size_t ndiags, cap_diags;
+	strs warnings; /* the -W option names diag rows give, in order of first appearance */
 	strs flags;
 	op_row *ops;
 	size_t nops, cap_ops;
