@@ -101,6 +101,8 @@ void px_check_hazards(px_verifier *v, px_func *f);
 struct px_cfg;
 /* defined.c: a read that some path reaches without a definition of its value. */
 void px_check_defined(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* bounds.c: a variable plus constant offsets, accessed outside the variable. */
+void px_check_bounds(px_verifier *v, px_func *f);
 
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
