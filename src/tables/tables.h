@@ -79,7 +79,15 @@ typedef struct px_sreg {
 	uint16_t type;    /* PX_T_*; PX_T_none for a vector register that needs a component */
 	uint16_t sm, ptx; /* lowest SM and PTX ISA version */
 	uint64_t targets; /* bit i: px_targets[i] has it */
+	uint8_t varies;   /* PX_VARIES_*: which threads may read different values (sregs.yaml's varies:) */
 } px_sreg;
+enum {
+	PX_VARIES_CTA,    /* the same in the whole CTA */
+	PX_VARIES_THREAD, /* differs from thread to thread */
+	PX_VARIES_WARP,   /* the same within a warp */
+	PX_VARIES_TID_X,  /* %tid.x: the thread's x index (warps are runs of 32 along x) */
+	PX_VARIES_TID_YZ, /* %tid.y, %tid.z: the same within a warp when the x size is a multiple of 32 */
+};
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
 /* by the character after '%': bit n set when a special register of n bytes
@@ -272,6 +280,12 @@ enum {
 	PX_OPF_CARRY_IN = 32,          /* reads the carry flag a .cc instruction set (addc, subc, madc) */
 	PX_OPF_TEXREF = 64,            /* the address's handle may be a texref variable (tex, tld4, txq) */
 	PX_OPF_SURFREF = 128,          /* the address's handle may be a surfref variable (suld, sust, sured, suq) */
+	/* a CTA barrier: every thread of the CTA, unless its optional thread
+	 * count is given (a node with fewer operands than the op lists has none) */
+	PX_OPF_CTA_BARRIER = 256,
+	PX_OPF_WARP_COLLECTIVE = 512,  /* the warp's threads together; the last operand is the member mask */
+	PX_OPF_WARPGROUP = 1024,       /* the warpgroup's four warps together (wgmma) */
+	PX_OPF_THREAD_RESULT = 2048,   /* the results differ from thread to thread, whatever the operands */
 };
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

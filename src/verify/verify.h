@@ -101,6 +101,9 @@ void px_check_hazards(px_verifier *v, px_func *f);
 struct px_cfg;
 /* defined.c: a read that some path reaches without a definition of its value. */
 void px_check_defined(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* uniform.c: barriers, warp collectives and wgmma under control that differs
+ * between the threads that must arrive together. */
+void px_check_uniform(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 

@@ -265,7 +265,9 @@ static uint64_t entry_targets(const ynode *e, unsigned *sm)
 
 void read_sregs(void)
 {
-	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", NULL};
+	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", "varies", NULL};
+	/* PX_VARIES_* of tables.h, in order */
+	static const char *const varies[] = {"cta", "thread", "warp", "tid_x", "tid_yz", NULL};
 	ynode *root = root_list("sregs.yaml");
 	if (!root)
 		return;
@@ -290,6 +292,13 @@ void read_sregs(void)
 			fail(v, "unknown type '%s'", tn);
 		read_window(e, &s->sm, &s->ptx);
 		s->targets = entry_targets(e, &s->sm);
+		if ((v = map_get(e, "varies"))) {
+			const char *w = scalar(v, "varies");
+			while (varies[s->varies] && strcmp(varies[s->varies], w))
+				s->varies++;
+			if (!varies[s->varies])
+				fail(v, "varies is cta, thread, warp, tid_x or tid_yz, not '%s'", w);
+		}
 	}
 }
 

@@ -108,7 +108,8 @@ static void sb_bits(sbuf *b, unsigned bits, const char *prefix, const char *cons
 static const char *const slot_flag_names[] = {"FIXED", "TYPE", "REQUIRED", "NOPRINT", NULL};
 static const char *const opnd_flag_names[] = {"OPTIONAL", "SREG", "PAIR", "GROUP", "INOUT", "B8REG", "SINK", "SINK_ONLY", "COORDS", NULL};
 static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", "SPACE_FROM_ADDRESS",
-                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", NULL};
+                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", "CTA_BARRIER",
+                                            "WARP_COLLECTIVE", "WARPGROUP", "THREAD_RESULT", NULL};
 
 static const char *opnd_array(const opnd_list *l)
 {
@@ -462,10 +463,10 @@ static void emit_sregs(sbuf *c)
 {
 	sb_printf(c, "\n/* special registers (data/sregs.yaml), sorted by name */\nconst px_sreg px_sregs[] = {\n");
 	for (size_t i = 0; i < M.nsregs; i++)
-		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
-		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets);
+		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull, %u},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
+		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets, M.sregs[i].varies);
 	if (!M.nsregs)
-		sb_printf(c, "\t{NULL, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, 0, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_nsregs = %zu;\n", M.nsregs);
 	const char **names = xrealloc(NULL, (M.nsregs + 1) * sizeof *names);
 	for (size_t i = 0; i < M.nsregs; i++)

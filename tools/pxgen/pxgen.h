@@ -120,6 +120,7 @@ typedef struct target_row {
 typedef struct sreg_row {
 	const char *name;
 	unsigned type, sm, ptx;
+	unsigned varies; /* index into basic.c's varies names: 0 the same in the whole CTA */
 	uint64_t targets;
 } sreg_row;
 
