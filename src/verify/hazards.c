@@ -10,6 +10,7 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_cfg_build(&g, f);
 	px_check_defined(v, f, &g);
 	px_check_uniform(v, f, &g);
+	px_check_wgmma_order(v, f, &g);
 	px_cfg_free(&g);
 	px_check_bounds(v, f);
 }

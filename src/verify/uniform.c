@@ -48,7 +48,8 @@ typedef struct uni {
 	uint32_t *ipdom;     /* per block; nb: the exit; UINT32_MAX: none (a path that never ends) */
 	uint8_t *tail;       /* per block: every path from it reaches the exit with no CTA barrier */
 	uint32_t *stack;
-	uint8_t *seen;
+	uint32_t *seen;      /* per block: the walk that last saw it */
+	uint32_t walk;       /* the walk under way */
 	bool x32, x128;      /* the block's x size is a multiple of 32, of 128 */
 	bool changed;
 } uni;
@@ -401,12 +402,11 @@ static void walk_region(uni *u, uint32_t b, const px_node *br, uint8_t lvl, cons
 	bool excused = reaches_exit(g, b) && ends_path(br); /* a guarded ret or exit: those threads leave */
 	for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++)
 		excused = excused || u->tail[g->succ[e]];
-	uint32_t stop = u->ipdom[b], top = 0;
-	memset(u->seen, 0, u->nb);
+	uint32_t stop = u->ipdom[b], top = 0, walk = ++u->walk;
 	for (uint32_t e = g->succ_at[b]; e < g->succ_at[b + 1]; e++) {
 		uint32_t s = g->succ[e];
-		if (s != stop && !u->seen[s]) {
-			u->seen[s] = 1;
+		if (s != stop && u->seen[s] != walk) {
+			u->seen[s] = walk;
 			u->stack[top++] = s;
 		}
 	}
@@ -425,8 +425,8 @@ static void walk_region(uni *u, uint32_t b, const px_node *br, uint8_t lvl, cons
 		}
 		for (uint32_t e = g->succ_at[x]; e < g->succ_at[x + 1]; e++) {
 			uint32_t s = g->succ[e];
-			if (s != stop && !u->seen[s]) {
-				u->seen[s] = 1;
+			if (s != stop && u->seen[s] != walk) {
+				u->seen[s] = walk;
 				u->stack[top++] = s;
 			}
 		}
@@ -547,7 +547,7 @@ void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
 	u.ipdom = zalloc(u.nb + 1, sizeof *u.ipdom);
 	u.tail = zalloc(u.nb + 1, 1);
 	u.stack = zalloc(u.nb + 1, sizeof *u.stack);
-	u.seen = zalloc(u.nb + 1, 1);
+	u.seen = zalloc(u.nb + 1, sizeof *u.seen);
 	post_dominators(&u);
 	exit_tails(&u);
 	solve(&u);

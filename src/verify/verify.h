@@ -104,6 +104,9 @@ void px_check_defined(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* uniform.c: barriers, warp collectives and wgmma under control that differs
  * between the threads that must arrive together. */
 void px_check_uniform(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* wgmma_order.c: wgmma.mma_async without a wgmma.fence before it, and its
+ * accumulators touched before a wgmma.wait_group. */
+void px_check_wgmma_order(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 
