@@ -107,6 +107,9 @@ void px_check_uniform(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* wgmma_order.c: wgmma.mma_async without a wgmma.fence before it, and its
  * accumulators touched before a wgmma.wait_group. */
 void px_check_wgmma_order(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* async_copy.c: a cp.async, bulk or TMA copy's shared destination touched
+ * before a wait that covers it. */
+void px_check_async_copies(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 
