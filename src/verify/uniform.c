@@ -327,6 +327,11 @@ static void flow_node(uni *u, const px_node *n, uint32_t b)
 {
 	if (!n->nres || n->kind == PX_N_LABEL)
 		return;
+	if (u->ctrl[b] == THREAD) { /* nothing can make it vary more */
+		for (uint32_t r = 0; r < n->nres; r++)
+			define(u, &n->res[r], THREAD, u->ctrl_why[b], 0);
+		return;
+	}
 	const char *why = NULL, *w = NULL;
 	uint8_t lvl = CTA;
 	unsigned xal = 0;
@@ -527,8 +532,21 @@ static void check_node(uni *u, const px_node *n, uint32_t b)
 	}
 }
 
+/* Whether n needs threads to arrive together (what check_node looks at). */
+static bool needs_company(const px_node *n)
+{
+	return n->kind == PX_N_INST && n->op &&
+	       ((n->op->flags & (PX_OPF_CTA_BARRIER | PX_OPF_WARPGROUP)) ||
+	        ((n->op->flags & PX_OPF_WARP_COLLECTIVE) && full_mask(n)) || is_aligned(n));
+}
+
 void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
 {
+	bool any = false;
+	for (const px_node *n = f->first; n && !any; n = n->next)
+		any = needs_company(n);
+	if (!any)
+		return;
 	uni u = {.v = v, .f = f, .g = g, .nb = g->nblocks};
 	int x = x_size(f);
 	u.x32 = x < 0 || x % 32 == 0;
