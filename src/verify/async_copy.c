@@ -5,10 +5,8 @@
  * or TMA copy (cp.async.bulk, cp.async.bulk.tensor) touched on a path from it
  * with no wait on an mbarrier between (-Wtma-wait).
  *
- * A destination is a shared module variable: an address whose base is the
- * variable or a value that points into it (every definition of the value is
- * mov of the variable, or mov, cvt, cvta, add or sub of a value that points
- * into it, with no other such value). A forward dataflow problem over the
+ * A destination is a shared module variable an address points into
+ * (verify/points.h). A forward dataflow problem over the
  * blocks, two bits per such variable ("a cp.async into it may run", "a bulk
  * copy into it may run"), a join a union. Any cp.async wait clears the first
  * bits and any mbarrier test_wait or try_wait both (a cp.async may complete
@@ -17,15 +15,14 @@
 #include <string.h>
 
 #include "verify/cfg.h"
+#include "verify/points.h"
 #include "verify/verify.h"
-
-enum { CONFLICT = UINT32_MAX };
 
 typedef struct acopy {
 	px_verifier *v;
 	px_func *f;
 	const px_cfg *g;
-	uint32_t *pt;        /* per value: 1 + the global it points into, 0 none yet, CONFLICT */
+	px_points points;
 	uint32_t *bit;       /* per global: 1 + its variable index among the destinations, or 0 */
 	uint32_t nvars;
 	const px_node **copy; /* per bit: a copy that sets it */
@@ -46,68 +43,9 @@ static void *zalloc(size_t n, size_t size)
 static inline bool get(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
 static inline void set(uint64_t *s, uint32_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
 
-/* The shared global a symbol names: 1 + its index, or 0. */
-static uint32_t shared_global(const acopy *a, px_str name)
-{
-	if (px_func_local(a->f, name))
-		return 0;
-	uint32_t e = px_module_sym(a->v->m, name);
-	if (e == PX_STRMAP_NONE || (e & 1) || (e >> 1) >= a->v->m->nglobals)
-		return 0;
-	return a->v->m->globals[e >> 1].space == PX_SPACE_SHARED ? (e >> 1) + 1 : 0;
-}
-
-static uint32_t points(const acopy *a, const px_opnd *o)
-{
-	if (o->kind == PX_O_SYM)
-		return shared_global(a, o->sym);
-	if (o->kind == PX_O_VALUE && o->elem < 0)
-		return a->pt[o->id] == CONFLICT ? 0 : a->pt[o->id];
-	return 0;
-}
-
-/* What the address operand o points into: 1 + a global, or 0. */
 static uint32_t target(const acopy *a, const px_opnd *o)
 {
-	return o->kind == PX_O_ADDR && !px_addr_idx(o) ? points(a, o->base) : 0;
-}
-
-static bool meet(acopy *a, uint32_t id, uint32_t g)
-{
-	uint32_t old = a->pt[id];
-	uint32_t now = old == 0 ? g : old == g ? g : CONFLICT;
-	a->pt[id] = now;
-	return now != old;
-}
-
-/* Which values point into which shared global (to a fixed point: a loop's
- * pointer is defined from itself). */
-static void solve_points(acopy *a)
-{
-	bool changed = true;
-	for (unsigned round = 0; changed && round < 8; round++) {
-		changed = false;
-		for (const px_node *n = a->f->first; n; n = n->next) {
-			if (n->kind != PX_N_INST || !n->op || n->nres != 1 || n->res[0].kind != PX_O_VALUE || n->res[0].elem >= 0)
-				continue;
-			const px_op_def *op = n->op;
-			uint32_t id = n->res[0].id, g = 0;
-			if ((op == &px_ops[PX_OP_mov] || op == &px_ops[PX_OP_cvt] || op == &px_ops[PX_OP_cvta]) && n->nops == 1)
-				g = points(a, &n->ops[0]);
-			else if ((op == &px_ops[PX_OP_add] || op == &px_ops[PX_OP_sub]) && n->nops == 2) {
-				uint32_t x = points(a, &n->ops[0]), y = op == &px_ops[PX_OP_add] ? points(a, &n->ops[1]) : 0;
-				g = x && !y ? x : !x && y ? y : 0;
-			}
-			if (!g) {
-				if (a->pt[id] != CONFLICT) {
-					a->pt[id] = CONFLICT;
-					changed = true;
-				}
-				continue;
-			}
-			changed = meet(a, id, g) || changed;
-		}
-	}
+	return px_points_target(&a->points, o);
 }
 
 static bool is_copy(const px_node *n, bool *bulk)
@@ -182,9 +120,8 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 	if (!any)
 		return;
 	acopy a = {.v = v, .f = f, .g = g};
-	a.pt = zalloc(f->nvalues + 1, sizeof *a.pt);
+	px_points_init(&a.points, v, f);
 	a.bit = zalloc(v->m->nglobals + 1, sizeof *a.bit);
-	solve_points(&a);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0])) && !a.bit[t - 1])
@@ -235,5 +172,5 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 	free(a.said);
 	free(a.copy);
 	free(a.bit);
-	free(a.pt);
+	px_points_free(&a.points);
 }

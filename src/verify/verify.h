@@ -110,6 +110,8 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* async_copy.c: a cp.async, bulk or TMA copy's shared destination touched
  * before a wait that covers it. */
 void px_check_async_copies(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* mbarrier_init.c: an mbarrier a kernel uses where no mbarrier.init of it reaches. */
+void px_check_mbarrier_init(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 
