@@ -74,13 +74,13 @@ static void follow(bounds *b, const px_node *n)
 	} else if (op == &px_ops[PX_OP_add] && n->nops == 2) {
 		for (unsigned i = 0; i < 2; i++)
 			if (n->ops[1 - i].kind == PX_O_INT && known(b, &n->ops[i], &a)) {
-				a.off += n->ops[1 - i].ival;
+				a.off = (int64_t)((uint64_t)a.off + (uint64_t)n->ops[1 - i].ival); /* wraps as the address would */
 				b->addr[id] = a;
 				break;
 			}
 	} else if (op == &px_ops[PX_OP_sub] && n->nops == 2 && n->ops[1].kind == PX_O_INT &&
 	           known(b, &n->ops[0], &a)) {
-		a.off -= n->ops[1].ival;
+		a.off = (int64_t)((uint64_t)a.off - (uint64_t)n->ops[1].ival);
 		b->addr[id] = a;
 	}
 }
@@ -111,7 +111,7 @@ static void check_access(bounds *b, const px_node *n, const px_opnd *o)
 	uint64_t size = var_bytes(b, a.var->sym);
 	if (!size)
 		return;
-	int64_t off = a.off + o->off;
+	int64_t off = (int64_t)((uint64_t)a.off + (uint64_t)o->off);
 	uint64_t bytes = access_bytes(n);
 	px_diags *d = b->v->d;
 	const px_str name = a.var->sym;

@@ -257,7 +257,7 @@ static unsigned xal_of(const uni *u, const px_opnd *o)
 	return 0;
 }
 
-static unsigned multiple_of(int64_t c)
+static unsigned multiple_of(uint64_t c)
 {
 	return c % 128 == 0 ? 128 : c % 32 == 0 ? 32 : 0;
 }
@@ -272,24 +272,25 @@ static uint8_t x_rule(const uni *u, const px_node *n, unsigned *xal_out)
 	if (!al)
 		return THREAD;
 	int64_t c = n->ops[1].ival;
+	uint64_t uc = (uint64_t)c; /* the literal's bits: a multiple of 32 either way */
 	const px_op_def *op = n->op;
 	unsigned m = 0; /* the granule the result is the same over */
 	if (op == &px_ops[PX_OP_add] || op == &px_ops[PX_OP_sub]) {
-		unsigned k = multiple_of(c);
+		unsigned k = multiple_of(uc);
 		*xal_out = k < al ? k : al;
 		return THREAD;
 	}
 	if (op == &px_ops[PX_OP_shr])
 		m = c >= 7 ? 128 : c >= 5 ? 32 : 0;
 	else if (op == &px_ops[PX_OP_div] || op == &px_ops[PX_OP_and])
-		m = op == &px_ops[PX_OP_and] ? multiple_of(c & 127 ? c & 127 : 128) : (c > 0 ? multiple_of(c) : 0);
+		m = op == &px_ops[PX_OP_and] ? multiple_of(uc & 127 ? uc & 127 : 128) : (c > 0 ? multiple_of(uc) : 0);
 	else if (op == &px_ops[PX_OP_setp]) {
 		int ci = px_slot_find(op, PX_SN_cmp);
 		unsigned cmp = ci < 0 ? 0 : n->slot[ci];
 		if (cmp == PX_TOK_lt || cmp == PX_TOK_ge || cmp == PX_TOK_lo || cmp == PX_TOK_hs)
-			m = multiple_of(c);
+			m = multiple_of(uc);
 		else if (cmp == PX_TOK_le || cmp == PX_TOK_gt || cmp == PX_TOK_ls || cmp == PX_TOK_hi)
-			m = multiple_of(c + 1);
+			m = multiple_of(uc + 1);
 	}
 	if (m > al)
 		m = al;
