@@ -112,6 +112,9 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_async_copies(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* mbarrier_init.c: an mbarrier a kernel uses where no mbarrier.init of it reaches. */
 void px_check_mbarrier_init(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* proxy_fence.c: generic writes to shared memory read by a bulk or TMA copy
+ * with no fence.proxy.async between. */
+void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 
