@@ -114,10 +114,9 @@ static void block_in(acopy *a, uint32_t b, uint64_t *in)
 
 void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	bool any = false, bulk;
-	for (const px_node *n = f->first; n && !any; n = n->next)
-		any = is_copy(n, &bulk);
-	if (!any)
+	bool bulk;
+	if (!px_cfg_has(g, PX_OP_cp_async) && !px_cfg_has(g, PX_OP_cp_async_bulk) &&
+	    !px_cfg_has(g, PX_OP_cp_async_bulk_tensor))
 		return;
 	acopy a = {.v = v, .f = f, .g = g};
 	px_points_init(&a.points, v, f);

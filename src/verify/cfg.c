@@ -115,10 +115,15 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 	memset(g, 0, sizeof *g);
 	uint32_t nb = 0;
 	bool start = true;
+	g->ops_seen = zalloc((px_nops + 63) / 64, sizeof *g->ops_seen);
 	for (const px_node *n = f->first; n; n = n->next) {
 		if (start || n->kind == PX_N_LABEL)
 			nb++;
 		start = ends_block(n);
+		if (n->kind == PX_N_INST && n->op) {
+			unsigned op = (unsigned)(n->op - px_ops);
+			g->ops_seen[op >> 6] |= (uint64_t)1 << (op & 63);
+		}
 	}
 	g->nblocks = nb;
 	g->first = zalloc(nb, sizeof *g->first);
@@ -165,6 +170,7 @@ void px_cfg_free(px_cfg *g)
 	free(g->pred);
 	free(g->rpo);
 	free(g->reached);
+	free(g->ops_seen);
 	memset(g, 0, sizeof *g);
 }
 

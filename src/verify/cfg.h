@@ -6,6 +6,7 @@
  * to the next block, every other statement into the next. */
 #ifndef PX_VERIFY_CFG_H
 #define PX_VERIFY_CFG_H
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "front/ir.h"
@@ -21,7 +22,14 @@ typedef struct px_cfg {
 	uint32_t *rpo;      /* the blocks the start reaches, in reverse postorder */
 	uint32_t nrpo;
 	uint8_t *reached;   /* per block: 1 when the start reaches it */
+	uint64_t *ops_seen; /* bit PX_OP_*: some statement is that operation (a check with none to look at stops) */
 } px_cfg;
+
+/* Whether some statement of the function is operation op (PX_OP_*). */
+static inline bool px_cfg_has(const px_cfg *g, unsigned op)
+{
+	return g->ops_seen[op >> 6] >> (op & 63) & 1;
+}
 
 void px_cfg_build(px_cfg *g, const px_func *f);
 void px_cfg_free(px_cfg *g);

@@ -36,16 +36,20 @@ static void *zalloc(size_t n, size_t size)
 	return p;
 }
 
-/* Whether n uses its first operand as an mbarrier (init aside). */
+/* The operations that use their first operand as an mbarrier (init aside). */
+static const unsigned uses[] = {PX_OP_mbarrier_arrive, PX_OP_mbarrier_arrive_drop, PX_OP_mbarrier_complete_tx,
+                                PX_OP_mbarrier_expect_tx, PX_OP_mbarrier_test_wait, PX_OP_mbarrier_try_wait,
+                                PX_OP_mbarrier_inval, PX_OP_cp_async_mbarrier_arrive};
+enum { NUSES = sizeof uses / sizeof *uses };
+
 static bool uses_mbarrier(const px_node *n)
 {
 	if (n->kind != PX_N_INST || !n->nops)
 		return false;
-	const px_op_def *op = n->op;
-	return op == &px_ops[PX_OP_mbarrier_arrive] || op == &px_ops[PX_OP_mbarrier_arrive_drop] ||
-	       op == &px_ops[PX_OP_mbarrier_complete_tx] || op == &px_ops[PX_OP_mbarrier_expect_tx] ||
-	       op == &px_ops[PX_OP_mbarrier_test_wait] || op == &px_ops[PX_OP_mbarrier_try_wait] ||
-	       op == &px_ops[PX_OP_mbarrier_inval] || op == &px_ops[PX_OP_cp_async_mbarrier_arrive];
+	for (unsigned i = 0; i < NUSES; i++)
+		if (n->op == &px_ops[uses[i]])
+			return true;
+	return false;
 }
 
 static bool is_init(const px_node *n)
@@ -91,8 +95,8 @@ static void block_in(minit *m, uint32_t b, uint64_t *in)
 void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	bool any = false;
-	for (const px_node *n = f->first; n && !any; n = n->next)
-		any = uses_mbarrier(n);
+	for (unsigned i = 0; i < NUSES; i++)
+		any = any || px_cfg_has(g, uses[i]);
 	if (!any || !f->is_kernel)
 		return;
 	minit m = {.v = v, .g = g};

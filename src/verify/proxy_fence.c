@@ -108,10 +108,8 @@ static void block_in(pfence *p, uint32_t b, uint64_t *in)
 
 void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	bool any = false;
-	for (const px_node *n = f->first; n && !any; n = n->next)
-		any = async_reader(n);
-	if (!any)
+	if (!px_cfg_has(g, PX_OP_cp_async_bulk) && !px_cfg_has(g, PX_OP_cp_async_bulk_tensor) &&
+	    !px_cfg_has(g, PX_OP_cp_reduce_async_bulk) && !px_cfg_has(g, PX_OP_cp_reduce_async_bulk_tensor))
 		return;
 	pfence p = {.v = v, .g = g};
 	px_points_init(&p.points, v, f);

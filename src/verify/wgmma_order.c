@@ -127,10 +127,7 @@ static void block_in(order *o, uint32_t b, uint64_t *in)
 void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	order o = {.v = v, .f = f, .g = g};
-	bool any = false;
-	for (const px_node *n = f->first; n && !any; n = n->next)
-		any = is_mma(n);
-	if (!any)
+	if (!px_cfg_has(g, PX_OP_wgmma_mma_async) && !px_cfg_has(g, PX_OP_wgmma_mma_async_sp))
 		return;
 	o.bit = zalloc(f->nvalues + 1, sizeof *o.bit);
 	for (const px_node *n = f->first; n && !o.fence; n = n->next)
