@@ -503,6 +503,7 @@ static void hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
 	j->diag_at = p->diags.nkept;
 	j->errors_before = p->diags.nerrors;
 	px_diags_init(&j->d, p->diags.file, p->diags.src, p->diags.len, p->diags.fn, p->diags.ctx, 0);
+	j->d.warn = p->diags.warn;
 	j->next = j->later = NULL;
 	j->nodes = f->nnodes + 1;
 	j->done = false;
@@ -723,6 +724,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	memset(&p, 0, sizeof p);
 	p.opt = opt;
 	px_diags_init(&p.diags, filename, src, len, diag, diag_ctx, opt->max_errors);
+	p.diags.warn = opt;
 	/* input past px_loc's 32-bit offsets is refused by the parser, unread */
 	if (len <= INT32_MAX - 2 && px_sniff(&p.diags, &src, &len)) {
 		int errors = (int)p.diags.nerrors;

@@ -5,6 +5,7 @@
 #define PTXEMIT_H
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define PTXEMIT_VERSION_STRING "0.1.0"
 
@@ -43,6 +44,10 @@ typedef struct px_diagnostic {
 	const char *code;
 	unsigned ptx_line;
 	const px_resource_usage *usage;
+	/* A warning's option as GCC spells it: "-Wmaybe-uninitialized", or
+	 * "-Werror=maybe-uninitialized" for one that -Werror made an error
+	 * (severity PX_SEV_ERROR then); NULL for every other diagnostic. */
+	const char *option;
 } px_diagnostic;
 
 typedef void (*px_diag_fn)(void *ctx, const px_diagnostic *d);
@@ -99,14 +104,34 @@ typedef struct px_options {
 	/* Its bound in bytes: past it the entries used longest ago are removed;
 	 * 0: 256 MiB. */
 	unsigned long long cache_max;
+	/* The warnings (ptxemit(1)'s -W options; px_options_warning sets them).
+	 * Every warning is on by default. Bit k of a mask is the warning
+	 * px_warning_name(k). */
+	bool no_warnings;          /* -w: no warning is reported */
+	bool warnings_are_errors;  /* -Werror: every warning is an error */
+	uint64_t warn_off;         /* -Wno-NAME */
+	uint64_t warn_error;       /* -Werror=NAME */
+	uint64_t warn_not_error;   /* -Wno-error=NAME: a warning even under -Werror */
 } px_options;
 
 void px_options_default(px_options *o);
 
+/* Apply one warning option to o as GCC spells it: "-WNAME", "-Wno-NAME",
+ * "-Werror", "-Wno-error", "-Werror=NAME", "-Wno-error=NAME" or "-w"; a
+ * later option overrides an earlier one. Returns 0, or -1 (o unchanged)
+ * when flag is none of these or NAME is no warning of ptxemit's. */
+int px_options_warning(px_options *o, const char *flag);
+
+/* The name of warning k (0, 1, ...) as -W spells it without "-W"
+ * ("maybe-uninitialized"), or NULL past the last. */
+const char *px_warning_name(unsigned k);
+
 /* Translate the MIR text src (len bytes; need not be NUL-terminated) named
  * filename. On success returns 0 and stores a malloc'd output in *out / *outlen
  * (NUL-terminated; for verify_only an empty string). On failure returns the
- * number of errors (>= 1) and *out is NULL. Never aborts on bad input. */
+ * number of errors (>= 1) and *out is NULL. Never aborts on bad input. Every
+ * diagnostic goes to diag, in source order, a successful translation's
+ * warnings (and remarks) too; a note follows the error or warning it explains. */
 int px_translate(const char *filename, const char *src, size_t len, const px_options *opt,
                  px_diag_fn diag, void *diag_ctx, char **out, size_t *outlen);
 
@@ -118,7 +143,8 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
  * it was looked for). */
 int px_find_ptxas(const px_options *o, char *path, size_t size);
 
-/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n".
+/* Format a diagnostic as "file:line:col: error: message\n  line\n  ^\n"
+ * (a warning's message is followed by " [-Wname]", its option).
  * One with a DSL place reads "dsl:line:col: error: message\n" followed by
  * "file:line:col: note: from this MIR statement\n  line\n  ^\n": the
  * generator's line first, for the author who wrote it, then the MIR. */

@@ -42,6 +42,34 @@ try:
 except ptxemit.PtxemitError as e:
     print("notes:", e.diagnostics[0]["notes"])
 
+# a module that translates with a warning: the PTX, and the warning through
+# Python's warnings module; -W options as GCC spells them
+import warnings  # noqa: E402
+
+maybe = ("target sm_80\n\nkernel @k(%o: ptr global, %c: u32) {\n  %p:pred = setp.eq %c, 0\n"
+         "  @%p bra ^skip\n  %v:u32 = add %c, 1\n^skip:\n  st.global.u32 [%o], %v\n  ret\n}\n")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    ptx = ptxemit.translate(maybe, filename="maybe.mir")
+print("warning, ptx:", [l for l in ptx.splitlines() if l.startswith(".visible")])
+for w in caught:
+    print("warning:", w.category.__name__, str(w.message))
+    print("warning diagnostic:", w.message.diagnostic)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    ptxemit.translate(maybe, warning_options=["-Wno-maybe-uninitialized"])
+print("-Wno-maybe-uninitialized:", len(caught))
+try:
+    ptxemit.translate(maybe, filename="maybe.mir", warning_options=["-Werror"])
+    print("no exception")
+except ptxemit.PtxemitError as e:
+    print("-Werror:", [(d["severity"], d["option"]) for d in e.diagnostics])
+try:
+    ptxemit.translate(maybe, warning_options=["-Wmaybe-unitialized"])
+    print("no exception")
+except ValueError as e:
+    print("ValueError:", e)
+
 # every option of the library, and what a successful translation said
 loc = open(sys.argv[3], encoding="utf-8").read() if len(sys.argv) > 3 else None
 ptx = ptxemit.translate(mir, target="sm_90", ptx="8.4", jobs=2, max_errors=5, debug=True)

@@ -18,12 +18,19 @@ resource_usage=True). A module that does not translate raises PtxemitError;
 its ``diagnostics`` are the same. A diagnostic is a dictionary with the keys
 of ptxemit(1)'s JSON format: file, line, column, severity, message, notes,
 and where they apply dsl, code, ptx_line and resource_usage.
+A module that translates with warnings also issues each warning as a
+PtxemitWarning through Python's warnings module (its ``diagnostic`` is the
+dictionary, with option, the -W option that controls it); ``warning_options``
+takes ptxemit(1)'s -W options, spelled as GCC spells them:
+
+    >>> ptx = ptxemit.translate(text, warning_options=["-Werror=maybe-uninitialized"])
 """
 import ctypes
 import ctypes.util
 import os
+import warnings
 
-__all__ = ["translate", "PtxemitError", "Ptx", "Cubin"]
+__all__ = ["translate", "PtxemitError", "PtxemitWarning", "Ptx", "Cubin"]
 
 _SEVERITIES = ("error", "warning", "note", "remark")
 
@@ -56,6 +63,11 @@ class _Options(ctypes.Structure):
         ("ptxas_options", ctypes.c_char_p),
         ("cache_dir", ctypes.c_char_p),
         ("cache_max", ctypes.c_ulonglong),
+        ("no_warnings", ctypes.c_bool),
+        ("warnings_are_errors", ctypes.c_bool),
+        ("warn_off", ctypes.c_uint64),
+        ("warn_error", ctypes.c_uint64),
+        ("warn_not_error", ctypes.c_uint64),
     ]
 
 
@@ -89,6 +101,7 @@ class _Diagnostic(ctypes.Structure):
         ("code", ctypes.c_char_p),
         ("ptx_line", ctypes.c_uint),
         ("usage", ctypes.POINTER(_Usage)),
+        ("option", ctypes.c_char_p),
     ]
 
 
@@ -101,12 +114,7 @@ class PtxemitError(Exception):
 
     def __init__(self, diagnostics):
         self.diagnostics = diagnostics
-        lines = []
-        for d in diagnostics:
-            place = d["file"]
-            if d["line"]:
-                place += ":%d:%d" % (d["line"], d["column"])
-            lines.append("%s: %s: %s" % (place, d["severity"], d["message"]))
+        lines = [_first_line(d) for d in diagnostics]
         super().__init__("\n".join(lines) or "translation failed")
 
 
@@ -129,6 +137,26 @@ class Cubin(bytes, _Said):
     """The cubin, with what the translation and ptxas said."""
 
 
+class PtxemitWarning(UserWarning):
+    """A warning of a module that translated. ``diagnostic`` is its
+    dictionary (with its notes); str() gives it as ptxemit(1) prints its
+    first line."""
+
+    def __init__(self, diagnostic):
+        self.diagnostic = diagnostic
+        super().__init__(_first_line(diagnostic))
+
+
+def _first_line(d):
+    place = d["file"]
+    if d["line"]:
+        place += ":%d:%d" % (d["line"], d["column"])
+    text = "%s: %s: %s" % (place, d["severity"], d["message"])
+    if d.get("option"):
+        text += " [%s]" % d["option"]
+    return text
+
+
 def _load():
     path = os.environ.get("PTXEMIT_LIBRARY")
     if not path and _LIBDIR and os.path.exists(os.path.join(_LIBDIR, "libptxemit.so.0")):
@@ -142,6 +170,8 @@ def _load():
         _DiagFn, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_size_t),
     ]
     lib.px_translate.restype = ctypes.c_int
+    lib.px_options_warning.argtypes = [ctypes.POINTER(_Options), ctypes.c_char_p]
+    lib.px_options_warning.restype = ctypes.c_int
     libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
     libc.free.argtypes = [ctypes.c_void_p]
     libc.free.restype = None
@@ -162,7 +192,7 @@ def _bytes(s):
 def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=False, jobs=None,
               max_errors=None, verify_only=False, driver=None, max_ptx=None, cubin=False,
               resource_usage=False, in_process=False, ptxas=None, cuda_home=None, opt_level=None, ptxas_options=None,
-              cache_dir=None, cache_max=None, filename="<string>"):
+              cache_dir=None, cache_max=None, filename="<string>", warning_options=()):
     """Translate the MIR module ``text`` (str or bytes).
 
     Returns the PTX (a Ptx, which is a str), or with ``cubin=True`` the
@@ -172,7 +202,10 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
     ``lineinfo``, ``debug``, ``remarks``, ``jobs``, ``max_errors``,
     ``verify_only``, ``driver`` (535), ``max_ptx`` ("8.2"), ``cubin``,
     ``resource_usage``, ``in_process`` (libnvJitLink where it opens), ``ptxas`` (a path), ``cuda_home``, ``opt_level``
-    (0 to 3), ``ptxas_options``, ``cache_dir`` and ``cache_max`` (bytes).
+    (0 to 3), ``ptxas_options``, ``cache_dir`` and ``cache_max`` (bytes);
+    ``warning_options`` are -W options ("-Wno-NAME", "-Werror", "-w", ...).
+    Issues a PtxemitWarning for each warning of a module that translates.
+    Raises ValueError for a -W option that names no warning.
     Raises PtxemitError with the diagnostics when the module has errors."""
     global _lib
     if _lib is None:
@@ -219,6 +252,9 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
         opt.cache_dir = string(os.fspath(cache_dir))
     if cache_max is not None:
         opt.cache_max = int(cache_max)
+    for flag in warning_options:
+        if lib.px_options_warning(ctypes.byref(opt), flag.encode("utf-8")) != 0:
+            raise ValueError("unknown warning option '%s'" % flag)
 
     diags = []
 
@@ -232,6 +268,8 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
             "message": _text(d.message),
             "notes": [],
         }
+        if d.option:
+            record["option"] = d.option.decode("utf-8", "replace")
         if d.dsl_file:
             record["dsl"] = {"file": _text(d.dsl_file), "line": d.dsl_line, "column": d.dsl_col}
         if d.code:
@@ -257,6 +295,9 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
                               _DiagFn(collect), None, ctypes.byref(out), ctypes.byref(outlen))
     if errors:
         raise PtxemitError(diags)
+    for record in diags:
+        if record["severity"] == "warning":
+            warnings.warn(PtxemitWarning(record), stacklevel=2)
     try:
         data = ctypes.string_at(out, outlen.value)
     finally:

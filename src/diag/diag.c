@@ -25,6 +25,7 @@ struct px_diag_entry {
 	 * arrival order */
 	uint32_t at, seq;
 	uint32_t own;
+	uint8_t warning;   /* px_diag_def.warning of a warning's row, else 0 */
 };
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
@@ -39,7 +40,7 @@ void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, p
 	d->max_errors = max_errors;
 }
 
-static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *msg, bool echo)
+static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *msg, bool echo, uint8_t warning)
 {
 	if (!d->fn || d->nkept == PX_DIAG_KEEP)
 		return;
@@ -52,6 +53,7 @@ static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *ms
 	struct px_diag_entry *e = &d->kept[d->nkept];
 	memset(e, 0, sizeof *e);
 	e->d.severity = sev;
+	e->warning = warning;
 	e->d.file = d->file;
 	e->d.message = strdup(msg);
 	if (!e->d.message)
@@ -74,11 +76,25 @@ static void keep(px_diags *d, px_severity sev, const px_loc *loc, const char *ms
 
 static void emit(px_diags *d, px_severity sev, const px_loc *loc, int id, va_list ap, bool echo)
 {
+	if (sev == PX_SEV_NOTE && d->dropping)
+		return;
+	if (sev != PX_SEV_NOTE)
+		d->dropping = false;
+	uint8_t warning = 0;
+	if (px_diag_texts[id].warning) {
+		px_warning_fate fate = px_warning_decide(d->warn, id);
+		if (fate == PX_WARN_DROP) {
+			d->dropping = true;
+			return;
+		}
+		warning = px_diag_texts[id].warning;
+		sev = fate == PX_WARN_ERROR ? PX_SEV_ERROR : PX_SEV_WARNING;
+	}
 	if (sev == PX_SEV_ERROR)
 		d->nerrors++;
 	char msg[1024];
 	vsnprintf(msg, sizeof msg, px_diag_texts[id].text, ap);
-	keep(d, sev, loc, msg, echo);
+	keep(d, sev, loc, msg, echo, warning);
 }
 
 void px_error(px_diags *d, px_loc loc, int id, ...)
@@ -113,6 +129,22 @@ void px_report_with(px_diags *d, px_severity sev, px_loc loc, const px_diagnosti
 	e->dsl_file = extra->dsl_file;
 	e->dsl_line = extra->dsl_line;
 	e->dsl_col = extra->dsl_col;
+}
+
+void px_warn(px_diags *d, px_loc loc, int id, ...)
+{
+	va_list ap;
+	va_start(ap, id);
+	emit(d, PX_SEV_WARNING, &loc, id, ap, true);
+	va_end(ap);
+}
+
+void px_note(px_diags *d, px_loc loc, int id, ...)
+{
+	va_list ap;
+	va_start(ap, id);
+	emit(d, PX_SEV_NOTE, &loc, id, ap, true);
+	va_end(ap);
 }
 
 void px_error_unquoted(px_diags *d, px_loc loc, int id, ...)
@@ -199,8 +231,9 @@ static int by_place(const void *a, const void *b)
 
 void px_diags_flush(px_diags *d)
 {
-	/* a note sorts with the last error before it (with the first message
-	 * when none came before), everything else by its own place; the places
+	/* a note sorts with the last error or warning before it (with the
+	 * first message when none came before), everything else by its own
+	 * place; the places
 	 * get their lines and columns here, once, from one index of the text */
 	px_lines own, *lines = d->lines;
 	if (!lines) {
@@ -228,7 +261,7 @@ void px_diags_flush(px_diags *d)
 		} else {
 			e->at = e->pos;
 			e->seq = (uint32_t)i;
-			if (e->d.severity == PX_SEV_ERROR)
+			if (e->d.severity == PX_SEV_ERROR || e->d.severity == PX_SEV_WARNING)
 				last_error = i;
 		}
 		e->own = (uint32_t)i;
@@ -247,8 +280,15 @@ void px_diags_flush(px_diags *d)
 			d->fn(d->ctx, &t);
 			stopped = true;
 		}
-		if (!stopped)
+		if (!stopped) {
+			char option[96];
+			if (e->warning) {
+				snprintf(option, sizeof option, e->d.severity == PX_SEV_ERROR ? "-Werror=%s" : "-W%s",
+				         px_warning_names[e->warning - 1]);
+				e->d.option = option;
+			}
 			d->fn(d->ctx, &e->d);
+		}
 		free((char *)e->d.message);
 	}
 	free(d->kept);

@@ -25,6 +25,9 @@ typedef struct px_diags {
 	/* where loc statements hold in src (the module lends it like lines):
 	 * each message inside one names that DSL place too; NULL: none */
 	const struct px_dslmap *dsl;
+	/* the warning options in force (NULL: every warning on, none an error) */
+	const px_options *warn;
+	bool dropping;         /* the last warning was dropped: so are its notes */
 } px_diags;
 
 void px_diags_init(px_diags *d, const char *file, const char *src, size_t len, px_diag_fn fn,
@@ -36,6 +39,16 @@ void px_report(px_diags *d, px_severity sev, px_loc loc, int id, ...);
  * ptx_line, usage and DSL place (a DSL place here wins over loc's) are
  * copied; what they point to must live until the flush. loc may be unknown. */
 void px_report_with(px_diags *d, px_severity sev, px_loc loc, const px_diagnostic *extra, int id, ...);
+/* A warning: id is a row with a warning: name. d->warn decides whether it
+ * is reported, and whether as an error. */
+void px_warn(px_diags *d, px_loc loc, int id, ...);
+/* A note that explains the error or warning just reported (dropped with a
+ * dropped warning). */
+void px_note(px_diags *d, px_loc loc, int id, ...);
+
+/* What the options make of a warning (diag/warnings.c). */
+typedef enum px_warning_fate { PX_WARN_REPORT, PX_WARN_ERROR, PX_WARN_DROP } px_warning_fate;
+px_warning_fate px_warning_decide(const px_options *o, int id);
 /* An error at loc whose source line is not shown (it holds raw bytes). */
 void px_error_unquoted(px_diags *d, px_loc loc, int id, ...);
 /* A location-less error (usage of the library, I/O) with the row's format. */
@@ -62,7 +75,7 @@ px_diag_part px_diags_take(px_diags *from, size_t at);
  * collected them there. Error counts are the caller's to add. */
 void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts);
 /* Hand everything collected to the callback in source order (notes after their
- * error), stopping after max_errors errors with a "too many errors" line. */
+ * error or warning), stopping after max_errors errors with a "too many errors" line. */
 void px_diags_flush(px_diags *d);
 /* "error", "warning", "note" or "remark" (diag/format.c; the JSON output says the same). */
 const char *px_severity_name(px_severity sev);

@@ -86,6 +86,18 @@ static void place(sink *s, const char *file, unsigned line, unsigned col)
 	put_str(s, ": ");
 }
 
+/* The message, and after a warning's the option that controls it. */
+static void put_message(sink *s, const px_diagnostic *d)
+{
+	put_str(s, d->message ? d->message : "");
+	if (d->option) {
+		put_str(s, " [");
+		put_str(s, d->option);
+		put_str(s, "]");
+	}
+	put_str(s, "\n");
+}
+
 void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 {
 	if (size == 0)
@@ -98,8 +110,7 @@ void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 		place(&s, d->dsl_file, d->dsl_line, d->dsl_col);
 		put_str(&s, px_severity_name(d->severity));
 		put_str(&s, ": ");
-		put_str(&s, d->message ? d->message : "");
-		put_str(&s, "\n");
+		put_message(&s, d);
 		place(&s, d->file, d->line, d->col);
 		put_str(&s, px_severity_name(PX_SEV_NOTE));
 		put_str(&s, ": ");
@@ -109,8 +120,7 @@ void px_diagnostic_format(const px_diagnostic *d, char *buf, size_t size)
 		place(&s, d->file, d->line, d->col);
 		put_str(&s, px_severity_name(d->severity));
 		put_str(&s, ": ");
-		put_str(&s, d->message ? d->message : "");
-		put_str(&s, "\n");
+		put_message(&s, d);
 	}
 	if (d->line && d->source_line) {
 		/* Of a line longer than PX_ECHO_MAX bytes only the PX_ECHO_MAX

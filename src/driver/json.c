@@ -8,6 +8,8 @@
  * Under a loc statement a record (and a note) also has "dsl": {"file":
  * "model.py", "line": 42, "column": 9}, the generator's place; file, line
  * and column stay the MIR's.
+ * A warning (and an error a warning option made) also has "option":
+ * "-Wmaybe-uninitialized" (or "-Werror=maybe-uninitialized") after "message".
  *
  * line and column are 0 where a diagnostic has no location. Strings are
  * valid UTF-8: a byte that is not part of a UTF-8 sequence becomes U+FFFD. */
@@ -85,6 +87,10 @@ void drv_json_add(drv_json *j, const px_diagnostic *d)
 	put_place(b, d);
 	px_buf_printf(b, ", \"severity\": \"%s\", \"message\": ", px_severity_name(d->severity));
 	put_string(b, d->message);
+	if (d->option) {
+		px_buf_puts(b, ", \"option\": ");
+		put_string(b, d->option);
+	}
 	if (d->code) {
 		px_buf_puts(b, ", \"code\": ");
 		put_string(b, d->code);

@@ -80,6 +80,10 @@ static const char usage_text[] =
 	"  -g                  --lineinfo, and mark the target for debugging (, debug)\n"
 	"      --remarks       report instruction selection remarks\n"
 	"      --max-errors=N  stop after N errors (default 20; 0: no limit)\n"
+	"  -Wno-NAME           do not report warning NAME (every warning is on)\n"
+	"  -Werror[=NAME]      make every warning (or warning NAME) an error\n"
+	"  -Wno-error=NAME     keep warning NAME a warning under -Werror\n"
+	"  -w                  report no warning\n"
 	"  -j, --jobs=N        translate functions on N threads (default: one per CPU\n"
 	"                      for an input of 512 KiB or more, else one)\n"
 	"      --diagnostics-format=FORMAT\n"
@@ -374,8 +378,8 @@ static bool diagnostics_json(int argc, char **argv)
 				v = eq ? eq + 1 : i + 1 < argc ? argv[++i] : NULL;
 			else if (o && o->has_arg == required_argument && !eq)
 				i++; /* the option's argument, whatever it reads */
-		} else if (strcmp(argv[i], "-o") == 0) {
-			i++; /* -o's argument is a file name, whatever it reads */
+		} else if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "-W") == 0) {
+			i++; /* -o's argument is a file name, -W's a warning, whatever they read */
 		}
 		if (v && strcmp(v, "json") == 0)
 			j = true;
@@ -387,13 +391,50 @@ static bool diagnostics_json(int argc, char **argv)
 
 /* Parse the command line into *o, *input and *output. Returns -1 to go on,
  * or the exit status to stop with. */
+/* -W<arg> (GCC's spellings, px_options_warning): false after reporting an
+ * option that names no warning, with the nearest name when one is near. */
+static bool warning_option(px_options *o, const char *arg)
+{
+	char flag[256];
+	snprintf(flag, sizeof flag, "-W%s", arg);
+	if (px_options_warning(o, flag) == 0)
+		return true;
+	/* the name after whichever prefix GCC's spellings put before it */
+	static const char *const prefixes[] = {"no-error=", "error=", "no-", ""};
+	const char *prefix = "", *name = arg;
+	for (unsigned i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+		if (strncmp(arg, prefixes[i], strlen(prefixes[i])) == 0) {
+			prefix = prefixes[i];
+			name = arg + strlen(prefix);
+			break;
+		}
+	px_suggest sg;
+	px_suggest_init(&sg, name, strlen(name));
+	for (unsigned k = 0; px_warning_name(k); k++)
+		px_suggest_offer_str(&sg, px_warning_name(k));
+	char shown[256];
+	snprintf(shown, sizeof shown, "-W%s", prefix);
+	if (sg.best)
+		fail(PX_D_drv_unknown_warning_hint, flag, shown, (int)sg.best_n, sg.best);
+	else
+		fail(PX_D_drv_unknown_warning, flag);
+	return false;
+}
+
 static int parse_args(int argc, char **argv, px_options *o, const char **input, const char **output)
 {
 	char word[64], names[256];
 	opterr = 0; /* getopt's own messages would bypass driver.yaml */
 	int c;
-	while ((c = getopt_long(argc, argv, ":o:j:O:ghV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":o:j:O:ghVW:w", long_options, NULL)) != -1) {
 		switch (c) {
+		case 'W':
+			if (!warning_option(o, optarg))
+				return EXIT_USAGE;
+			break;
+		case 'w':
+			o->no_warnings = true;
+			break;
 		case 'o':
 			*output = optarg;
 			break;

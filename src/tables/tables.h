@@ -93,7 +93,15 @@ typedef struct px_sreg {
 	uint16_t type;    /* PX_T_*; PX_T_none for a vector register that needs a component */
 	uint16_t sm, ptx; /* lowest SM and PTX ISA version */
 	uint64_t targets; /* bit i: px_targets[i] has it */
+	uint8_t varies;   /* PX_VARIES_*: which threads may read different values (sregs.yaml's varies:) */
 } px_sreg;
+enum {
+	PX_VARIES_CTA,    /* the same in the whole CTA */
+	PX_VARIES_THREAD, /* differs from thread to thread */
+	PX_VARIES_WARP,   /* the same within a warp */
+	PX_VARIES_TID_X,  /* %tid.x: the thread's x index (warps are runs of 32 along x) */
+	PX_VARIES_TID_YZ, /* %tid.y, %tid.z: the same within a warp when the x size is a multiple of 32 */
+};
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
 /* by the character after '%': bit n set when a special register of n bytes
@@ -121,9 +129,12 @@ extern const unsigned px_ndirectives;
 typedef struct px_diag_def {
 	const char *id;   /* "unknown_op" */
 	const char *text; /* printf format; NVVM's own words where it has the message */
+	uint8_t warning;  /* a warning's -W option: px_warning_names[warning - 1]; 0 for the others */
 } px_diag_def;
 extern const px_diag_def px_diag_texts[]; /* indexed by PX_D_* */
 extern const unsigned px_ndiags;
+extern const char *const px_warning_names[]; /* "maybe-uninitialized": -Wmaybe-uninitialized */
+extern const unsigned px_nwarning_names;
 
 /* ---- node flags accepted in property dictionaries (data/flags.yaml) ---- */
 typedef struct px_flag_def {
@@ -286,6 +297,12 @@ enum {
 	PX_OPF_TEXREF = 64,            /* the address's handle may be a texref variable (tex, tld4, txq) */
 	PX_OPF_SURFREF = 128,          /* the address's handle may be a surfref variable (suld, sust, sured, suq) */
 	PX_OPF_CTA_GRANULARITY = 256,  /* its .cta_group is the function's one CTA granularity (tcgen05) */
+	/* a CTA barrier: every thread of the CTA, unless its optional thread
+	 * count is given (a node with fewer operands than the op lists has none) */
+	PX_OPF_CTA_BARRIER = 512,
+	PX_OPF_WARP_COLLECTIVE = 1024, /* the warp's threads together; the last operand is the member mask */
+	PX_OPF_WARPGROUP = 2048,       /* the warpgroup's four warps together (wgmma) */
+	PX_OPF_THREAD_RESULT = 4096,   /* the results differ from thread to thread, whatever the operands */
 };
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

@@ -533,6 +533,7 @@ void px_verify_has_target(px_verifier *v, const px_func *f)
 void px_verify_func(px_verifier *v, px_func *f)
 {
 	px_verify_has_target(v, f);
+	unsigned errors_before = v->d->nerrors;
 	if (v->state_cap < f->nvalues + 1) {
 		free(v->state);
 		v->state_cap = f->nvalues + 64;
@@ -573,4 +574,8 @@ void px_verify_func(px_verifier *v, px_func *f)
 	px_check_flow(v, f);
 	px_check_carry(v, f);
 	px_record_uses(v, f);
+	/* the hazards follow what the statements mean: after an error in the
+	 * function they would only guess at it */
+	if (v->d->nerrors == errors_before && !f->nerrors)
+		px_check_hazards(v, f);
 }

@@ -109,6 +109,30 @@ void px_check_flow(px_verifier *v, px_func *f);
 /* carry.c: every addc, subc and madc reads the carry flag a .cc instruction of its own block set. */
 void px_check_carry(px_verifier *v, px_func *f);
 
+/* ---- hazards: what the statements do together along the paths (run on a
+ * function the verifier found no error in) ---- */
+/* hazards.c: every check below, over one set of blocks. */
+void px_check_hazards(px_verifier *v, px_func *f);
+struct px_cfg;
+/* defined.c: a read that some path reaches without a definition of its value. */
+void px_check_defined(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* uniform.c: barriers, warp collectives and wgmma under control that differs
+ * between the threads that must arrive together. */
+void px_check_uniform(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* wgmma_order.c: wgmma.mma_async without a wgmma.fence before it, and its
+ * accumulators touched before a wgmma.wait_group. */
+void px_check_wgmma_order(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* async_copy.c: a cp.async, bulk or TMA copy's shared destination touched
+ * before a wait that covers it. */
+void px_check_async_copies(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* mbarrier_init.c: an mbarrier a kernel uses where no mbarrier.init of it reaches. */
+void px_check_mbarrier_init(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* proxy_fence.c: generic writes to shared memory read by a bulk or TMA copy
+ * with no fence.proxy.async between. */
+void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* bounds.c: a variable plus constant offsets, accessed outside the variable. */
+void px_check_bounds(px_verifier *v, px_func *f);
+
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */

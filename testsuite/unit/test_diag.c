@@ -82,6 +82,95 @@ START_TEST(input_too_large)
 }
 END_TEST
 
+/* A successful translation hands its warnings (with their options and
+ * notes) to the callback; the options as GCC spells them decide their fate. */
+typedef struct heard {
+	unsigned warnings, errors, notes;
+	char option[64];
+} heard;
+
+static void listen(void *ctx, const px_diagnostic *d)
+{
+	heard *h = ctx;
+	h->warnings += d->severity == PX_SEV_WARNING;
+	h->errors += d->severity == PX_SEV_ERROR;
+	h->notes += d->severity == PX_SEV_NOTE;
+	if (d->option)
+		snprintf(h->option, sizeof h->option, "%s", d->option);
+}
+
+static const char maybe[] = "target sm_80\n\nkernel @k(%o: ptr global, %c: u32) {\n"
+                            "  %p:pred = setp.eq %c, 0\n  @%p bra ^skip\n  %v:u32 = add %c, 1\n"
+                            "^skip:\n  st.global.u32 [%o], %v\n  ret\n}\n";
+
+static int hear(const char *const *flags, unsigned nflags, heard *h)
+{
+	px_options o;
+	px_options_default(&o);
+	for (unsigned i = 0; i < nflags; i++)
+		ck_assert_int_eq(px_options_warning(&o, flags[i]), 0);
+	memset(h, 0, sizeof *h);
+	char *out = NULL;
+	size_t outlen;
+	int n = px_translate("t.mir", maybe, strlen(maybe), &o, listen, h, &out, &outlen);
+	ck_assert(n == 0 ? out != NULL : out == NULL);
+	free(out);
+	return n;
+}
+
+START_TEST(warnings_of_a_success)
+{
+	heard h;
+	ck_assert_int_eq(hear(NULL, 0, &h), 0);
+	ck_assert_uint_eq(h.warnings, 1);
+	ck_assert_uint_eq(h.notes, 2);
+	ck_assert_str_eq(h.option, "-Wmaybe-uninitialized");
+
+	const char *off[] = {"-Wno-maybe-uninitialized"};
+	ck_assert_int_eq(hear(off, 1, &h), 0);
+	ck_assert_uint_eq(h.warnings + h.notes, 0);
+
+	const char *on_again[] = {"-Wno-maybe-uninitialized", "-Wmaybe-uninitialized"};
+	ck_assert_int_eq(hear(on_again, 2, &h), 0);
+	ck_assert_uint_eq(h.warnings, 1);
+
+	const char *werror[] = {"-Werror"};
+	ck_assert_int_eq(hear(werror, 1, &h), 1);
+	ck_assert_uint_eq(h.errors, 1);
+	ck_assert_str_eq(h.option, "-Werror=maybe-uninitialized");
+
+	const char *kept[] = {"-Wno-error=maybe-uninitialized", "-Werror"};
+	ck_assert_int_eq(hear(kept, 2, &h), 0);
+	ck_assert_uint_eq(h.warnings, 1);
+
+	const char *one[] = {"-Werror=maybe-uninitialized"};
+	ck_assert_int_eq(hear(one, 1, &h), 1);
+
+	const char *undone[] = {"-Werror", "-Wno-error"};
+	ck_assert_int_eq(hear(undone, 2, &h), 0);
+
+	const char *quiet[] = {"-Werror=maybe-uninitialized", "-w"};
+	ck_assert_int_eq(hear(quiet, 2, &h), 0);
+	ck_assert_uint_eq(h.warnings + h.errors + h.notes, 0);
+}
+END_TEST
+
+START_TEST(warning_option_spellings)
+{
+	px_options o;
+	px_options_default(&o);
+	static const char *const bad[] = {"-Wfrobnicate", "-Werror=frobnicate", "-Wno-error=", "Werror", "-W",
+	                                  "-Wno-", "-werror", ""};
+	for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_int_eq(px_options_warning(&o, bad[i]), -1);
+	ck_assert_str_eq(px_warning_name(0), "maybe-uninitialized");
+	unsigned k = 0;
+	while (px_warning_name(k))
+		k++;
+	ck_assert_ptr_null(px_warning_name(k));
+}
+END_TEST
+
 Suite *diag_suite(void)
 {
 	Suite *s = suite_create("diag");
@@ -89,6 +178,8 @@ Suite *diag_suite(void)
 	tcase_add_test(tc, unknown_target_option);
 	tcase_add_test(tc, unknown_ptx_option);
 	tcase_add_test(tc, input_too_large);
+	tcase_add_test(tc, warnings_of_a_success);
+	tcase_add_test(tc, warning_option_spellings);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -335,7 +335,9 @@ static uint64_t entry_targets(const ynode *e, unsigned *sm)
 
 void read_sregs(void)
 {
-	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", NULL};
+	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", "varies", NULL};
+	/* PX_VARIES_* of tables.h, in order */
+	static const char *const varies[] = {"cta", "thread", "warp", "tid_x", "tid_yz", NULL};
 	ynode *root = root_list("sregs.yaml");
 	if (!root)
 		return;
@@ -360,6 +362,13 @@ void read_sregs(void)
 			fail(v, "unknown type '%s'", tn);
 		read_window(e, &s->sm, &s->ptx);
 		s->targets = entry_targets(e, &s->sm);
+		if ((v = map_get(e, "varies"))) {
+			const char *w = scalar(v, "varies");
+			while (varies[s->varies] && strcmp(varies[s->varies], w))
+				s->varies++;
+			if (!varies[s->varies])
+				fail(v, "varies is cta, thread, warp, tid_x or tid_yz, not '%s'", w);
+		}
 	}
 }
 
@@ -506,7 +515,7 @@ void read_flags(void)
 
 void read_diags(void)
 {
-	static const char *const keys[] = {"id", "text", "seed", NULL};
+	static const char *const keys[] = {"id", "text", "seed", "warning", NULL};
 	ynode *root = root_list("a diagnostics file");
 	if (!root)
 		return;
@@ -516,6 +525,22 @@ void read_diags(void)
 		diag_row *d = PUSH(M.diags, M.ndiags, M.cap_diags);
 		d->id = identifier(map_need(e, "id", "a diagnostic"), "diagnostic id");
 		d->text = scalar(map_need(e, "text", "a diagnostic"), "text");
+		d->warning = -1;
+		ynode *w = map_get(e, "warning");
+		if (w) { /* the option's name as -W spells it: lower case words joined by '-' */
+			const char *name = scalar(w, "warning");
+			if (!*name || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789-") != strlen(name) ||
+			    name[0] == '-' || !strncmp(name, "no-", 3) || !strcmp(name, "error") ||
+			    !strncmp(name, "error=", 6))
+				fail(w, "a warning name is lower-case words joined by '-' (not 'no-...' or 'error'): '%s'", name);
+			d->warning = strs_find(&M.warnings, name);
+			if (d->warning < 0) {
+				if (M.warnings.n == 64)
+					fail(w, "more than 64 warning names");
+				strs_push(&M.warnings, name);
+				d->warning = (int)M.warnings.n - 1;
+			}
+		}
 		for (size_t j = 0; j + 1 < M.ndiags; j++)
 			if (!strcmp(M.diags[j].id, d->id))
 				fail(e, "duplicate diagnostic id '%s'", d->id);

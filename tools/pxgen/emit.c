@@ -108,7 +108,8 @@ static void sb_bits(sbuf *b, unsigned bits, const char *prefix, const char *cons
 static const char *const slot_flag_names[] = {"FIXED", "TYPE", "REQUIRED", "NOPRINT", NULL};
 static const char *const opnd_flag_names[] = {"OPTIONAL", "SREG", "PAIR", "GROUP", "INOUT", "B8REG", "SINK", "SINK_ONLY", "COORDS", NULL};
 static const char *const op_flag_names[] = {"TERMINATOR", "NOGUARD", "INTERNAL", "SPACE_FROM_ADDRESS",
-                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", "CTA_GRANULARITY", NULL};
+                                            "REGISTER_ADDRESS", "CARRY_IN", "TEXREF", "SURFREF", "CTA_GRANULARITY",
+                                            "CTA_BARRIER", "WARP_COLLECTIVE", "WARPGROUP", "THREAD_RESULT", NULL};
 
 static const char *opnd_array(const opnd_list *l)
 {
@@ -472,10 +473,10 @@ static void emit_sregs(sbuf *c)
 {
 	sb_printf(c, "\n/* special registers (data/sregs.yaml), sorted by name */\nconst px_sreg px_sregs[] = {\n");
 	for (size_t i = 0; i < M.nsregs; i++)
-		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
-		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets);
+		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull, %u},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
+		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets, M.sregs[i].varies);
 	if (!M.nsregs)
-		sb_printf(c, "\t{NULL, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, 0, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_nsregs = %zu;\n", M.nsregs);
 	const char **names = xrealloc(NULL, (M.nsregs + 1) * sizeof *names);
 	for (size_t i = 0; i < M.nsregs; i++)
@@ -519,11 +520,17 @@ static void emit_diags_and_flags(sbuf *c)
 	for (size_t i = 0; i < M.ndiags; i++) {
 		sb_printf(c, "\t{\"%s\", ", M.diags[i].id);
 		sb_cstr(c, M.diags[i].text);
-		sb_printf(c, "},\n");
+		sb_printf(c, ", %d},\n", M.diags[i].warning + 1);
 	}
 	if (!M.ndiags)
-		sb_printf(c, "\t{NULL, NULL},\n");
+		sb_printf(c, "\t{NULL, NULL, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_ndiags = %zu;\n", M.ndiags);
+	sb_printf(c, "\n/* the -W options of the warnings (data/diag/ rows' warning:) */\nconst char *const px_warning_names[] = {\n");
+	for (size_t i = 0; i < M.warnings.n; i++)
+		sb_printf(c, "\t\"%s\",\n", M.warnings.v[i]);
+	if (!M.warnings.n)
+		sb_printf(c, "\tNULL,\n");
+	sb_printf(c, "};\nconst unsigned px_nwarning_names = %zu;\n", M.warnings.n);
 	sb_printf(c, "\n/* node flags (data/flags.yaml) */\nconst px_flag_def px_node_flags[] = {\n");
 	for (size_t i = 0, shift = 0; i < M.flags.n; shift += M.flag_bits[i++])
 		sb_printf(c, "\t{\"%s\", 0x%xu, %zu, %u},\n", M.flags.v[i], ((1u << M.flag_bits[i]) - 1) << shift, shift,

@@ -567,7 +567,8 @@ static void read_rules(op_row *op, const ynode *list)
 static unsigned read_op_flags(const ynode *v)
 {
 	static const char *const names[] = {"terminator", "noguard", "internal", "space_from_address",
-	                                    "register_address", "carry_in", "texref", "surfref", "cta_granularity", NULL};
+	                                    "register_address", "carry_in", "texref", "surfref", "cta_granularity",
+	                                    "cta_barrier", "warp_collective", "warpgroup", "thread_result", NULL};
 	unsigned flags = 0;
 	expect(v, YAML_SEQUENCE_NODE, "flags");
 	SEQ_EACH(it, v) {

@@ -121,6 +121,7 @@ typedef struct target_row {
 typedef struct sreg_row {
 	const char *name;
 	unsigned type, sm, ptx;
+	unsigned varies; /* index into basic.c's varies names: 0 the same in the whole CTA */
 	uint64_t targets;
 } sreg_row;
 
@@ -139,6 +140,7 @@ typedef struct dir_row {
 
 typedef struct diag_row {
 	const char *id, *text;
+	int warning; /* index into M.warnings of its -W option, or -1: not a warning */
 } diag_row;
 
 /* Tokens with a window of their own (a slot's `windows:`): a variant that
@@ -259,6 +261,7 @@ struct model {
 	size_t ndirs, cap_dirs;
 	diag_row *diags;
 	size_t ndiags, cap_diags;
+	strs warnings; /* the -W option names diag rows give, in order of first appearance */
 	strs flags;
 	unsigned flag_bits[32]; /* per flag: 1, or the width of a valued flag's log2 field */
 	op_row *ops;

@@ -1,0 +1,207 @@
+/* Basic blocks of a function body (see cfg.h). Everything is in flat arrays
+ * sized by the statements and labels, built in two passes over the body. */
+#include "verify/cfg.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "tables/tables.h"
+
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+static bool is_branch(const px_node *n)
+{
+	return n->kind == PX_N_INST && n->op && n->op->shape == PX_SHAPE_BRANCH;
+}
+
+/* Whether control may leave n other than into the next statement. */
+static bool ends_block(const px_node *n)
+{
+	return n->kind == PX_N_RET || is_branch(n) ||
+	       (n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TERMINATOR));
+}
+
+/* Whether control may go on into the next statement after n. */
+static bool falls_through(const px_node *n)
+{
+	return !ends_block(n) || n->has_guard;
+}
+
+typedef struct edges {
+	uint32_t *from, *to;
+	uint32_t n, cap;
+} edges;
+
+static void add_edge(edges *e, uint32_t from, uint32_t to)
+{
+	if (e->n == e->cap) {
+		e->cap = e->cap ? e->cap * 2 : 64;
+		e->from = realloc(e->from, e->cap * sizeof *e->from);
+		e->to = realloc(e->to, e->cap * sizeof *e->to);
+		if (!e->from || !e->to)
+			abort();
+	}
+	e->from[e->n] = from;
+	e->to[e->n++] = to;
+}
+
+static void label_edges(edges *e, uint32_t from, const px_opnd *o, const uint32_t *label_block)
+{
+	if (o->kind == PX_O_LABEL && label_block[o->id] != UINT32_MAX)
+		add_edge(e, from, label_block[o->id]);
+	else if (o->kind == PX_O_GROUP)
+		for (uint32_t j = 0; j < o->nelems; j++)
+			label_edges(e, from, &o->elems[j], label_block);
+}
+
+/* CSR lists of e by key (from or to), the other end as the entry. */
+static void csr(uint32_t nblocks, const uint32_t *key, const uint32_t *val, uint32_t n, uint32_t **at_out,
+                uint32_t **list_out)
+{
+	uint32_t *at = zalloc(nblocks + 2, sizeof *at);
+	uint32_t *list = zalloc(n, sizeof *list);
+	for (uint32_t i = 0; i < n; i++)
+		at[key[i] + 2]++;
+	for (uint32_t b = 0; b < nblocks; b++)
+		at[b + 2] += at[b + 1];
+	for (uint32_t i = 0; i < n; i++)
+		list[at[key[i] + 1]++] = val[i];
+	*at_out = at;
+	*list_out = list;
+}
+
+static void order(px_cfg *g)
+{
+	/* iterative depth-first search from block 0; postorder reversed */
+	uint32_t *stack = zalloc(g->nblocks, sizeof *stack), *next = zalloc(g->nblocks, sizeof *next);
+	uint32_t *post = zalloc(g->nblocks, sizeof *post), npost = 0, top = 0;
+	g->reached = zalloc(g->nblocks, 1);
+	if (g->nblocks) {
+		g->reached[0] = 1;
+		stack[top++] = 0;
+		next[0] = g->succ_at[0];
+	}
+	while (top) {
+		uint32_t b = stack[top - 1];
+		if (next[b] < g->succ_at[b + 1]) {
+			uint32_t s = g->succ[next[b]++];
+			if (!g->reached[s]) {
+				g->reached[s] = 1;
+				next[s] = g->succ_at[s];
+				stack[top++] = s;
+			}
+		} else {
+			post[npost++] = b;
+			top--;
+		}
+	}
+	g->rpo = zalloc(npost, sizeof *g->rpo);
+	for (uint32_t i = 0; i < npost; i++)
+		g->rpo[i] = post[npost - 1 - i];
+	g->nrpo = npost;
+	free(stack);
+	free(next);
+	free(post);
+}
+
+void px_cfg_build(px_cfg *g, const px_func *f)
+{
+	memset(g, 0, sizeof *g);
+	uint32_t nb = 0;
+	bool start = true;
+	g->ops_seen = zalloc((px_nops + 63) / 64, sizeof *g->ops_seen);
+	for (const px_node *n = f->first; n; n = n->next) {
+		if (start || n->kind == PX_N_LABEL)
+			nb++;
+		start = ends_block(n);
+		if (n->kind == PX_N_INST && n->op) {
+			unsigned op = (unsigned)(n->op - px_ops);
+			g->ops_seen[op >> 6] |= (uint64_t)1 << (op & 63);
+		}
+	}
+	g->nblocks = nb;
+	g->first = zalloc(nb, sizeof *g->first);
+	g->len = zalloc(nb, sizeof *g->len);
+	uint32_t *label_block = zalloc(f->nlabels + 1, sizeof *label_block);
+	for (uint32_t i = 0; i <= f->nlabels; i++)
+		label_block[i] = UINT32_MAX;
+	uint32_t b = UINT32_MAX;
+	start = true;
+	for (px_node *n = f->first; n; n = n->next) {
+		if (start || n->kind == PX_N_LABEL)
+			g->first[++b] = n;
+		g->len[b]++;
+		if (n->kind == PX_N_LABEL)
+			label_block[n->label] = b;
+		start = ends_block(n);
+	}
+	edges e = {0};
+	for (b = 0; b < nb; b++) {
+		const px_node *last = g->first[b];
+		for (uint32_t i = 1; i < g->len[b]; i++)
+			last = last->next;
+		if (is_branch(last))
+			for (uint32_t j = 0; j < last->nops; j++)
+				label_edges(&e, b, &last->ops[j], label_block);
+		if (falls_through(last) && b + 1 < nb)
+			add_edge(&e, b, b + 1);
+	}
+	csr(nb, e.from, e.to, e.n, &g->succ_at, &g->succ);
+	csr(nb, e.to, e.from, e.n, &g->pred_at, &g->pred);
+	free(e.from);
+	free(e.to);
+	free(label_block);
+	order(g);
+}
+
+void px_cfg_free(px_cfg *g)
+{
+	free(g->first);
+	free(g->len);
+	free(g->succ_at);
+	free(g->succ);
+	free(g->pred_at);
+	free(g->pred);
+	free(g->rpo);
+	free(g->reached);
+	free(g->ops_seen);
+	memset(g, 0, sizeof *g);
+}
+
+static void opnd_reads(const px_opnd *o, px_read_fn fn, void *ctx)
+{
+	switch (o->kind) {
+	case PX_O_VALUE:
+		fn(ctx, o->id, o->loc);
+		break;
+	case PX_O_ADDR:
+		opnd_reads(o->base, fn, ctx);
+		if (px_addr_idx(o))
+			opnd_reads(px_addr_idx(o), fn, ctx);
+		break;
+	case PX_O_GROUP:
+		for (uint32_t j = 0; j < o->nelems; j++)
+			opnd_reads(&o->elems[j], fn, ctx);
+		break;
+	default:
+		break;
+	}
+}
+
+void px_node_reads(const px_node *n, px_read_fn fn, void *ctx)
+{
+	if (n->kind == PX_N_LABEL)
+		return;
+	if (n->has_guard)
+		fn(ctx, n->guard, n->loc);
+	for (uint32_t i = 0; i < n->nops; i++)
+		opnd_reads(&n->ops[i], fn, ctx);
+	if (n->kind == PX_N_CALL && n->icall)
+		opnd_reads(&n->icall->target, fn, ctx);
+}

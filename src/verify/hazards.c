@@ -1,0 +1,19 @@
+/* The hazard checks of a function, over one set of its blocks: each follows
+ * values or control along every path, which the verifier's walk in text
+ * order cannot. */
+#include "verify/cfg.h"
+#include "verify/verify.h"
+
+void px_check_hazards(px_verifier *v, px_func *f)
+{
+	px_cfg g;
+	px_cfg_build(&g, f);
+	px_check_defined(v, f, &g);
+	px_check_uniform(v, f, &g);
+	px_check_wgmma_order(v, f, &g);
+	px_check_async_copies(v, f, &g);
+	px_check_mbarrier_init(v, f, &g);
+	px_check_proxy_fence(v, f, &g);
+	px_cfg_free(&g);
+	px_check_bounds(v, f);
+}

@@ -1,0 +1,153 @@
+/* An mbarrier a kernel arrives on, waits on or changes where no
+ * mbarrier.init of it reaches: on no path from the kernel's start to the
+ * statement is the barrier initialized (-Wmbarrier-uninit). The barriers are
+ * shared module variables (verify/points.h); shared memory starts anew in
+ * every CTA, so the kernel itself must initialize them. One thread commonly
+ * initializes for all, before a CTA barrier: an init on any path reaching
+ * the use is enough, so the check is a union of "initialized on some path",
+ * a bit per barrier. A call may initialize any of them (what a callee does
+ * is not followed). Only kernels are checked: a func's barriers may be its
+ * caller's to initialize. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/cfg.h"
+#include "verify/points.h"
+#include "verify/verify.h"
+
+typedef struct minit {
+	px_verifier *v;
+	const px_cfg *g;
+	px_points points;
+	uint32_t *bit;  /* per global: 1 + its bit, or 0 */
+	uint32_t nbits;
+	uint8_t *said;
+	const px_node **init; /* per bit: the first init of its barrier, or NULL */
+	size_t w;
+	uint64_t *out;
+	bool report;
+} minit;
+
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+/* The operations that use their first operand as an mbarrier (init aside). */
+static const unsigned uses[] = {PX_OP_mbarrier_arrive, PX_OP_mbarrier_arrive_drop, PX_OP_mbarrier_complete_tx,
+                                PX_OP_mbarrier_expect_tx, PX_OP_mbarrier_test_wait, PX_OP_mbarrier_try_wait,
+                                PX_OP_mbarrier_inval, PX_OP_cp_async_mbarrier_arrive};
+enum { NUSES = sizeof uses / sizeof *uses };
+
+static bool uses_mbarrier(const px_node *n)
+{
+	if (n->kind != PX_N_INST || !n->nops)
+		return false;
+	for (unsigned i = 0; i < NUSES; i++)
+		if (n->op == &px_ops[uses[i]])
+			return true;
+	return false;
+}
+
+static bool is_init(const px_node *n)
+{
+	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_mbarrier_init] && n->nops;
+}
+
+static void step(minit *m, uint64_t *s, const px_node *n)
+{
+	if (n->kind == PX_N_CALL) {
+		memset(s, 0xff, m->w * 8);
+		return;
+	}
+	uint32_t t;
+	if (is_init(n) && (t = px_points_target(&m->points, &n->ops[0])) && m->bit[t - 1]) {
+		uint32_t b = m->bit[t - 1] - 1;
+		s[b >> 6] |= (uint64_t)1 << (b & 63);
+		return;
+	}
+	if (!m->report || !uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
+		return;
+	uint32_t b = m->bit[t - 1] - 1;
+	if ((s[b >> 6] >> (b & 63) & 1) || m->said[b])
+		return;
+	m->said[b] = 1;
+	const px_str name = m->v->m->globals[t - 1].name;
+	px_warn(m->v->d, n->ops[0].loc, PX_D_mbarrier_uninit, n->op->name, (int)name.n, name.s);
+	if (m->init[b])
+		px_note(m->v->d, m->init[b]->loc, PX_D_mbarrier_init_elsewhere, (int)name.n, name.s,
+		        px_module_line(m->v->m, n->loc));
+}
+
+static void block_in(minit *m, uint32_t b, uint64_t *in)
+{
+	memset(in, 0, m->w * 8);
+	for (uint32_t e = m->g->pred_at[b]; e < m->g->pred_at[b + 1]; e++) {
+		const uint64_t *p = m->out + (size_t)m->g->pred[e] * m->w;
+		for (size_t k = 0; k < m->w; k++)
+			in[k] |= p[k];
+	}
+}
+
+void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
+{
+	bool any = false;
+	for (unsigned i = 0; i < NUSES; i++)
+		any = any || px_cfg_has(g, uses[i]);
+	if (!any || !f->is_kernel)
+		return;
+	minit m = {.v = v, .g = g};
+	px_points_init(&m.points, v, f);
+	m.bit = zalloc(v->m->nglobals + 1, sizeof *m.bit);
+	for (const px_node *n = f->first; n; n = n->next) {
+		uint32_t t;
+		if ((uses_mbarrier(n) || is_init(n)) && (t = px_points_target(&m.points, &n->ops[0])) && !m.bit[t - 1])
+			m.bit[t - 1] = ++m.nbits;
+	}
+	m.init = zalloc(m.nbits + 1, sizeof *m.init);
+	for (const px_node *n = f->first; n; n = n->next) {
+		uint32_t t;
+		if (is_init(n) && (t = px_points_target(&m.points, &n->ops[0])) && !m.init[m.bit[t - 1] - 1])
+			m.init[m.bit[t - 1] - 1] = n;
+	}
+	if (m.nbits) {
+		m.w = (m.nbits + 63) / 64;
+		m.said = zalloc(m.nbits, 1);
+		m.out = zalloc((size_t)g->nblocks * m.w, 8);
+		uint64_t *s = zalloc(m.w, 8);
+		bool changed = true;
+		while (changed) {
+			changed = false;
+			for (uint32_t i = 0; i < g->nrpo; i++) {
+				uint32_t b = g->rpo[i];
+				block_in(&m, b, s);
+				const px_node *n = g->first[b];
+				for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
+					step(&m, s, n);
+				uint64_t *out = m.out + (size_t)b * m.w;
+				if (memcmp(out, s, m.w * 8)) {
+					memcpy(out, s, m.w * 8);
+					changed = true;
+				}
+			}
+		}
+		m.report = true;
+		for (uint32_t b = 0; b < g->nblocks; b++) {
+			if (!g->reached[b])
+				continue;
+			block_in(&m, b, s);
+			const px_node *n = g->first[b];
+			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
+				step(&m, s, n);
+		}
+		free(s);
+		free(m.out);
+		free(m.said);
+	}
+	free(m.bit);
+	free(m.init);
+	px_points_free(&m.points);
+}

@@ -1,0 +1,181 @@
+/* wgmma's protocol within a function: a wgmma.mma_async that some path from
+ * the start reaches with no wgmma.fence on the way (-Wwgmma-fence), and the
+ * registers an mma_async writes (its accumulators) read or written by any
+ * other statement while it may still run: on a path from it with no
+ * wgmma.wait_group between (-Wwgmma-wait). An mma_async may read the
+ * accumulators of one before it (the chain of a K loop).
+ *
+ * A forward dataflow problem over the blocks, a bit vector a block: bit 0
+ * "no fence yet on some path", then one bit per value an mma_async writes,
+ * "may be pending"; a join is a union. Every wait_group counts as waiting
+ * for every group (wait_group N lets the last N groups run on: not
+ * followed), and a guarded fence or wait counts as done. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/cfg.h"
+#include "verify/verify.h"
+
+typedef struct order {
+	px_verifier *v;
+	px_func *f;
+	const px_cfg *g;
+	uint32_t *bit;    /* per value: 1 + its bit, 0 when no mma_async writes it */
+	uint32_t *value;  /* per bit (from 1): its value */
+	const px_node **writer; /* per bit: an mma_async that writes it */
+	uint32_t nbits;
+	size_t w;         /* words a vector */
+	uint64_t *out;    /* per block: the state at its end */
+	uint8_t *said;    /* per bit: reported once; [0]: unused */
+	const px_node *fence; /* the function's first wgmma.fence, or NULL */
+	bool report;
+} order;
+
+static void *zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+static bool is_mma(const px_node *n)
+{
+	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_wgmma_mma_async] || n->op == &px_ops[PX_OP_wgmma_mma_async_sp]);
+}
+
+static inline bool get(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
+static inline void set(uint64_t *s, uint32_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
+static inline void clr(uint64_t *s, uint32_t i) { s[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
+
+typedef struct touch {
+	order *o;
+	uint64_t *state;
+	const px_node *n;
+	bool write;
+} touch;
+
+static void on_touch(void *ctx, uint32_t id, px_loc loc)
+{
+	touch *t = ctx;
+	order *o = t->o;
+	uint32_t b = o->bit[id];
+	if (!b || !get(t->state, b) || o->said[b])
+		return;
+	o->said[b] = 1;
+	const px_value *val = &o->f->values[id];
+	px_warn(o->v->d, loc, PX_D_wgmma_no_wait, (int)val->name.n, val->name.s, t->write ? "written" : "read");
+	px_note(o->v->d, o->writer[b]->loc, PX_D_wgmma_writer, (int)val->name.n, val->name.s);
+}
+
+static void results_touch(touch *t, const px_opnd *o)
+{
+	if (o->kind == PX_O_GROUP)
+		for (uint32_t j = 0; j < o->nelems; j++)
+			results_touch(t, &o->elems[j]);
+	else if (o->kind == PX_O_VALUE)
+		on_touch(t, o->id, o->loc);
+}
+
+/* One statement's effect on the state (and, in the reporting pass, its warnings). */
+static void step(order *o, uint64_t *s, const px_node *n)
+{
+	if (n->kind == PX_N_LABEL)
+		return;
+	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence]) {
+		clr(s, 0);
+		return;
+	}
+	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_wait_group]) {
+		for (uint32_t b = 1; b <= o->nbits; b++)
+			clr(s, b);
+		return;
+	}
+	if (is_mma(n)) {
+		if (o->report && get(s, 0)) {
+			px_warn(o->v->d, n->oploc, PX_D_wgmma_no_fence, n->op->name, (int)o->f->name.n, o->f->name.s);
+			if (o->fence)
+				px_note(o->v->d, o->fence->loc, PX_D_wgmma_fence_here, px_module_line(o->v->m, n->loc));
+		}
+		clr(s, 0); /* said once a path */
+		for (uint32_t r = 0; r < n->nres; r++)
+			if (n->res[r].kind == PX_O_VALUE && o->bit[n->res[r].id])
+				set(s, o->bit[n->res[r].id]);
+		return;
+	}
+	if (!o->report)
+		return;
+	touch t = {o, s, n, false};
+	px_node_reads(n, on_touch, &t);
+	t.write = true;
+	for (uint32_t r = 0; r < n->nres; r++)
+		results_touch(&t, &n->res[r]);
+}
+
+static void block_in(order *o, uint32_t b, uint64_t *in)
+{
+	memset(in, 0, o->w * 8);
+	if (b == 0)
+		set(in, 0);
+	for (uint32_t e = o->g->pred_at[b]; e < o->g->pred_at[b + 1]; e++) {
+		const uint64_t *p = o->out + (size_t)o->g->pred[e] * o->w;
+		for (size_t k = 0; k < o->w; k++)
+			in[k] |= p[k];
+	}
+}
+
+void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
+{
+	order o = {.v = v, .f = f, .g = g};
+	if (!px_cfg_has(g, PX_OP_wgmma_mma_async) && !px_cfg_has(g, PX_OP_wgmma_mma_async_sp))
+		return;
+	o.bit = zalloc(f->nvalues + 1, sizeof *o.bit);
+	for (const px_node *n = f->first; n && !o.fence; n = n->next)
+		if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence])
+			o.fence = n;
+	for (const px_node *n = f->first; n; n = n->next)
+		if (is_mma(n))
+			for (uint32_t r = 0; r < n->nres; r++)
+				if (n->res[r].kind == PX_O_VALUE && !o.bit[n->res[r].id])
+					o.bit[n->res[r].id] = ++o.nbits;
+	o.writer = zalloc(o.nbits + 1, sizeof *o.writer);
+	for (const px_node *n = f->first; n; n = n->next)
+		if (is_mma(n))
+			for (uint32_t r = 0; r < n->nres; r++)
+				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
+					o.writer[o.bit[n->res[r].id]] = n;
+	o.said = zalloc(o.nbits + 1, 1);
+	o.w = (o.nbits + 1 + 63) / 64;
+	o.out = zalloc((size_t)g->nblocks * o.w, 8);
+	uint64_t *s = zalloc(o.w, 8);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < g->nrpo; i++) {
+			uint32_t b = g->rpo[i];
+			block_in(&o, b, s);
+			const px_node *n = g->first[b];
+			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
+				step(&o, s, n);
+			uint64_t *out = o.out + (size_t)b * o.w;
+			if (memcmp(out, s, o.w * 8)) {
+				memcpy(out, s, o.w * 8);
+				changed = true;
+			}
+		}
+	}
+	o.report = true;
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		if (!g->reached[b])
+			continue;
+		block_in(&o, b, s);
+		const px_node *n = g->first[b];
+		for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
+			step(&o, s, n);
+	}
+	free(s);
+	free(o.out);
+	free(o.said);
+	free(o.writer);
+	free(o.bit);
+}
