@@ -90,11 +90,14 @@ except ptxemit.PtxemitError as e:
     print("max_ptx:", e.diagnostics[0]["message"])
 if len(sys.argv) > 5:
     ptxas, spill = sys.argv[4], open(sys.argv[5], encoding="utf-8").read()
-    cubin = ptxemit.translate(spill, cubin=True, resource_usage=True, ptxas=ptxas, opt_level=3,
-                              ptxas_options=["--warn-on-spills", "-maxrregcount=24"], cache_dir="pycache",
-                              cache_max=1 << 20)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cubin = ptxemit.translate(spill, cubin=True, resource_usage=True, ptxas=ptxas, opt_level=3,
+                                  ptxas_options=["--warn-on-spills", "-maxrregcount=24"], cache_dir="pycache",
+                                  cache_max=1 << 20)
     print("cubin:", type(cubin).__name__, bytes(cubin[:4]), cubin.resource_usage)
     print("warnings:", [(d["message"], d["line"], d["dsl"]) for d in cubin.warnings])
+    print("issued:", [w.message.diagnostic["message"] for w in caught] == [d["message"] for d in cubin.warnings])
     try:
         ptxemit.translate(spill, cubin=True, ptxas="/nonexistent/ptxas")
     except ptxemit.PtxemitError as e:
