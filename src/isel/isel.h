@@ -70,6 +70,8 @@ bool px_select_tmem_fragment(px_isel *s, const px_node *n);
 bool px_select_tcgen05_commit(px_isel *s, const px_node *n);
 bool px_select_tcgen05_mma(px_isel *s, const px_node *n);
 bool px_select_wmma(px_isel *s, const px_node *n);
+/* desc.c: a descriptor built from named fields, moved as its packed constant */
+bool px_select_desc(px_isel *s, const px_node *n);
 
 /* ---- shared between the selector's files ---- */
 /* registers (regs.c) */

@@ -73,3 +73,12 @@ bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n)
 	output_lanes(v, f, n);
 	return px_wgmma_prepare(v, f, n);
 }
+
+/* idesc comes after d, a and b (and the sparse form's metadata). */
+void px_tcgen05_mma_check(px_verifier *v, px_func *f, px_node *n)
+{
+	int sp = px_slot_find(n->op, PX_SN_sp);
+	unsigned at = n->slot[sp] ? 4 : 3;
+	if (n->nops > at)
+		px_desc_check_mma(v, f, n, &n->ops[at]);
+}
