@@ -293,11 +293,14 @@ typedef struct px_desc_field {
 	int8_t lo;          /* lowest bit; -1: packed nowhere (kind: picks the codes) */
 	uint8_t bits, shift; /* width; a number is stored >> shift */
 	bool required, coded; /* coded: a name packed as its code for the kind */
+	int8_t fixed;       /* a constant always packed (no property), or -1 */
+	bool address;       /* the builder's address operand (the tile's start), not a property */
 } px_desc_field;
 typedef struct px_desc_code {
 	uint8_t field;      /* PX_DF_* */
-	const char *kind, *value;
+	const char *kind, *value; /* kind "any": the descriptor has no kind */
 	uint8_t code;
+	uint16_t align;     /* a tile's start is a multiple of it (0: no rule) */
 } px_desc_code;
 typedef struct px_desc_shape {
 	uint16_t op, m, n_lo, n_hi, n_step;

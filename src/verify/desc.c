@@ -14,7 +14,8 @@ static int field_of(const px_node *n, px_str key)
 {
 	unsigned op = (unsigned)(n->op - px_ops);
 	for (int i = 0; px_desc_fields[i].name; i++)
-		if (px_desc_fields[i].op == op && str_is(key, px_desc_fields[i].name))
+		if (px_desc_fields[i].op == op && !px_desc_fields[i].address && px_desc_fields[i].fixed < 0 &&
+		    str_is(key, px_desc_fields[i].name))
 			return i;
 	return -1;
 }
@@ -60,6 +61,9 @@ static bool decimal(px_str s, uint32_t *out)
 	return true;
 }
 
+/* m and n of the instruction descriptor are checked against the shapes instead */
+static bool shaped(int f) { return f == PX_DF_tcgen05_idesc_m || f == PX_DF_tcgen05_idesc_n; }
+
 static const px_prop *prop_of(const px_node *n, int field)
 {
 	for (uint32_t i = 0; i < n->nprops; i++)
@@ -72,7 +76,7 @@ static const px_prop *prop_of(const px_node *n, int field)
 static bool check_shape(const px_node *n, px_diags *d, const px_desc_value *v, const px_prop *pm, const px_prop *pn)
 {
 	unsigned op = (unsigned)(n->op - px_ops);
-	uint32_t m = v->num[PX_DF_m], nn = v->num[PX_DF_n];
+	uint32_t m = v->num[PX_DF_tcgen05_idesc_m], nn = v->num[PX_DF_tcgen05_idesc_n];
 	char list[128] = "";
 	size_t len = 0;
 	const px_desc_shape *row = NULL;
@@ -113,14 +117,17 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 				break;
 			}
 	/* kind first: it picks the codes of every other field */
-	const px_prop *pk = prop_of(n, PX_DF_kind);
+	bool has_kind = px_desc_fields[PX_DF_tcgen05_idesc_kind].op == op;
+	const px_prop *pk = has_kind ? prop_of(n, PX_DF_tcgen05_idesc_kind) : NULL;
 	char list[160];
-	if (pk && code_of(PX_DF_kind, NULL, pk->val) >= 0) {
+	if (!has_kind)
+		out->kind = "any";
+	else if (pk && code_of(PX_DF_tcgen05_idesc_kind, NULL, pk->val) >= 0) {
 		for (const px_desc_code *c = px_desc_codes; c->kind; c++)
-			if (c->field == PX_DF_kind && str_is(pk->val, c->value))
+			if (c->field == PX_DF_tcgen05_idesc_kind && str_is(pk->val, c->value))
 				out->kind = c->kind;
 	} else if (pk) {
-		values_of(PX_DF_kind, NULL, list, sizeof list);
+		values_of(PX_DF_tcgen05_idesc_kind, NULL, list, sizeof list);
 		if (d)
 			px_error(d, pk->val.n ? pk->val_loc : pk->loc, PX_D_desc_value, n->op->name, "kind",
 			         (int)pk->val.n, pk->val.s, n->op->name, list);
@@ -130,6 +137,10 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 		const px_desc_field *fd = &px_desc_fields[f];
 		if (fd->op != op)
 			continue;
+		if (fd->address || fd->fixed >= 0) {
+			out->num[f] = fd->fixed >= 0 ? (uint32_t)fd->fixed : 0;
+			continue;
+		}
 		const px_prop *p = prop_of(n, f);
 		if (!p) {
 			if (fd->required) {
@@ -139,7 +150,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			}
 			continue;
 		}
-		if (f == PX_DF_kind)
+		if (f == PX_DF_tcgen05_idesc_kind)
 			continue;
 		if (fd->coded) {
 			if (!out->kind) /* a wrong kind was reported; its codes are unknown */
@@ -148,7 +159,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			if (code < 0) {
 				char who[32];
 				values_of(f, out->kind, list, sizeof list);
-				snprintf(who, sizeof who, "kind::%s", out->kind);
+				snprintf(who, sizeof who, has_kind ? "kind::%s" : "it", out->kind);
 				if (d)
 					px_error(d, p->val.n ? p->val_loc : p->loc, PX_D_desc_value, n->op->name, fd->name,
 					         (int)p->val.n, p->val.s, who, list);
@@ -162,10 +173,15 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 				         (int)p->val.n, p->val.s);
 			ok = false;
 			continue;
+		} else if (!shaped(f) && (out->num[f] & ((1u << fd->shift) - 1) || out->num[f] >> fd->shift >> fd->bits)) {
+			if (d)
+				px_error(d, p->val_loc, PX_D_desc_range, n->op->name, fd->name, (int)p->val.n, p->val.s,
+				         1u << fd->shift, ((1u << fd->bits) - 1) << fd->shift);
+			ok = false;
 		}
 	}
-	const px_prop *pm = prop_of(n, PX_DF_m), *pn = prop_of(n, PX_DF_n);
-	if (ok && pm && pn)
+	const px_prop *pm = prop_of(n, PX_DF_tcgen05_idesc_m), *pn = prop_of(n, PX_DF_tcgen05_idesc_n);
+	if (ok && has_kind && pm && pn)
 		ok = check_shape(n, d, out, pm, pn);
 	if (!ok)
 		return false;
@@ -175,13 +191,6 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			out->word |= (uint64_t)(out->num[f] >> fd->shift) << fd->lo;
 	}
 	return true;
-}
-
-bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
-{
-	(void)f;
-	px_desc_value dv;
-	return px_desc_read(n, v->d, &dv);
 }
 
 /* The one statement that defines value in f, or NULL (none, or several: a
@@ -197,6 +206,72 @@ static const px_node *only_def(const px_func *f, uint32_t value)
 				def = x;
 			}
 	return def;
+}
+
+/* The swizzle's alignment rule, where the tile's start is a module
+ * variable plus a constant: the variable's align (its element's size when
+ * it has none) must cover the pattern unless base_offset says where in the
+ * pattern the tile starts. A register start is not followed. */
+static void check_start(px_verifier *v, const px_node *n, const px_desc_value *dv)
+{
+	unsigned op = (unsigned)(n->op - px_ops);
+	if (!n->nops || n->ops[0].kind != PX_O_ADDR || n->ops[0].base->kind != PX_O_SYM || px_addr_idx(&n->ops[0]))
+		return;
+	uint32_t need = 16, base_offset = 0;
+	const char *swz = "none";
+	for (int f = 0; px_desc_fields[f].name; f++) {
+		if (px_desc_fields[f].op != op)
+			continue;
+		if (!strcmp(px_desc_fields[f].name, "base_offset"))
+			base_offset = dv->num[f];
+		for (const px_desc_code *c = px_desc_codes; px_desc_fields[f].coded && c->kind; c++)
+			if (c->field == f && c->code == dv->num[f] && c->align && prop_of(n, f)) {
+				need = c->align;
+				swz = c->value;
+			}
+	}
+	if (base_offset)
+		need = 16;
+	const px_opnd *a = &n->ops[0];
+	uint32_t e = px_module_sym(v->m, a->base->sym);
+	if (e == PX_STRMAP_NONE || (e & 1))
+		return;
+	const px_global *g = &v->m->globals[e >> 1];
+	uint64_t align = g->align ? g->align : px_types[g->type].width / 8;
+	uint64_t known = align;
+	while (known > 1 && (uint64_t)a->off % known)
+		known >>= 1;
+	if (known < need)
+		px_error(v->d, a->loc, PX_D_desc_align, n->op->name, swz, need, (int)a->base->sym.n, a->base->sym.s,
+		         (long long)a->off, (unsigned)known);
+}
+
+bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
+{
+	(void)f;
+	px_desc_value dv;
+	if (!px_desc_read(n, v->d, &dv))
+		return false;
+	check_start(v, n, &dv);
+	return true;
+}
+
+void px_desc_check_operands(px_verifier *v, px_func *f, px_node *n, unsigned want_op)
+{
+	unsigned no;
+	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
+	for (unsigned i = 0; i < n->nops && i < no; i++) {
+		const px_opnd *o = &n->ops[i];
+		if (defs[i].kind != PX_OK_REG || defs[i].type != PX_T_u64 || o->kind != PX_O_VALUE || o->elem >= 0)
+			continue;
+		const px_node *def = only_def(f, o->id);
+		if (!def || def->kind != PX_N_INST || !def->op || def->op->family != PX_FAM_desc ||
+		    def->op == &px_ops[want_op])
+			continue;
+		px_str name = f->values[o->id].name;
+		px_error(v->d, o->loc, PX_D_desc_layout, n->op->name, (int)name.n, name.s,
+		         px_module_line(v->m, def->loc), def->op->name, px_ops[want_op].name);
+	}
 }
 
 void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *idesc)
@@ -218,7 +293,7 @@ void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *id
 		return;
 	}
 	unsigned group = gs >= 0 && n->slot[gs] == PX_TOK_cta_group__2 ? 2 : 1;
-	uint32_t m = dv.num[PX_DF_m], nn = dv.num[PX_DF_n];
+	uint32_t m = dv.num[PX_DF_tcgen05_idesc_m], nn = dv.num[PX_DF_tcgen05_idesc_n];
 	for (const px_desc_shape *s = px_desc_shapes; s->m; s++)
 		if (s->op == PX_OP_tcgen05_idesc && s->m == m && (s->cta_groups >> group & 1) && nn >= s->n_lo &&
 		    nn <= s->n_hi && nn % s->n_step == 0)

@@ -39,6 +39,7 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n)
 		if (vals && !(pred_ok && pred) && !px_int_allowed(o, vals, nv))
 			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, n->op->name, px_allowed_text(text, sizeof text, pred_ok, vals, nv));
 	}
+	px_desc_check_operands(v, f, n, PX_OP_wgmma_desc);
 }
 
 /* tcgen05.commit's multicast mask: NVVM's selector takes 16- and 32-bit
@@ -81,4 +82,5 @@ void px_tcgen05_mma_check(px_verifier *v, px_func *f, px_node *n)
 	unsigned at = n->slot[sp] ? 4 : 3;
 	if (n->nops > at)
 		px_desc_check_mma(v, f, n, &n->ops[at]);
+	px_desc_check_operands(v, f, n, PX_OP_tcgen05_desc);
 }

@@ -7,19 +7,23 @@
 
 /* {desc: OP, field: NAME, lo: L, bits: B, shift: S, required: true, coded: true}:
  * a field of the descriptor OP builds. Without lo it is packed nowhere (it
- * picks the code rows: kind). {desc: OP, kind: K, field: F, value: V, code: C}:
- * the code a coded field packs for V under kind K. {desc: OP, m: M, n: [LO, HI],
+ * picks the code rows: kind); address: true: the builder's address operand
+ * packs there; fixed: V packs V always (no property). {desc: OP, kind: K, field: F, value: V, code: C}:
+ * the code a coded field packs for V under kind K (kind any: the
+ * descriptor has no kind), and align: the bytes a tile's start is a multiple of. {desc: OP, m: M, n: [LO, HI],
  * n_step: S, cta_group: [1, 2]}: a shape the descriptor may name. */
 typedef struct field_row {
 	const char *desc, *name;
 	int lo;
 	unsigned bits, shift;
 	bool required, coded;
+	int fixed; /* the value always packed (no property), or -1 */
+	bool address; /* the builder's address operand, not a property */
 } field_row;
 typedef struct code_row {
 	size_t field;
 	const char *kind, *value;
-	unsigned code;
+	unsigned code, align;
 } code_row;
 typedef struct shape_row {
 	const char *desc;
@@ -53,7 +57,7 @@ static size_t field_of(const ynode *e, const char *desc, const char *name)
 void read_desc(void)
 {
 	static const char *const keys[] = {"desc", "field", "lo", "bits", "shift", "required", "coded", "kind",
-	                                   "value", "code", "m", "n", "n_step", "cta_group", "note", NULL};
+	                                   "value", "code", "fixed", "address", "align", "m", "n", "n_step", "cta_group", "note", NULL};
 	ynode *root = root_list("desc.yaml");
 	if (!root)
 		return;
@@ -91,6 +95,7 @@ void read_desc(void)
 			c->kind = scalar(map_need(e, "kind", "a code row"), "kind");
 			c->value = scalar(map_need(e, "value", "a code row"), "value");
 			c->code = to_uint(v, "code", (1u << fields[c->field].bits) - 1);
+			c->align = (v = map_get(e, "align")) ? to_uint(v, "align", 1u << 16) : 0;
 			for (size_t i = 0; i + 1 < ncodes; i++)
 				if (codes[i].field == c->field && !strcmp(codes[i].kind, c->kind) &&
 				    !strcmp(codes[i].value, c->value))
@@ -100,8 +105,8 @@ void read_desc(void)
 			f->desc = desc;
 			f->name = identifier(map_need(e, "field", "a field row"), "field");
 			for (size_t i = 0; i + 1 < nfields; i++)
-				if (!strcmp(fields[i].name, f->name))
-					fail(e, "duplicate field '%s' (field names are unique across descriptors)", f->name);
+				if (!strcmp(fields[i].desc, desc) && !strcmp(fields[i].name, f->name))
+					fail(e, "duplicate field '%s' of %s", f->name, desc);
 			f->lo = -1;
 			f->bits = 0;
 			if ((v = map_get(e, "lo"))) {
@@ -113,6 +118,13 @@ void read_desc(void)
 			f->shift = (v = map_get(e, "shift")) ? to_uint(v, "shift", 16) : 0;
 			f->required = (v = map_get(e, "required")) && to_bool(v, "required");
 			f->coded = (v = map_get(e, "coded")) && to_bool(v, "coded");
+			f->address = (v = map_get(e, "address")) && to_bool(v, "address");
+			f->fixed = -1;
+			if ((v = map_get(e, "fixed"))) {
+				if (f->lo < 0)
+					fail(v, "a fixed field needs its bits");
+				f->fixed = (int)to_uint(v, "fixed", (1u << f->bits) - 1);
+			}
 		}
 	}
 }
@@ -120,9 +132,17 @@ void read_desc(void)
 void emit_desc_enum(sbuf *h)
 {
 	const char **names = xrealloc(NULL, (nfields + 1) * sizeof *names);
+	sbuf *full = xrealloc(NULL, (nfields + 1) * sizeof *full);
+	for (size_t i = 0; i < nfields; i++) {
+		full[i] = (sbuf){0};
+		sb_printf(&full[i], "%s_%s", fields[i].desc, fields[i].name);
+		names[i] = full[i].p;
+	}
+	emit_enum(h, "descriptor fields: px_desc_fields[], PX_DF_<op>_<field> (data/desc.yaml)", "PX_DF_", names,
+	          nfields, NULL, true);
 	for (size_t i = 0; i < nfields; i++)
-		names[i] = fields[i].name;
-	emit_enum(h, "descriptor fields: px_desc_fields[] (data/desc.yaml)", "PX_DF_", names, nfields, NULL, true);
+		free(full[i].p);
+	free(full);
 	free(names);
 }
 
@@ -132,15 +152,16 @@ void emit_desc(sbuf *c)
 	             "const px_desc_field px_desc_fields[] = {\n");
 	for (size_t i = 0; i < nfields; i++) {
 		char *op = sanitize(fields[i].desc);
-		sb_printf(c, "\t{PX_OP_%s, \"%s\", %d, %u, %u, %d, %d},\n", op, fields[i].name, fields[i].lo,
-		          fields[i].bits, fields[i].shift, fields[i].required, fields[i].coded);
+		sb_printf(c, "\t{PX_OP_%s, \"%s\", %d, %u, %u, %d, %d, %d, %d},\n", op, fields[i].name, fields[i].lo,
+		          fields[i].bits, fields[i].shift, fields[i].required, fields[i].coded, fields[i].fixed,
+		          fields[i].address);
 		free(op);
 	}
-	sb_printf(c, "\t{0, NULL, 0, 0, 0, 0, 0},\n};\nconst px_desc_code px_desc_codes[] = {\n");
+	sb_printf(c, "\t{0, NULL, 0, 0, 0, 0, 0, -1, 0},\n};\nconst px_desc_code px_desc_codes[] = {\n");
 	for (size_t i = 0; i < ncodes; i++)
-		sb_printf(c, "\t{%zu, \"%s\", \"%s\", %u},\n", codes[i].field, codes[i].kind, codes[i].value,
-		          codes[i].code);
-	sb_printf(c, "\t{0, NULL, NULL, 0},\n};\nconst px_desc_shape px_desc_shapes[] = {\n");
+		sb_printf(c, "\t{%zu, \"%s\", \"%s\", %u, %u},\n", codes[i].field, codes[i].kind, codes[i].value,
+		          codes[i].code, codes[i].align);
+	sb_printf(c, "\t{0, NULL, NULL, 0, 0},\n};\nconst px_desc_shape px_desc_shapes[] = {\n");
 	for (size_t i = 0; i < nshapes; i++) {
 		char *op = sanitize(shapes[i].desc);
 		sb_printf(c, "\t{PX_OP_%s, %u, %u, %u, %u, 0x%x},\n", op, shapes[i].m, shapes[i].n_lo, shapes[i].n_hi,
