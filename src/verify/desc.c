@@ -292,6 +292,11 @@ void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *id
 		px_error(v->d, idesc->loc, PX_D_desc_mma_kind, n->op->name, kind, (int)name.n, name.s, line, dv.kind);
 		return;
 	}
+	int ws = px_slot_find(n->op, PX_SN_ws);
+	if (dv.num[PX_DF_tcgen05_idesc_max_shift] && !(ws >= 0 && n->slot[ws])) {
+		px_error(v->d, idesc->loc, PX_D_desc_mma_ws, n->op->name, (int)name.n, name.s, line);
+		return;
+	}
 	unsigned group = gs >= 0 && n->slot[gs] == PX_TOK_cta_group__2 ? 2 : 1;
 	uint32_t m = dv.num[PX_DF_tcgen05_idesc_m], nn = dv.num[PX_DF_tcgen05_idesc_n];
 	for (const px_desc_shape *s = px_desc_shapes; s->m; s++)
