@@ -77,6 +77,8 @@ bool px_select_desc(px_isel *s, const px_node *n)
 	px_desc_value dv;
 	if (!px_desc_read(n, NULL, &dv)) /* the verifier reported it; nothing reaches here */
 		return false;
+	if (n->res[0].kind != PX_O_VALUE) /* `_`: a descriptor nothing reads */
+		return true;
 	int type = s->f->values[n->res[0].id].type;
 	px_mop dst = px_reg_mop(s, type, px_value_reg(s, n->res[0].id));
 	unsigned op = (unsigned)(n->op - px_ops);

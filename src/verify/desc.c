@@ -47,17 +47,19 @@ static void values_of(int field, const char *kind, char *buf, size_t size)
 	}
 }
 
+/* A decimal number; one beyond 32 bits reads as UINT32_MAX, which every
+ * field's range refuses in its own words. */
 static bool decimal(px_str s, uint32_t *out)
 {
 	uint64_t x = 0;
-	if (!s.n || s.n > 9)
+	if (!s.n)
 		return false;
 	for (uint32_t i = 0; i < s.n; i++) {
 		if (s.s[i] < '0' || s.s[i] > '9')
 			return false;
-		x = x * 10 + (uint64_t)(s.s[i] - '0');
+		x = x > UINT32_MAX ? x : x * 10 + (uint64_t)(s.s[i] - '0');
 	}
-	*out = (uint32_t)x;
+	*out = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
 	return true;
 }
 
@@ -116,6 +118,13 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 				ok = false;
 				break;
 			}
+	for (uint32_t i = 0; i < n->nprops; i++)
+		if (!n->props[i].val.n && field_of(n, n->props[i].key) >= 0) {
+			if (d)
+				px_error(d, n->props[i].loc, PX_D_property_needs_value, (int)n->props[i].key.n,
+				         n->props[i].key.s, n->op->name);
+			ok = false;
+		}
 	/* kind first: it picks the codes of every other field */
 	bool has_kind = px_desc_fields[PX_DF_tcgen05_idesc_kind].op == op;
 	const px_prop *pk = has_kind ? prop_of(n, PX_DF_tcgen05_idesc_kind) : NULL;
@@ -126,10 +135,10 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 		for (const px_desc_code *c = px_desc_codes; c->kind; c++)
 			if (c->field == PX_DF_tcgen05_idesc_kind && str_is(pk->val, c->value))
 				out->kind = c->kind;
-	} else if (pk) {
+	} else if (pk && pk->val.n) {
 		values_of(PX_DF_tcgen05_idesc_kind, NULL, list, sizeof list);
 		if (d)
-			px_error(d, pk->val.n ? pk->val_loc : pk->loc, PX_D_desc_value, n->op->name, "kind",
+			px_error(d, pk->val_loc, PX_D_desc_value, n->op->name, "kind",
 			         (int)pk->val.n, pk->val.s, n->op->name, list);
 		ok = false;
 	}
@@ -150,7 +159,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			}
 			continue;
 		}
-		if (f == PX_DF_tcgen05_idesc_kind)
+		if (f == PX_DF_tcgen05_idesc_kind || !p->val.n) /* a bare key was reported above */
 			continue;
 		if (fd->coded) {
 			if (!out->kind) /* a wrong kind was reported; its codes are unknown */
@@ -161,7 +170,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 				values_of(f, out->kind, list, sizeof list);
 				snprintf(who, sizeof who, has_kind ? "kind::%s" : "it", out->kind);
 				if (d)
-					px_error(d, p->val.n ? p->val_loc : p->loc, PX_D_desc_value, n->op->name, fd->name,
+					px_error(d, p->val_loc, PX_D_desc_value, n->op->name, fd->name,
 					         (int)p->val.n, p->val.s, who, list);
 				ok = false;
 				continue;
@@ -169,7 +178,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			out->num[f] = (uint32_t)code;
 		} else if (!decimal(p->val, &out->num[f])) {
 			if (d)
-				px_error(d, p->val.n ? p->val_loc : p->loc, PX_D_desc_number, n->op->name, fd->name,
+				px_error(d, p->val_loc, PX_D_desc_number, n->op->name, fd->name,
 				         (int)p->val.n, p->val.s);
 			ok = false;
 			continue;
@@ -237,6 +246,8 @@ static void check_start(px_verifier *v, const px_node *n, const px_desc_value *d
 	if (e == PX_STRMAP_NONE || (e & 1))
 		return;
 	const px_global *g = &v->m->globals[e >> 1];
+	if (g->space != PX_SPACE_SHARED) /* the space check reports it */
+		return;
 	uint64_t align = g->align ? g->align : px_types[g->type].width / 8;
 	uint64_t known = align;
 	while (known > 1 && (uint64_t)a->off % known)
@@ -246,11 +257,31 @@ static void check_start(px_verifier *v, const px_node *n, const px_desc_value *d
 		         (long long)a->off, (unsigned)known);
 }
 
+/* The result is one integer or bit value of the descriptor's width: the
+ * selector writes one register with integer instructions. */
+static bool check_result(px_verifier *v, const px_func *f, const px_node *n)
+{
+	if (n->nres != 1 || n->res[0].kind != PX_O_VALUE)
+		return true; /* the count is the tables' to report; `_` discards it */
+	const px_opnd_def *rd = &n->op->results[0];
+	const px_value *val = &f->values[n->res[0].id];
+	unsigned k = px_types[val->type].kind;
+	bool scalar = !val->count || n->res[0].elem >= 0;
+	if (!val->type || (scalar && px_types[val->type].width == px_types[rd->type].width &&
+	                   (k == PX_KIND_BIT || k == PX_KIND_UINT || k == PX_KIND_SINT)))
+		return true;
+	char t[40];
+	snprintf(t, sizeof t, scalar ? "%s" : "%s[%u]", px_types[val->type].name, (unsigned)val->count);
+	px_error(v->d, n->res[0].loc, PX_D_desc_result, n->op->name, px_types[rd->type].name, (int)val->name.n,
+	         val->name.s, t);
+	return false;
+}
+
 bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
 {
-	(void)f;
 	px_desc_value dv;
-	if (!px_desc_read(n, v->d, &dv))
+	bool ok = check_result(v, f, n);
+	if (!px_desc_read(n, v->d, &dv) || !ok)
 		return false;
 	check_start(v, n, &dv);
 	return true;

@@ -111,7 +111,7 @@ void read_desc(void)
 			f->bits = 0;
 			if ((v = map_get(e, "lo"))) {
 				f->lo = (int)to_uint(v, "lo", 63);
-				f->bits = to_uint(map_need(e, "bits", "a packed field"), "bits", 32);
+				f->bits = to_uint(map_need(e, "bits", "a packed field"), "bits", 31);
 				if (!f->bits || f->lo + (int)f->bits > 64)
 					fail(e, "the field lies outside 64 bits");
 			}
