@@ -1,17 +1,19 @@
 /* pxgen: desc.yaml, the layouts of the descriptors MIR builds from named
- * fields (tcgen05.idesc). */
+ * fields (tcgen05.idesc, wgmma.desc, tcgen05.desc). */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
 #include "pxgen.h"
 
-/* {desc: OP, field: NAME, lo: L, bits: B, shift: S, required: true, coded: true}:
- * a field of the descriptor OP builds. Without lo it is packed nowhere (it
- * picks the code rows: kind); address: true: the builder's address operand
- * packs there; fixed: V packs V always (no property). {desc: OP, kind: K, field: F, value: V, code: C}:
- * the code a coded field packs for V under kind K (kind any: the
- * descriptor has no kind), and align: the bytes a tile's start is a multiple of. {desc: OP, m: M, n: [LO, HI],
- * n_step: S, cta_group: [1, 2]}: a shape the descriptor may name. */
+/* Three kinds of row (data/README.md):
+ * {desc: OP, field: NAME, lo: L, bits: B, shift: S, required, coded, fixed: V,
+ * address}: a field of the descriptor OP builds; without lo it is packed
+ * nowhere (kind: it picks the code rows), fixed packs V always, address is
+ * the builder's address operand.
+ * {desc: OP, kind: K, field: F, value: V, code: C, align: A}: the code a coded
+ * field packs for V under kind K (any: the descriptor has no kind), and the
+ * bytes a tile's start is a multiple of with it.
+ * {desc: OP, m: M, n: [LO, HI], n_step: S, cta_group: [1, 2]}: a shape. */
 typedef struct field_row {
 	const char *desc, *name;
 	int lo;
