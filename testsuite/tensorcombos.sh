@@ -41,8 +41,10 @@ cd "$work" || exit 1
 # each target's lowest PTX ISA version
 sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 \2/p' \
   "$srcdir/data/targets.yaml" >targets
+# the descriptor builders are no instructions: their fields are properties the
+# describe text does not list (tensor/idesc*, *_desc* test them)
 "$ptxemit" --list-ops |
-  awk '$1 ~ /^(mma|mma\..*|wmma\..*|wgmma\..*|tcgen05\..*|ldmatrix|stmatrix|movmatrix)$/ { print $1 }' >ops
+  awk '$1 ~ /^(mma|mma\..*|wmma\..*|wgmma\..*|tcgen05\..*|ldmatrix|stmatrix|movmatrix)$/ && $1 !~ /^(tcgen05\.idesc|tcgen05\.desc|wgmma\.desc)$/ { print $1 }' >ops
 test -s ops && test -s targets || { echo "tensorcombos: no operations or targets read"; exit 1; }
 
 # the statements: "MODULE LINE COMBINATION TEXT" (COMBINATION numbered per op)

@@ -138,7 +138,7 @@ px_mop px_emit_cvta_to(px_isel *s, unsigned space, px_mop dst, px_mop src, px_lo
 	return px_emit_unary(s, cvta, slot, dst, src, loc);
 }
 
-static void set_guard(px_isel *s, px_minst *mi, const px_node *n)
+void px_set_guard(px_isel *s, px_minst *mi, const px_node *n)
 {
 	if (!n->has_guard)
 		return;
@@ -202,7 +202,7 @@ void px_lower_node(px_isel *s, const px_node *n)
 		px_mop all = px_lower_value_as(s, r, 0, n->loc);
 		for (uint32_t k = 0; k < all.nelems; k++) {
 			px_minst *mi = append_inst(s, n->op, n->slot, n->var, n->loc);
-			set_guard(s, mi, n);
+			px_set_guard(s, mi, n);
 			mi->res = px_mops(s, 1);
 			mi->res[0] = all.elems[k];
 			mi->nres = 1;
@@ -214,7 +214,7 @@ void px_lower_node(px_isel *s, const px_node *n)
 	}
 	/* the verifier chose the node's variant: the selector keeps it */
 	px_minst *mi = append_inst(s, n->op, n->slot, n->var, n->loc);
-	set_guard(s, mi, n);
+	px_set_guard(s, mi, n);
 	lower_results(s, n, mi);
 	mi->ops = ops;
 	mi->nops = n->nops < no ? n->nops : no;

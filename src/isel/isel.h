@@ -69,6 +69,8 @@ bool px_select_tmem_fragment(px_isel *s, const px_node *n);
 bool px_select_tcgen05_commit(px_isel *s, const px_node *n);
 bool px_select_tcgen05_mma(px_isel *s, const px_node *n);
 bool px_select_wmma(px_isel *s, const px_node *n);
+/* desc.c: a descriptor built from named fields, moved as its packed constant */
+bool px_select_desc(px_isel *s, const px_node *n);
 
 /* ---- shared between the selector's files ---- */
 /* registers (regs.c) */
@@ -86,6 +88,7 @@ px_mop *px_mops(px_isel *s, uint32_t n);
 void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned tok); /* sname: PX_SN_* */
 unsigned px_type_tok(const px_op_def *op, unsigned sname, int type);
 void px_finish(px_isel *s, px_minst *mi);        /* MC name */
+void px_set_guard(px_isel *s, px_minst *mi, const px_node *n); /* n's guard, if it has one */
 /* dst = op src (one result, one operand); returns dst */
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc);
 /* dst = cvta.to.space.u64 src: a generic address into the space's own */

@@ -318,6 +318,30 @@ extern const unsigned px_mma_types_n;
 extern const px_mma_enum px_mma_shapes[]; /* shapes 0x01..0x19 */
 extern const unsigned px_mma_shapes_n;
 
+/* ---- the descriptors MIR builds from named fields (data/desc.yaml) ---- */
+typedef struct px_desc_field {
+	uint16_t op;        /* PX_OP_* of the builder */
+	const char *name;   /* its property key */
+	int8_t lo;          /* lowest bit; -1: packed nowhere (kind: picks the codes) */
+	uint8_t bits, shift; /* width; a number is stored >> shift */
+	bool required, coded; /* coded: a name packed as its code for the kind */
+	int8_t fixed;       /* a constant always packed (no property), or -1 */
+	bool address;       /* the builder's address operand (the tile's start), not a property */
+} px_desc_field;
+typedef struct px_desc_code {
+	uint8_t field;      /* PX_DF_* */
+	const char *kind, *value; /* kind "any": the descriptor has no kind */
+	uint8_t code;
+	uint16_t align;     /* a tile's start is a multiple of it (0: no rule) */
+} px_desc_code;
+typedef struct px_desc_shape {
+	uint16_t op, m, n_lo, n_hi, n_step;
+	uint8_t cta_groups; /* bit k: cta_group::k */
+} px_desc_shape;
+extern const px_desc_field px_desc_fields[]; /* indexed by PX_DF_*, then a NULL name */
+extern const px_desc_code px_desc_codes[];   /* NULL kind ends */
+extern const px_desc_shape px_desc_shapes[]; /* m 0 ends */
+
 /* ---- the pattern matcher's patterns (data/patterns.yaml) ---- */
 /* One step of a pattern's pipeline-lattice row: the byte CheckPatternPredicate
  * reads on targets below sm_below (0: every target; the row's last step). */

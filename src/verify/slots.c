@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "diag/suggest.h"
+#include "verify/desc.h"
 #include "verify/verify.h"
 
 static px_loc loc_at(px_loc base, uint32_t off)
@@ -204,6 +205,8 @@ static bool apply_props(px_verifier *v, px_node *n)
 			n->flags |= fl->bit;
 			continue;
 		}
+		if (px_desc_is_field(n, p->key)) /* the family reads it (verify/desc.c) */
+			continue;
 		const char *const *from;
 		int si = prop_slot(n->op, p->key, &from);
 		if (si < 0) {

@@ -39,6 +39,7 @@ void px_wgmma_check(px_verifier *v, px_func *f, px_node *n)
 		if (vals && !(pred_ok && pred) && !px_int_allowed(o, vals, nv))
 			px_error(v->d, o->loc, PX_D_wgmma_imm, i + 1, n->op->name, px_allowed_text(text, sizeof text, pred_ok, vals, nv));
 	}
+	px_desc_check_operands(v, f, n, PX_OP_wgmma_desc);
 }
 
 /* tcgen05.commit's multicast mask: NVVM's selector takes 16- and 32-bit
@@ -72,4 +73,14 @@ bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	output_lanes(v, f, n);
 	return px_wgmma_prepare(v, f, n);
+}
+
+/* idesc comes after d, a and b (and the sparse form's metadata). */
+void px_tcgen05_mma_check(px_verifier *v, px_func *f, px_node *n)
+{
+	int sp = px_slot_find(n->op, PX_SN_sp);
+	unsigned at = n->slot[sp] ? 4 : 3;
+	if (n->nops > at)
+		px_desc_check_mma(v, f, n, &n->ops[at]);
+	px_desc_check_operands(v, f, n, PX_OP_tcgen05_desc);
 }

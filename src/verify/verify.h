@@ -145,6 +145,12 @@ bool px_wgmma_prepare(px_verifier *v, px_func *f, px_node *n);   /* tensor.c */
 void px_wgmma_check(px_verifier *v, px_func *f, px_node *n);     /* tensor.c */
 bool px_tcgen05_commit_prepare(px_verifier *v, px_func *f, px_node *n); /* tensor.c */
 bool px_tcgen05_mma_prepare(px_verifier *v, px_func *f, px_node *n);    /* tensor.c */
+void px_tcgen05_mma_check(px_verifier *v, px_func *f, px_node *n);      /* tensor.c */
+bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n);           /* desc.c */
+/* n (tcgen05.mma) against the tcgen05.idesc that alone defines its idesc operand */
+void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *idesc); /* desc.c */
+/* n's u64 descriptor operands: one built by a matrix descriptor builder must be want_op's (PX_OP_*) layout */
+void px_desc_check_operands(px_verifier *v, px_func *f, px_node *n, unsigned want_op); /* desc.c */
 void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c */
 void px_imm_range_check(px_verifier *v, px_func *f, px_node *n); /* immrange.c */
 void px_texture_check(px_verifier *v, px_func *f, px_node *n);   /* texture.c */

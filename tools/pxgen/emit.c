@@ -583,6 +583,7 @@ void emit_header(sbuf *h)
 	          M.snames.n, "_NONE", true);
 	free(names);
 	emit_pattern_enum(h);
+	emit_desc_enum(h);
 	sb_printf(h, "\n/* register classes: NVPTX's class ids */\nenum {\n");
 	for (size_t i = 0; i < M.nrc; i++) {
 		char *s = sanitize(M.rc[i].name + (M.rc[i].name[0] == '%'));
@@ -612,5 +613,6 @@ void emit_source(sbuf *c)
 	emit_diags_and_flags(c);
 	emit_ops(c);
 	emit_mma(c);
+	emit_desc(c);
 	emit_patterns(c);
 }

@@ -61,6 +61,8 @@ static enum file_kind kind_of(const char *path)
 			return (enum file_kind)k;
 	if (!strcmp(base, "mma_desc.yaml"))
 		return K_MMA;
+	if (!strcmp(base, "desc.yaml"))
+		return K_DESC;
 	if (!strcmp(base, "patterns.yaml"))
 		return K_PATTERNS;
 	if (!strcmp(base, "families.yaml"))
@@ -96,7 +98,7 @@ static void (*const readers[K_NKINDS])(void) = {
 	[K_REGCLASSES] = read_regclasses, [K_TYPES] = read_types, [K_TARGETS] = read_targets,
 	[K_SREGS] = read_sregs, [K_DIRECTIVES] = read_directives, [K_FLAGS] = read_flags,
 	[K_DIAG] = read_diags, [K_OPS] = read_ops, [K_MMA] = read_mma, [K_PATTERNS] = read_patterns,
-	[K_FAMILIES] = read_families,
+	[K_FAMILIES] = read_families, [K_DESC] = read_desc,
 };
 
 /* Writes path through a temporary file: returns the temporary's name. */
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
 	/* Targets come before the windows that are checked against its PTX versions. */
 	/* Diagnostics come before the directives and ops that name them. */
 	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,     K_DIAG,
-	                                       K_DIRECTIVES, K_FLAGS,   K_FAMILIES, K_OPS, K_PATTERNS, K_MMA};
+	                                       K_DIRECTIVES, K_FLAGS,   K_FAMILIES, K_OPS, K_PATTERNS, K_MMA, K_DESC};
 	for (size_t k = 0; k < K_NKINDS; k++) {
 		for (size_t i = 0; i < nfiles; i++)
 			if (files[i].kind == order[k]) {

@@ -9,6 +9,7 @@
  *   foreach.c   an op's lists, operand sets, variant templates and iid formulas
  *   families.c  families.yaml
  *   mma.c       mma_desc.yaml
+ *   desc.c      desc.yaml
  *   patterns.c  patterns.yaml
  *   emit.c      px_tables.h and px_tables.c
  *   main.c      the command line, file kinds, reading order, output files */
@@ -53,7 +54,7 @@ int cmp_str(const void *a, const void *b);
 /* ---------------------------------------------------------------- YAML access and errors (yaml.c) */
 
 enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS,
-                 K_FAMILIES, K_NKINDS };
+                 K_FAMILIES, K_DESC, K_NKINDS };
 
 typedef struct yfile {
 	const char *path;
@@ -337,6 +338,10 @@ void check_family(const op_row *op, const ynode *at);
 /* mma.c, patterns.c */
 void read_mma(void);
 void emit_mma(sbuf *c);
+/* desc.c */
+void read_desc(void);
+void emit_desc_enum(sbuf *h);
+void emit_desc(sbuf *c);
 void read_patterns(void);
 void emit_patterns(sbuf *c);
 void emit_pattern_enum(sbuf *h);

@@ -1,0 +1,338 @@
+/* tcgen05.idesc: each property is a field of data/desc.yaml; a number is
+ * checked against the shapes the table lists, a name against the codes its
+ * kind has, and every field is packed at its bits. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/desc.h"
+#include "verify/verify.h"
+
+static bool str_is(px_str s, const char *z) { return strlen(z) == s.n && !memcmp(s.s, z, s.n); }
+
+static int field_of(const px_node *n, px_str key)
+{
+	unsigned op = (unsigned)(n->op - px_ops);
+	for (int i = 0; px_desc_fields[i].name; i++)
+		if (px_desc_fields[i].op == op && !px_desc_fields[i].address && px_desc_fields[i].fixed < 0 &&
+		    str_is(key, px_desc_fields[i].name))
+			return i;
+	return -1;
+}
+
+bool px_desc_is_field(const px_node *n, px_str key) { return field_of(n, key) >= 0; }
+
+/* The code kind's row gives value in field, or -1; a NULL kind: any kind's. */
+static int code_of(int field, const char *kind, px_str value)
+{
+	for (const px_desc_code *c = px_desc_codes; c->kind; c++)
+		if (c->field == field && (!kind || !strcmp(c->kind, kind)) && str_is(value, c->value))
+			return c->code;
+	return -1;
+}
+
+/* "f16, bf16": the values field takes under kind (NULL: every kind's, once each). */
+static void values_of(int field, const char *kind, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (const px_desc_code *c = px_desc_codes; c->kind; c++) {
+		if (c->field != field || (kind && strcmp(c->kind, kind)))
+			continue;
+		bool seen = false;
+		for (const px_desc_code *e = px_desc_codes; e < c && !seen; e++)
+			seen = e->field == field && (!kind || !strcmp(e->kind, kind)) && !strcmp(e->value, c->value);
+		if (!seen && len + strlen(c->value) + 3 < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", c->value);
+	}
+}
+
+/* A decimal number; one beyond 32 bits reads as UINT32_MAX, which every
+ * field's range refuses in its own words. */
+static bool decimal(px_str s, uint32_t *out)
+{
+	uint64_t x = 0;
+	if (!s.n)
+		return false;
+	for (uint32_t i = 0; i < s.n; i++) {
+		if (s.s[i] < '0' || s.s[i] > '9')
+			return false;
+		x = x > UINT32_MAX ? x : x * 10 + (uint64_t)(s.s[i] - '0');
+	}
+	*out = x > UINT32_MAX ? UINT32_MAX : (uint32_t)x;
+	return true;
+}
+
+/* m and n of the instruction descriptor are checked against the shapes instead */
+static bool shaped(int f) { return f == PX_DF_tcgen05_idesc_m || f == PX_DF_tcgen05_idesc_n; }
+
+static const px_prop *prop_of(const px_node *n, int field)
+{
+	for (uint32_t i = 0; i < n->nprops; i++)
+		if (str_is(n->props[i].key, px_desc_fields[field].name))
+			return &n->props[i];
+	return NULL;
+}
+
+/* m and n: a shape some row lists (for any cta_group; the MMA checks its own). */
+static bool check_shape(const px_node *n, px_diags *d, const px_desc_value *v, const px_prop *pm, const px_prop *pn)
+{
+	unsigned op = (unsigned)(n->op - px_ops);
+	uint32_t m = v->num[PX_DF_tcgen05_idesc_m], nn = v->num[PX_DF_tcgen05_idesc_n];
+	char list[128] = "";
+	size_t len = 0;
+	const px_desc_shape *row = NULL;
+	for (const px_desc_shape *s = px_desc_shapes; s->m; s++) {
+		if (s->op != op)
+			continue;
+		len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", len ? ", " : "", s->m);
+		if (s->m == m && (!row || (nn >= s->n_lo && nn <= s->n_hi && nn % s->n_step == 0)))
+			row = s;
+	}
+	if (!row) {
+		if (d)
+			px_error(d, pm->val_loc, PX_D_desc_m, n->op->name, (int)pm->val.n, pm->val.s, list);
+		return false;
+	}
+	if (nn < row->n_lo || nn > row->n_hi || nn % row->n_step) {
+		if (d)
+			px_error(d, pn->val_loc, PX_D_desc_n, n->op->name, (int)pn->val.n, pn->val.s, m, row->n_step,
+			         row->n_lo, row->n_hi);
+		return false;
+	}
+	return true;
+}
+
+bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
+{
+	memset(out, 0, sizeof *out);
+	unsigned op = (unsigned)(n->op - px_ops);
+	bool ok = true;
+	for (uint32_t i = 0; i < n->nprops; i++)
+		for (uint32_t j = 0; j < i; j++)
+			if (n->props[i].key.n == n->props[j].key.n &&
+			    !memcmp(n->props[i].key.s, n->props[j].key.s, n->props[i].key.n) && field_of(n, n->props[i].key) >= 0) {
+				if (d)
+					px_error(d, n->props[i].loc, PX_D_desc_twice, n->op->name, (int)n->props[i].key.n,
+					         n->props[i].key.s);
+				ok = false;
+				break;
+			}
+	for (uint32_t i = 0; i < n->nprops; i++)
+		if (!n->props[i].val.n && field_of(n, n->props[i].key) >= 0) {
+			if (d)
+				px_error(d, n->props[i].loc, PX_D_property_needs_value, (int)n->props[i].key.n,
+				         n->props[i].key.s, n->op->name);
+			ok = false;
+		}
+	/* kind first: it picks the codes of every other field */
+	bool has_kind = px_desc_fields[PX_DF_tcgen05_idesc_kind].op == op;
+	const px_prop *pk = has_kind ? prop_of(n, PX_DF_tcgen05_idesc_kind) : NULL;
+	char list[160];
+	if (!has_kind)
+		out->kind = "any";
+	else if (pk && code_of(PX_DF_tcgen05_idesc_kind, NULL, pk->val) >= 0) {
+		for (const px_desc_code *c = px_desc_codes; c->kind; c++)
+			if (c->field == PX_DF_tcgen05_idesc_kind && str_is(pk->val, c->value))
+				out->kind = c->kind;
+	} else if (pk && pk->val.n) {
+		values_of(PX_DF_tcgen05_idesc_kind, NULL, list, sizeof list);
+		if (d)
+			px_error(d, pk->val_loc, PX_D_desc_value, n->op->name, "kind",
+			         (int)pk->val.n, pk->val.s, n->op->name, list);
+		ok = false;
+	}
+	for (int f = 0; px_desc_fields[f].name; f++) {
+		const px_desc_field *fd = &px_desc_fields[f];
+		if (fd->op != op)
+			continue;
+		if (fd->address || fd->fixed >= 0) {
+			out->num[f] = fd->fixed >= 0 ? (uint32_t)fd->fixed : 0;
+			continue;
+		}
+		const px_prop *p = prop_of(n, f);
+		if (!p) {
+			if (fd->required) {
+				if (d)
+					px_error(d, n->oploc, PX_D_desc_missing, n->op->name, fd->name);
+				ok = false;
+			}
+			continue;
+		}
+		if (f == PX_DF_tcgen05_idesc_kind || !p->val.n) /* a bare key was reported above */
+			continue;
+		if (fd->coded) {
+			if (!out->kind) /* a wrong kind was reported; its codes are unknown */
+				continue;
+			int code = code_of(f, out->kind, p->val);
+			if (code < 0) {
+				char who[32];
+				values_of(f, out->kind, list, sizeof list);
+				snprintf(who, sizeof who, has_kind ? "kind::%s" : "it", out->kind);
+				if (d)
+					px_error(d, p->val_loc, PX_D_desc_value, n->op->name, fd->name,
+					         (int)p->val.n, p->val.s, who, list);
+				ok = false;
+				continue;
+			}
+			out->num[f] = (uint32_t)code;
+		} else if (!decimal(p->val, &out->num[f])) {
+			if (d)
+				px_error(d, p->val_loc, PX_D_desc_number, n->op->name, fd->name,
+				         (int)p->val.n, p->val.s);
+			ok = false;
+			continue;
+		} else if (!shaped(f) && (out->num[f] & ((1u << fd->shift) - 1) || out->num[f] >> fd->shift >> fd->bits)) {
+			if (d)
+				px_error(d, p->val_loc, PX_D_desc_range, n->op->name, fd->name, (int)p->val.n, p->val.s,
+				         1u << fd->shift, ((1u << fd->bits) - 1) << fd->shift);
+			ok = false;
+		}
+	}
+	const px_prop *pm = prop_of(n, PX_DF_tcgen05_idesc_m), *pn = prop_of(n, PX_DF_tcgen05_idesc_n);
+	if (ok && has_kind && pm && pn)
+		ok = check_shape(n, d, out, pm, pn);
+	if (!ok)
+		return false;
+	for (int f = 0; px_desc_fields[f].name; f++) {
+		const px_desc_field *fd = &px_desc_fields[f];
+		if (fd->op == op && fd->lo >= 0)
+			out->word |= (uint64_t)(out->num[f] >> fd->shift) << fd->lo;
+	}
+	return true;
+}
+
+/* The one statement that defines value in f, or NULL (none, or several: a
+ * value reassigned is not followed). */
+static const px_node *only_def(const px_func *f, uint32_t value)
+{
+	const px_node *def = NULL;
+	for (const px_node *x = f->first; x; x = x->next)
+		for (uint32_t r = 0; r < x->nres; r++)
+			if (x->res[r].kind == PX_O_VALUE && x->res[r].id == value) {
+				if (def)
+					return NULL;
+				def = x;
+			}
+	return def;
+}
+
+/* The swizzle's alignment rule, where the tile's start is a module
+ * variable plus a constant: the variable's align (its element's size when
+ * it has none) must cover the pattern unless base_offset says where in the
+ * pattern the tile starts. A register start is not followed. */
+static void check_start(px_verifier *v, const px_node *n, const px_desc_value *dv)
+{
+	unsigned op = (unsigned)(n->op - px_ops);
+	if (!n->nops || n->ops[0].kind != PX_O_ADDR || n->ops[0].base->kind != PX_O_SYM || px_addr_idx(&n->ops[0]))
+		return;
+	uint32_t need = 16, base_offset = 0;
+	const char *swz = "none";
+	for (int f = 0; px_desc_fields[f].name; f++) {
+		if (px_desc_fields[f].op != op)
+			continue;
+		if (!strcmp(px_desc_fields[f].name, "base_offset"))
+			base_offset = dv->num[f];
+		for (const px_desc_code *c = px_desc_codes; px_desc_fields[f].coded && c->kind; c++)
+			if (c->field == f && c->code == dv->num[f] && c->align && prop_of(n, f)) {
+				need = c->align;
+				swz = c->value;
+			}
+	}
+	if (base_offset)
+		need = 16;
+	const px_opnd *a = &n->ops[0];
+	uint32_t e = px_module_sym(v->m, a->base->sym);
+	if (e == PX_STRMAP_NONE || (e & 1))
+		return;
+	const px_global *g = &v->m->globals[e >> 1];
+	if (g->space != PX_SPACE_SHARED) /* the space check reports it */
+		return;
+	uint64_t align = g->align ? g->align : px_types[g->type].width / 8;
+	uint64_t known = align;
+	while (known > 1 && (uint64_t)a->off % known)
+		known >>= 1;
+	if (known < need)
+		px_error(v->d, a->loc, PX_D_desc_align, n->op->name, swz, need, (int)a->base->sym.n, a->base->sym.s,
+		         (long long)a->off, (unsigned)known);
+}
+
+/* The result is one integer or bit value of the descriptor's width: the
+ * selector writes one register with integer instructions. */
+static bool check_result(px_verifier *v, const px_func *f, const px_node *n)
+{
+	if (n->nres != 1 || n->res[0].kind != PX_O_VALUE)
+		return true; /* the count is the tables' to report; `_` discards it */
+	const px_opnd_def *rd = &n->op->results[0];
+	const px_value *val = &f->values[n->res[0].id];
+	unsigned k = px_types[val->type].kind;
+	bool scalar = !val->count || n->res[0].elem >= 0;
+	if (!val->type || (scalar && px_types[val->type].width == px_types[rd->type].width &&
+	                   (k == PX_KIND_BIT || k == PX_KIND_UINT || k == PX_KIND_SINT)))
+		return true;
+	char t[40];
+	snprintf(t, sizeof t, scalar ? "%s" : "%s[%u]", px_types[val->type].name, (unsigned)val->count);
+	px_error(v->d, n->res[0].loc, PX_D_desc_result, n->op->name, px_types[rd->type].name, (int)val->name.n,
+	         val->name.s, t);
+	return false;
+}
+
+bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
+{
+	px_desc_value dv;
+	bool ok = check_result(v, f, n);
+	if (!px_desc_read(n, v->d, &dv) || !ok)
+		return false;
+	check_start(v, n, &dv);
+	return true;
+}
+
+void px_desc_check_operands(px_verifier *v, px_func *f, px_node *n, unsigned want_op)
+{
+	unsigned no;
+	const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);
+	for (unsigned i = 0; i < n->nops && i < no; i++) {
+		const px_opnd *o = &n->ops[i];
+		if (defs[i].kind != PX_OK_REG || defs[i].type != PX_T_u64 || o->kind != PX_O_VALUE || o->elem >= 0)
+			continue;
+		const px_node *def = only_def(f, o->id);
+		if (!def || def->kind != PX_N_INST || !def->op || def->op->family != PX_FAM_desc ||
+		    def->op == &px_ops[want_op])
+			continue;
+		px_str name = f->values[o->id].name;
+		px_error(v->d, o->loc, PX_D_desc_layout, n->op->name, (int)name.n, name.s,
+		         px_module_line(v->m, def->loc), def->op->name, px_ops[want_op].name);
+	}
+}
+
+void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *idesc)
+{
+	if (!idesc || idesc->kind != PX_O_VALUE || idesc->elem >= 0)
+		return;
+	const px_node *def = only_def(f, idesc->id);
+	if (!def || def->kind != PX_N_INST || !def->op || def->op != &px_ops[PX_OP_tcgen05_idesc])
+		return;
+	px_desc_value dv;
+	if (!px_desc_read(def, NULL, &dv))
+		return; /* its own errors were reported at it */
+	int ks = px_slot_find(n->op, PX_SN_kind), gs = px_slot_find(n->op, PX_SN_cta_group);
+	const char *kind = ks >= 0 && n->slot[ks] ? px_tok_names[n->slot[ks]] + strlen("kind::") : NULL;
+	px_str name = f->values[idesc->id].name;
+	unsigned line = px_module_line(v->m, def->loc);
+	if (kind && strcmp(kind, dv.kind)) {
+		px_error(v->d, idesc->loc, PX_D_desc_mma_kind, n->op->name, kind, (int)name.n, name.s, line, dv.kind);
+		return;
+	}
+	int ws = px_slot_find(n->op, PX_SN_ws);
+	if (dv.num[PX_DF_tcgen05_idesc_max_shift] && !(ws >= 0 && n->slot[ws])) {
+		px_error(v->d, idesc->loc, PX_D_desc_mma_ws, n->op->name, (int)name.n, name.s, line);
+		return;
+	}
+	unsigned group = gs >= 0 && n->slot[gs] == PX_TOK_cta_group__2 ? 2 : 1;
+	uint32_t m = dv.num[PX_DF_tcgen05_idesc_m], nn = dv.num[PX_DF_tcgen05_idesc_n];
+	for (const px_desc_shape *s = px_desc_shapes; s->m; s++)
+		if (s->op == PX_OP_tcgen05_idesc && s->m == m && (s->cta_groups >> group & 1) && nn >= s->n_lo &&
+		    nn <= s->n_hi && nn % s->n_step == 0)
+			return;
+	px_error(v->d, idesc->loc, PX_D_desc_mma_shape, n->op->name, group, m, nn, (int)name.n, name.s, line);
+}
