@@ -3,25 +3,33 @@
 #
 # Every MIR file the suite expects ptxemit to accept (PX_PTX_CASE,
 # PX_ISEL_CASE, PX_EXAMPLE, PX_ISA_PROBE and the execution tests' kernels) is
-# translated again for every target of data/targets.yaml, and ptxas judges each
-# result:
-#   - ptxemit accepts for target T: ptxas must assemble its output for T
-#     (otherwise the verdict is "unsound");
-#   - ptxemit refuses T: the PTX it prints for the case's own target, with
-#     `.target T` and a `.version` ptxemit could have chosen for T, must be
-#     refused by ptxas too (otherwise the verdict is a "false reject").
-#     The versions tried are the case's own version raised to T's lowest and,
-#     unless the case fixes its version (a `ptx X.Y` on its target line, or
-#     --ptx), the highest version ptxemit knows; ptxas must refuse both.
+# translated again for every target of data/targets.yaml (--max-errors=0, so
+# that every line ptxemit refuses is named; --lineinfo, so that every PTX line
+# names its MIR line), and ptxas judges every statement on its own:
+#   - where ptxemit accepts the file for target T, ptxas must assemble every
+#     line of its output for T (a line it refuses makes its statement
+#     "unsound");
+#   - where ptxemit refuses some lines for T, the PTX it prints for the
+#     case's own target, with `.target T` and a `.version` ptxemit could have
+#     chosen for T, is given to ptxas: every refused line's statement must be
+#     refused there too (otherwise it is a "false reject"), and every other
+#     statement accepted (otherwise it is "unsound": ptxemit accepts for T
+#     what ptxas refuses). The versions tried are the case's own version
+#     raised to T's lowest and, unless the case fixes its version (a `ptx
+#     X.Y` on its target line, or --ptx), the highest version ptxemit knows; a
+#     refused statement ptxas accepts at either is a false reject.
+# ptxas names every line its parser refuses; testsuite/ptxaslines.sh blanks
+# those statements and asks again, for the checks of later phases, and each
+# line is read back to its MIR line through the `.loc` before it.
 # A case that fixes its version is translated for T with that version raised to
 # T's lowest (--ptx); any other case lets ptxemit choose.
 #
 # ptxas's verdicts are kept in CACHE, one "KEY VERDICT" line each, KEY naming a
-# hash of ptxas's version, the -arch given and a hash of the PTX text; only
-# texts not in CACHE are given to ptxas, JOBS at a time. Several sweeps may
-# share one CACHE at once (testsuite/sweepcache.sh says how). Prints the
-# counts and every disagreement with ptxas's message; exits 1 on any
-# disagreement, 77 when ptxas or a hash program is missing.
+# hash of ptxas's version and options, the -arch given and a hash of the PTX
+# text; only texts not in CACHE are given to ptxas, JOBS at a time. Several
+# sweeps may share one CACHE at once (testsuite/sweepcache.sh says how).
+# Prints the counts and every disagreement with ptxemit's message; exits 1 on
+# any disagreement, 77 when ptxas or a hash program is missing.
 set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
 test -n "$ptxas" && test -x "$ptxas" || exit 77
@@ -74,22 +82,27 @@ while read -r t tmin; do echo "$t $tmin `ptxas_arch "$t"`"; done <"$work/targets
 
 # Translate every case for every target. The jobs list has a line
 # "N KIND CASE TARGET" per translation, KIND acc (ptxemit accepted; ptxas judges
-# ptx/N.ptx) or rej (ptxas judges ptx/N.ptx and, where it exists, ptx/N.top.ptx);
-# "FILE ARCH" lines in asks name what ptxas is asked.
+# ptx/N.ptx) or rej (ptxemit refused the lines in ptx/N.no; ptxas judges
+# ptx/N.ptx and, where it exists, ptx/N.top.ptx); "FILE ARCH" lines in asks
+# name what ptxas is asked.
 cd "$work" || exit 1
 : >jobs; : >asks
 n=0 c=0
 while read -r mir opts; do
   c=$((c + 1))
-  in=in/$c.mir
+  # named by its path, so that the text (and ptxas's cached verdict) does not
+  # change when a case is added before it
+  base=in/`echo "$mir" | tr '/' '_'`
+  base=${base%.mir}
+  in=$base.mir
   cp "$srcdir/$mir" "$in" || exit 1
   # shellcheck disable=SC2086
-  if ! "$ptxemit" $opts "$in" -o own.ptx 2>own.err; then
+  if ! "$ptxemit" -j1 --lineinfo $opts "$in" -o "$base.ptx" 2>own.err; then
     echo "sweep: $mir: refused for its own target:" >&2
     cat own.err >&2
     exit 1
   fi
-  own=`sed -n 's/^\.version \([0-9.]*\).*/\1/p' own.ptx`
+  own=`sed -n 's/^\.version \([0-9.]*\).*/\1/p' "$base.ptx"`
   fixed=
   case " $opts " in *" --ptx="*) fixed=yes ;; esac
   grep '^[ 	]*target[ 	].*[ 	]ptx[ 	]' "$in" >/dev/null && fixed=yes
@@ -100,13 +113,15 @@ while read -r mir opts; do
     popt=
     test -n "$fixed" && popt=--ptx=$v
     # shellcheck disable=SC2086
-    if "$ptxemit" $rest $popt --target="$t" "$in" -o "ptx/$n.ptx" 2>"ptx/$n.err"; then
-      echo "$n acc $mir $t" >>jobs
+    if "$ptxemit" -j1 --max-errors=0 --lineinfo $rest $popt --target="$t" "$in" -o "ptx/$n.ptx" 2>"ptx/$n.err"; then
+      echo "$n acc $mir $t $c" >>jobs
       echo "ptx/$n.ptx $arch" >>asks
     else
+      sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "ptx/$n.err" >"ptx/$n.no"
+      test -s "ptx/$n.no" || echo "0 `head -n 1 "ptx/$n.err"`" >"ptx/$n.no"
       sed -e "s/^\.target [a-z0-9_]*/.target $t/" -e "s/^\.version [0-9.]*/.version $v/" \
-        own.ptx >"ptx/$n.ptx"
-      echo "$n rej $mir $t" >>jobs
+        "$base.ptx" >"ptx/$n.ptx"
+      echo "$n rej $mir $t $c" >>jobs
       echo "ptx/$n.ptx $arch" >>asks
       if test -z "$fixed" && test "$v" != "$top"; then
         sed "s/^\.version [0-9.]*/.version $top/" "ptx/$n.ptx" >"ptx/$n.top.ptx"
@@ -116,60 +131,57 @@ while read -r mir opts; do
   done <targets.arch
 done <cases
 
-# KEY of each question: ptxas's version hash, the -arch, the text's hash
-pver=`{ "$ptxas" --version 2>&1; } | $hash | cut -c1-16`
-cut -d' ' -f1 asks | xargs $hash | sed 's/^\([0-9a-f]*\) *\**\(.*\)/\2 \1/' >texthash
-awk -v p="$pver" 'FILENAME == ARGV[1] { h[$1] = $2; next }
-  { print $1, $2, p ":" $2 ":" h[$1] }' texthash asks >keys
+# ptxas's verdicts (testsuite/sweepcache.sh); "FILE VERDICT" lines
+judge_texts asks judged || exit 1
+nrun=$judged
 
-# cache_verdicts and append_cache (the cache several sweeps may share)
+# each refused line of a text as its MIR line: "FILE MIRLINE" (0: a line
+# outside the statements)
+awk '$2 != "ok" { print $1, $2 }' judged | while read -r f v; do
+  echo "$v" | sed 's/^no:\{0,1\}//' | tr ',' '\n' | grep . >lines
+  test -s lines || { echo "$f 0"; continue; }
+  awk -v f="$f" 'FILENAME == ARGV[1] { bad[$1] = 1; next }
+    /^[ \t]*\.loc / { cur = $3; next }
+    /^}/ || /^\.(visible|weak|entry|func)/ { cur = 0 }
+    FNR in bad { print f, cur + 0 }' lines "$f"
+done >refused
 
-# ptxas for the keys not in the cache, JOBS at a time
-cache_verdicts >known
-awk 'FILENAME == ARGV[1] { seen[$1] = 1; next }
-  !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' known keys >todo
-nrun=`wc -l <todo | tr -d ' '`
-: >new
-if test "$nrun" -gt 0; then
-  # shellcheck disable=SC2016
-  xargs -P "$jobs" -n 3 sh -c '
-    if "$0" -arch="$2" -c "$1" -o /dev/null >/dev/null 2>&1; then v=ok; else v=no; fi
-    echo "$3 $v"' "$ptxas" <todo >new || exit 1
-  test `wc -l <new` -eq "$nrun" || { echo "sweep: ptxas gave no verdict for some texts" >&2; exit 1; }
-  append_cache new || exit 1
-fi
-
-# ptxas's verdicts against ptxemit's (this run's own answers first: another
-# sweep may have written a disagreeing line for one of them meanwhile)
-awk 'FILENAME == ARGV[1] || FILENAME == ARGV[2] { if (!($1 in verdict)) verdict[$1] = $2; next }
-  { print $1, verdict[$3] }' new known keys >verdicts
+# the verdicts, statement by statement
 awk -v nc="$ncases" -v nt="$ntargets" -v nrun="$nrun" '
   FILENAME == ARGV[1] { v[$1] = $2; next }
+  FILENAME == ARGV[2] { bad[$1, $2] = 1; anybad[$1] = 1; next }
   {
     f = "ptx/" $1 ".ptx"; ftop = "ptx/" $1 ".top.ptx"
+    # the statements of the text: the MIR lines its .loc lines name
+    delete stmt; ns = 0
+    while ((getline l < f) > 0) if (l ~ /^[ \t]*\.loc /) { split(l, q, " "); if (!(q[3] in stmt)) { stmt[q[3]] = 1; ns++ } }
+    close(f)
     if ($2 == "acc") {
-      acc++
-      if (v[f] == "ok") good_acc++
-      else { bad++; print "unsound: " $3 " on " $4 ": ptxemit accepts it, ptxas refuses " f }
-    } else {
-      rej++
-      if (v[f] == "ok" || v[ftop] == "ok") {
-        fr++; print "false reject: " $3 " on " $4 ": ptxemit refuses it, ptxas accepts " (v[f] == "ok" ? f : ftop)
-      } else good_rej++
+      for (l in stmt) { if ((f, l) in bad) { unsound++; print "unsound: " $3 ":" l " on " $4 ": ptxemit accepts it, ptxas refuses it in " f } else acc++ }
+      if ((f, 0) in bad) { unsound++; print "unsound: " $3 " on " $4 ": ptxemit accepts it, ptxas refuses a line outside the statements of " f }
+      next
+    }
+    delete no
+    nofile = "ptx/" $1 ".no"
+    while ((getline l < nofile) > 0) { split(l, q, " "); m = l; sub(/^[0-9]+ /, "", m); if (!(q[1] in no)) no[q[1]] = m }
+    close(nofile)
+    top = (ftop in v)
+    for (l in no) {
+      if (l in stmt) refusedby = ((f, l) in bad) && (!top || (ftop, l) in bad)
+      else refusedby = (f in anybad) && (!top || ftop in anybad)
+      if (refusedby) rej++
+      else { fr++; print "false reject: " $3 ":" l " on " $4 ": ptxemit refuses it (" no[l] "), ptxas accepts it in " (((f, l) in bad) || !(l in stmt) && (f in anybad) ? ftop : f) }
+    }
+    for (l in stmt) if (!(l in no)) {
+      if ((f, l) in bad) { unsound++; print "unsound: " $3 ":" l " on " $4 ": ptxemit accepts it, ptxas refuses it in " f }
+      else acc++
     }
   }
   END {
-    printf "sweep: %d cases, %d targets, %d verdicts: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects (%d texts given to ptxas, the rest cached)\n",
-      nc, nt, acc + rej, good_acc, good_rej, bad, fr, nrun
-    exit (bad + fr) > 0
-  }' verdicts jobs >report
+    printf "sweep: %d cases, %d targets, %d statement verdicts: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects (%d texts given to ptxas, the rest cached)\n",
+      nc, nt, acc + rej + unsound + fr, acc, rej, unsound, fr, nrun
+    exit (unsound + fr) > 0
+  }' judged refused jobs >report
 st=$?
 cat report
-# each disagreement: ptxemit's and ptxas's words
-awk '/^(unsound|false reject): / { print $NF }' report | while read -r f; do
-  n=`echo "$f" | sed 's/^ptx\/\([0-9]*\).*/\1/'`
-  t=`awk -v n="$n" '$1 == n { print $4 }' jobs`
-  echo "--- $f (ptxemit: `head -n 1 "ptx/$n.err"`)"
-  "$ptxas" -arch="`ptxas_arch "$t"`" -c "$f" -o /dev/null 2>&1 | head -n 3
-done
 exit $st

@@ -2,7 +2,8 @@
 # (testsuite/sweep.sh, testsuite/tensorcombos.sh; testsuite/sweep.at tests it alone),
 # and the hash program both name their modules with.
 #
-# A verdict line is "KEY VERDICT": KEY is HEX:ARCH:HEX, VERDICT ok or no.
+# A verdict line is "KEY VERDICT": KEY is HEX:ARCH:HEX, VERDICT ok, no, or
+# no:L,L,... naming the lines of the text ptxas refuses (testsuite/ptxaslines.sh).
 # Several sweeps may share one cache at once: each appends its new lines in
 # one go under a lock (flock on the cache file, or a lock directory where
 # there is no flock), and a reader takes a verdict only from well-formed lines
@@ -20,7 +21,7 @@ pick_hash () {
 # the verdicts the cache holds, "KEY VERDICT": one per key from well-formed
 # lines; a key whose lines disagree has none
 cache_verdicts () {
-  awk 'NF == 2 && ($2 == "ok" || $2 == "no") && $1 ~ /^[0-9a-f]+:sm_[0-9a-z]+:[0-9a-f]+$/ {
+  awk 'NF == 2 && ($2 == "ok" || $2 ~ /^no(:[0-9]+(,[0-9]+)*)?$/) && $1 ~ /^[0-9a-f]+:sm_[0-9a-z]+:[0-9a-f]+$/ {
       if (!($1 in v)) { v[$1] = $2; k[++n] = $1 } else if (v[$1] != $2) bad[$1] = 1
     }
     END { for (i = 1; i <= n; i++) if (!(k[i] in bad)) print k[i], v[k[i]] }' "$cache"
@@ -43,4 +44,32 @@ append_cache () {
   st=$?
   rmdir "$cache.lock"
   return $st
+}
+
+# ptxas's verdicts on texts: $1 holds "FILE ARCH" lines, "FILE VERDICT" lines
+# go to $2 (VERDICT as testsuite/ptxaslines.sh gives it); texts the cache
+# knows are not asked again, the rest are asked $jobs at a time and their
+# verdicts appended to the cache. Needs $srcdir, $ptxas, $hash, $cache, $jobs.
+# The KEY's first part names ptxas's version and the options it is run with.
+judge_texts () {
+  pver=`{ "$ptxas" --version 2>&1; echo -O0 lines; } | $hash | cut -c1-16`
+  test -s "$1" || { : >"$2"; return 0; }
+  cut -d' ' -f1 "$1" | xargs $hash | sed 's/^\([0-9a-f]*\) *\**\(.*\)/\2 \1/' >"$1.hash" || return 1
+  awk -v p="$pver" 'FILENAME == ARGV[1] { h[$1] = $2; next }
+    { print $1, $2, p ":" $2 ":" h[$1] }' "$1.hash" "$1" >"$1.keys"
+  cache_verdicts >"$1.known"
+  awk 'FILENAME == ARGV[1] { seen[$1] = 1; next }
+    !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' "$1.known" "$1.keys" >"$1.todo"
+  judged=`wc -l <"$1.todo" | tr -d ' '`
+  : >"$1.new"
+  if test "$judged" -gt 0; then
+    # shellcheck disable=SC2016
+    xargs -P "$jobs" -n 3 sh "$srcdir/testsuite/ptxaslines.sh" "$ptxas" <"$1.todo" >"$1.new" || return 1
+    test `wc -l <"$1.new"` -eq "$judged" || { echo "ptxas gave no verdict for some texts" >&2; return 1; }
+    append_cache "$1.new" || return 1
+  fi
+  # this run's own answers first: another sweep may have written a
+  # disagreeing line for one of them meanwhile
+  awk 'FILENAME != ARGV[3] { if (!($1 in v)) v[$1] = $2; next } { print $1, v[$3] }' \
+    "$1.new" "$1.known" "$1.keys" >"$2"
 }

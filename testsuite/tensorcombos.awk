@@ -1,31 +1,32 @@
 # tensorcombos.awk: one operation's `ptxemit --describe` text in, one MIR
 # statement per token combination of every variant out (testsuite/tensorcombos.sh).
 #
-# Variables: op (the operation), opi (its name as a file name), targets (a file of "TARGET
-# LOWEST-PTX" lines), out (the directory the modules go to). Every slot a
-# variant lists is enumerated: each of its tokens, and empty too where it is
-# optional; a fixed slot takes each token it allows. A statement is written
-# in PTX's spelling (the slots in print order, the fixed ones too; a noprint
-# slot as a property), with operands of the kinds, types and group sizes the
-# variant's lists give, and is put in the module of its variant's lowest
-# target and PTX ISA version, in the kernel of its cta_group (ptxas refuses
-# two cta_groups in one function). A variant with an optional operand gives
-# two statements per combination: with it and without it.
+# Variables: op (the operation), opi (its name as a file name), targets (a file
+# of "TARGET LOWEST-PTX" lines). Every slot a variant lists is enumerated: each
+# of its tokens, and empty too where it is optional; a fixed slot takes each
+# token it allows. A slot of more than BIG tokens (the video byte selectors)
+# takes each token once beside the first choice of the other slots, and they
+# take every combination beside its first. A statement is written in PTX's
+# spelling (the slots in print order, the fixed ones too; a noprint slot as a
+# property), with operands of the kinds, types and group sizes the variant's
+# lists give, for its variant's lowest target and PTX ISA version, in the
+# kernel of its cta_group (ptxas refuses two cta_groups in one function). A
+# variant with an optional operand gives two statements per combination:
+# with it and without it.
 #
-# Each statement is also written with its modifier tokens in another order
-# into the module's twin OPI.TARGET.PTX.any.mir: the slots' classes (slots
-# whose tokens overlap, such as mma's four types or two layouts) in reverse,
-# each class's tokens in PTX's order, the fixed tokens left out; it must print
-# the same PTX. And it is written into OPI.TARGET.PTX.w.mir for every other
-# target of the variant's window (its PTX version raised to the target's
-# lowest), where ptxemit must accept it too.
+# Each statement is also written with its modifier tokens in another order:
+# the slots' classes (slots whose tokens overlap, such as mma's four types or
+# two layouts) in reverse, each class's tokens in PTX's order, the fixed
+# tokens left out; it must print the same PTX.
 #
 # The describe text is read twice (give the file twice): the first pass
-# gathers every token each slot takes in any variant. Writes
-# OUT/MODULE.mir per module; prints one line per statement, "MODULE LINE
-# COMBINATION TEXT", and at the end "count OP VARIANTS DESCRIBED BUILT
-# STATEMENTS" (DESCRIBED: the combinations the variant lines list; BUILT: those
-# a statement was written for); an operand it cannot write is reported as
+# gathers every token each slot takes in any variant. Prints
+# "S OPI TARGET PTX KERNEL COMBINATION<tab>TEXT<tab>TEXT IN THE OTHER ORDER"
+# per statement, "P OPI TARGET PTX KERNEL<tab>TEXT" per value a kernel
+# defines first, and at the end "count OP VARIANTS DESCRIBED BUILT STATEMENTS
+# LISTED" (DESCRIBED: the combinations written for, BIG slots counted once a
+# token; LISTED: the full product the variant lines list; BUILT: those a
+# statement was written for); an operand it cannot write is reported as
 # "unbuilt OP VARIANT: WHY".
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
@@ -79,12 +80,15 @@ function value(t, c,    name) {
 		defined[mod, kern, name] = 1
 		if (t == "pred") {
 			value("u32", 0)
-			pre[mod, kern] = pre[mod, kern] "  " name ":pred = setp.ne %vu32, 0\n"
+			prelude(name ":pred = setp.ne %vu32, 0")
 		} else
-			pre[mod, kern] = pre[mod, kern] "  " name ":" t (c ? "[" c "]" : "") " = mov " (t ~ /^f/ ? "0.0" : "0") "\n"
+			prelude(name ":" t (c ? "[" c "]" : "") " = mov " (t ~ /^f[0-9]+$/ ? "0.0" : "0"))
 	}
 	return name
 }
+
+# a line of the kernel's prelude: "P OPI TARGET PTX KERNEL<tab>TEXT"
+function prelude(line) { print "P", opi, target, ptxv, kern "\t  " line }
 
 # the address of an operand in the space named, or "" for a space it has no address for
 function address(sp) {
@@ -123,8 +127,9 @@ function result(list, i,    t) {
 	return value(t, countof(list, i))
 }
 
-# the statements of the current combination (tok[])
-function emit(    s, s2, g, props, i, r, o, cta, nop, line, tail, dropped, lastopt, w, wt, wp) {
+# the statements of the current combination (tok[]): "S OPI TARGET PTX
+# KERNEL COMBINATION<tab>TEXT<tab>TEXT IN THE OTHER ORDER"
+function emit(    s, s2, g, props, i, r, r2, o, cta, nop, tail, dropped, lastopt) {
 	s = op; s2 = op; props = ""
 	for (i = 1; i <= nslots; i++) {
 		if (noprint[i]) { if (tok[slot[i]] != "") props = props (props == "" ? "" : ", ") slot[i] " = " tok[slot[i]]; continue }
@@ -138,72 +143,74 @@ function emit(    s, s2, g, props, i, r, o, cta, nop, line, tail, dropped, lasto
 				s2 = s2 "." tok[slot[i]]
 	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
 	kern = "k" (cta == "" ? 0 : cta)
+	mod = target " " ptxv
 	why = ""
-	for (w = 1; w <= nwin; w++) {
-		wt = win[w]; wp = ptxv
-		if ((wt in tptx) && (tptx[wt] * 10) > (wp * 10)) wp = tptx[wt]
-		mod = opi "." wt "." wp (w > 1 ? ".w" : "")
-		r = ""
-		for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
-		nop = 0; lastopt = 0
-		for (i = 1; i <= nopnds; i++) { o[i] = operand(opnds, i); if (opnds[i, "opt"] && !lastopt) lastopt = i }
-		if (why != "") { unbuilt[op " variant " vno ": " why] = 1; return }
-		# with every optional operand, then (where there is one) without
-		for (dropped = 0; dropped <= (lastopt > 0); dropped++) {
-			tail = ""
-			nop = dropped ? lastopt - 1 : nopnds
-			for (i = 1; i <= nop; i++) tail = tail (i > 1 ? ", " : " ") o[i]
-			if (props != "") tail = tail " {" props "}"
-			line = "  " (r != "" ? r " = " : "") s tail
-			put(mod, line, wt, wp)
-			if (w == 1) { put(mod ".any", "  " (r != "" ? r " = " : "") s2 tail, wt, wp); statements++ }
-		}
+	r = ""
+	for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
+	nop = 0; lastopt = 0
+	for (i = 1; i <= nopnds; i++) { o[i] = operand(opnds, i); if (opnds[i, "opt"] && !lastopt) lastopt = i }
+	if (why != "") { unbuilt[op " variant " vno ": " why] = 1; return }
+	# with every optional operand, then (where there is one) without
+	r2 = r != "" ? r " = " : ""
+	for (dropped = 0; dropped <= (lastopt > 0); dropped++) {
+		tail = ""
+		nop = dropped ? lastopt - 1 : nopnds
+		for (i = 1; i <= nop; i++) tail = tail (i > 1 ? ", " : " ") o[i]
+		if (props != "") tail = tail " {" props "}"
+		print "S", opi, target, ptxv, kern, ncombos + 1 "\t  " r2 s tail "\t  " r2 s2 tail
+		statements++
 	}
 	built++
 }
 
-# a statement into a module's kernel
-function put(m, line, t, p) {
-	body[m, kern] = body[m, kern] line "\n"
-	nline[m, kern]++
-	stmt[m, kern, nline[m, kern]] = ncombos + 1 " " line
-	mods[m] = t " " p
-	kerns[m, kern] = 1
-	if (m ~ /\.w$/) wstatements++
-}
-
 # every combination of the variant just read
-function variant_done(    i, n, total, idx, more, ch) {
+function variant_done(    i, total, idx, more, big) {
 	if (!vno) return
-	total = 1
+	total = 1; big = 0
 	for (i = 1; i <= nslots; i++) {
-		n = 0
-		if (vtoks[i] != "") n = split(vtoks[i], ch, " ")
-		nchoice[i] = n + (vopt[i] ? 1 : 0)
+		nchoice[i] = 0
+		if (vtoks[i] != "") nchoice[i] = split(vtoks[i], choices, " ")
+		nchoice[i] += vopt[i] ? 1 : 0
 		if (nchoice[i] == 0) nchoice[i] = 1
 		total *= nchoice[i]
+		# a slot of more than BIG tokens (the video byte selectors: 4,096
+		# each) takes each token once, beside the first choice of every
+		# other slot; the others take every combination beside its first
+		zipped[i] = nchoice[i] > BIG
+		if (zipped[i] && nchoice[i] > big) big = nchoice[i]
 	}
+	listed += total
+	if (big) { total = 1; for (i = 1; i <= nslots; i++) if (!zipped[i]) total *= nchoice[i]; total += big - 1 }
 	described += total
-	for (i = 1; i <= nslots; i++) idx[i] = 0
+	for (i = 0; i <= nslots; i++) idx[i] = 0
 	do {
-		for (i = 1; i <= nslots; i++) {
-			if (vtoks[i] == "") { tok[slot[i]] = fixed[slot[i]]; continue }
-			split(vtoks[i], ch, " ")
-			# the empty choice first, then each token
-			if (vopt[i]) tok[slot[i]] = idx[i] == 0 ? "" : ch[idx[i]]
-			else tok[slot[i]] = ch[idx[i] + 1]
-		}
-		emit()
-		ncombos++
+		combination(idx)
 		more = 0
 		for (i = nslots; i >= 1; i--) {
+			if (zipped[i]) continue
 			if (++idx[i] < nchoice[i]) { more = 1; break }
 			idx[i] = 0
 		}
 	} while (more)
+	for (idx[0] = 1; idx[0] < big; idx[0]++) combination(idx)
+}
+
+# the combination idx[] names (idx[0]: the zipped slots' choice), emitted
+function combination(idx,    i, n, z, ch) {
+	for (i = 1; i <= nslots; i++) {
+		if (vtoks[i] == "") { tok[slot[i]] = fixed[slot[i]]; continue }
+		n = split(vtoks[i], ch, " ")
+		z = !zipped[i] ? idx[i] : idx[0] < n + vopt[i] ? idx[0] : n + vopt[i] - 1
+		# the empty choice first, then each token
+		if (vopt[i]) tok[slot[i]] = z == 0 ? "" : ch[z]
+		else tok[slot[i]] = ch[z + 1]
+	}
+	emit()
+	ncombos++
 }
 
 BEGIN {
+	BIG = 64
 	while ((getline l < targets) > 0) { split(l, f, " "); tptx[f[1]] = f[2]; tlist[++ntl] = f[1] }
 	nslots = 0; nres = 0; nopnds = 0; vno = 0
 }
@@ -255,15 +262,6 @@ FNR == 1 {
 	variant_done()
 	vno = $2 + 0; nvariants++
 	target = $3; sub(/,$/, "", target)
-	# the window's targets, the lowest first
-	nwin = 0
-	if ($0 ~ /and later/) {
-		for (i = 1; i <= ntl; i++) if (tlist[i] == target) break
-		for (; i <= ntl; i++) win[++nwin] = tlist[i]
-	} else {
-		wl = $0; sub(/^  variant [0-9]+: /, "", wl); sub(/ only,.*/, "", wl)
-		nwin = split(wl, win, /, /)
-	}
 	ptxv = $0; sub(/.*PTX ISA /, "", ptxv); sub(/,.*/, "", ptxv)
 	# the target's own lowest PTX ISA version, where it is higher
 	if ((target in tptx) && (tptx[target] * 10) > (ptxv * 10)) ptxv = tptx[target]
@@ -287,33 +285,6 @@ FNR == 1 {
 
 END {
 	variant_done()
-	for (m in mods) {
-		split(mods[m], mt, " ")
-		file = out "/" m ".mir"
-		print "; " op ": every token combination ptxemit --describe lists for " mt[1] > file
-		print "target " mt[1] " ptx " mt[2] > file
-		print "shared @sh : b64[64] align 16" > file
-		ln = 3
-		for (kk = 0; kk <= 2; kk++) {
-			if (!((m, "k" kk) in kerns)) continue
-			print "kernel @k" kk "(%p: ptr, %g: ptr global) {" > file
-			ln++
-			# a twin in the other order has its module's values
-			b = m; sub(/\.any$/, "", b)
-			p = pre[b, "k" kk]
-			printf "%s", p > file
-			ln += gsub(/\n/, "\n", p)
-			for (j = 1; j <= nline[m, "k" kk]; j++) {
-				ln++
-				print m, ln, stmt[m, "k" kk, j]
-			}
-			printf "%s", body[m, "k" kk] > file
-			print "  ret" > file
-			print "}" > file
-			ln += 2
-		}
-		close(file)
-	}
 	for (u in unbuilt) print "unbuilt " u
-	print "count", op, nvariants, described, built, statements, wstatements + 0
+	print "count", op, nvariants, described, built, statements, listed
 }

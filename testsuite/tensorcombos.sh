@@ -1,30 +1,46 @@
 #!/bin/sh
-# tensorcombos.sh SRCDIR PTXEMIT PTXAS CACHE [JOBS]: every token combination of
-# every variant of mma, mma.sp, wmma, wgmma and tcgen05 (and of the matrix
-# copies ldmatrix, stmatrix and movmatrix) that `ptxemit --describe` lists is
-# accepted by ptxemit and assembled by ptxas on the variant's lowest target
-# and PTX ISA version.
+# tensorcombos.sh SRCDIR PTXEMIT PTXAS CACHE [JOBS]: the combination proof.
+# Every token combination of every variant of every operation that
+# `ptxemit --list-ops` names and `ptxemit --describe` lists (the tensor
+# families mma, mma.sp, wmma, wgmma, tcgen05 and the matrix copies
+# ldmatrix|stmatrix|movmatrix among them) is judged statement by statement on
+# every target of data/targets.yaml, two-sided:
+#   - on the variant's lowest target and PTX ISA version ptxemit accepts it;
+#   - on any target T where ptxemit accepts it, ptxas assembles what ptxemit
+#     prints for T (otherwise the verdict is "unsound");
+#   - on any target T where ptxemit refuses it, ptxas refuses the PTX ptxemit
+#     prints for the lowest target, retargeted to T with its `.version`
+#     raised to T's lowest (otherwise the verdict is a "false reject").
+# The PTX ISA version on T is the variant's raised to T's lowest.
 #
-# For each operation of those families (`ptxemit --list-ops`),
 # testsuite/tensorcombos.awk reads `ptxemit --describe=OP` and writes one MIR
-# statement per combination (an optional slot both empty and filled) into one
-# module per target and PTX version. ptxemit translates each module
-# (--max-errors=0: every line it refuses is reported; --lineinfo: each PTX
-# line names its MIR line) and ptxas assembles the output for that target
-# (every line it refuses is reported too). The same is done on every other
-# target of each variant's window (its PTX version raised to the target's
-# lowest). Each statement is also written with its modifier tokens in another
-# order (ptxemit-mir(5): any order, PTX's relative order within a class of
-# slots, the fixed tokens left out), which must print the same PTX.
-# ptxas's verdicts on whole modules
-# are kept in CACHE as the target sweep keeps them (testsuite/sweepcache.sh),
-# so a second run asks ptxas only about modules that changed; JOBS ptxas run
-# at once. The number of combinations written must equal the number the
-# describe text lists: a variant whose operands the generator cannot write
-# fails the test instead of being left out.
+# statement per combination (an optional slot both empty and filled, an
+# optional operand both given and left out); the statements are gathered into
+# one module per lowest target and PTX version, a kernel per operation (and
+# cta_group: ptxas refuses two in one function). ptxemit translates each
+# module for each target (--max-errors=0: every line it refuses is reported;
+# --lineinfo: each PTX line names its MIR line; the refused lines blanked
+# until it accepts the rest). ptxas is given one text per target, version and
+# operation family (the operation's name up to its first dot): the
+# functions ptxemit printed for the target and, for the statements it
+# refused there, the functions it printed for the lowest target, renamed and
+# retargeted, with every other statement blanked. ptxas reports each line it
+# refuses (testsuite/ptxaslines.sh), and each is read back to its statement
+# through the `.loc` before it. Each statement is also written with its
+# modifier tokens in another order (ptxemit-mir(5): any order, PTX's relative
+# order within a class of slots, the fixed tokens left out), which must print
+# the same PTX on the lowest target.
+# ptxas's verdicts are kept in CACHE as the target sweep keeps them
+# (testsuite/sweepcache.sh), so a second run asks ptxas only about texts that
+# changed; JOBS ptxas run at once. The number of combinations written must
+# equal the number the describe text lists: a variant whose operands the
+# generator cannot write fails the test instead of being left out.
+# PX_COMBOS_OPS, an extended regular expression, limits the operations
+# (default: every one).
 #
-# Prints the counts and each combination refused, with the refusal; exits 1
-# if any is refused or the counts differ, 77 without ptxas or a hash program.
+# Prints the counts and every disagreement; exits 1 on any disagreement,
+# refusal on a lowest target or difference in the counts, 77 without ptxas
+# or a hash program.
 set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
 test -n "$ptxas" && test -x "$ptxas" || exit 77
@@ -34,134 +50,231 @@ test -n "$hash" || { echo "tensorcombos: no sha256sum, sha1sum or md5sum" >&2; e
 case $ptxemit in /*) ;; */*) ptxemit=`pwd`/$ptxemit ;; esac
 
 work=`pwd`/combos.d
-rm -rf "$work" && mkdir -p "$work/m" || exit 1
+rm -rf "$work" && mkdir -p "$work/m" "$work/t" "$work/x" || exit 1
 touch "$cache" || exit 1
 cd "$work" || exit 1
 
+# ptxas's -arch for a target (testsuite/ptxasarch.sh)
+. "$srcdir/testsuite/ptxasarch.sh"
 # each target's lowest PTX ISA version
 sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 \2/p' \
   "$srcdir/data/targets.yaml" >targets
 # the descriptor builders are no instructions: their fields are properties the
 # describe text does not list (tensor/idesc*, *_desc* test them)
 "$ptxemit" --list-ops |
-  awk '$1 ~ /^(mma|mma\..*|wmma\..*|wgmma\..*|tcgen05\..*|ldmatrix|stmatrix|movmatrix)$/ && $1 !~ /^(tcgen05\.idesc|tcgen05\.desc|wgmma\.desc)$/ { print $1 }' >ops
+  awk -v re="${PX_COMBOS_OPS:-.}" '$1 ~ re && $1 !~ /^(tcgen05\.idesc|tcgen05\.desc|wgmma\.desc)$/ { print $1 }' >ops
 test -s ops && test -s targets || { echo "tensorcombos: no operations or targets read"; exit 1; }
 
-# the statements: "MODULE LINE COMBINATION TEXT" (COMBINATION numbered per op)
-: >lines; : >counts
+# the statements: S and P lines (tensorcombos.awk), counts
+: >gen
 while read -r op; do
   "$ptxemit" --describe="$op" >describe.txt || exit 1
-  # modules are named by the operation, so their text (and ptxas's cached
-  # verdict) does not change when an operation is added before it
   opi=`echo "$op" | tr -c 'A-Za-z0-9_\n' '_'`
-  awk -v op="$op" -v opi="$opi" -v targets=targets -v out=m -f "$srcdir/testsuite/tensorcombos.awk" \
-    describe.txt describe.txt >gen || exit 1
-  grep -v '^count \|^unbuilt ' gen >>lines
-  grep '^count \|^unbuilt ' gen >>counts
+  awk -v op="$op" -v opi="$opi" -v targets=targets -f "$srcdir/testsuite/tensorcombos.awk" \
+    describe.txt describe.txt >>gen || exit 1
 done <ops
+grep '^count \|^unbuilt ' gen >counts
 
-# ptxemit: each module, with the lines it refuses blanked until it accepts it
-# (in its twin too, which must then print the same PTX); "MODULE LINE MESSAGE"
-: >emit.no; : >order.no
-for mir in `ls m/*.mir | grep -v '\.any\.mir$\|\.w\.mir$'`; do
-  base=${mir%.mir}
-  n=0
-  until "$ptxemit" --max-errors=0 --lineinfo "$mir" -o "$base.ptx" 2>"$base.err"; do
-    sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$base.err" >"$base.refused"
-    test -s "$base.refused" && test $n -lt 3 || {
-      echo "tensorcombos: ptxemit refuses $mir outside the statements:"; cat "$base.err"; exit 1; }
-    m=${base#m/}
-    awk -v m="$m" '{ print m, $0 }' "$base.refused" >>emit.no
-    cut -d' ' -f1 "$base.refused" | sort -u >"$base.nl"
-    for f in "$mir" "$base.any.mir"; do
-      awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' \
-        "$base.nl" "$f" >"$f.tmp" && mv "$f.tmp" "$f"
-    done
-    n=$((n + 1))
-  done
-  # the twin, its tokens in another order: the same PTX
-  m=${base#m/}
-  if "$ptxemit" --max-errors=0 "$base.any.mir" -o "$base.any.ptx" 2>"$base.any.err"; then
-    "$ptxemit" "$mir" -o "$base.plain.ptx" || exit 1
-    cmp -s "$base.plain.ptx" "$base.any.ptx" ||
-      diff "$base.plain.ptx" "$base.any.ptx" | sed -n 's/^> *//p' | head -n 3 |
-        awk -v m="$m.any" '{ print m, 0, "prints", $0 }' >>order.no
-  else
-    sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$base.any.err" |
-      awk -v m="$m.any" '{ print m, $0 }' >>order.no
-  fi
-done
-
-# the window: every other target of each variant's; "MODULE LINE MESSAGE"
-: >window.no
-for mir in `ls m/*.w.mir 2>/dev/null`; do
-  m=${mir#m/}; m=${m%.mir}
-  "$ptxemit" --max-errors=0 --lineinfo "$mir" -o "m/$m.ptx" 2>"$mir.err" ||
-    sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$mir.err" |
-      awk -v m="$m" '{ print m, $0 }' >>window.no
-done
-
-# ptxas: the modules whose verdict the cache lacks; "MODULE ARCH KEY" per module
-# ptxas's -arch for a target (testsuite/ptxasarch.sh)
-. "$srcdir/testsuite/ptxasarch.sh"
-pver=`{ "$ptxas" --version 2>&1; } | $hash | cut -c1-16`
-: >keys
-for ptx in `ls m/*.ptx | grep -v '\.any\.ptx$\|\.plain\.ptx$'`; do
-  t=`sed -n 's/^\.target \([a-z0-9_]*\).*/\1/p' "$ptx"`
-  a=`ptxas_arch "$t"`
-  h=`$hash "$ptx" | cut -d' ' -f1`
-  echo "$ptx $a $pver:$a:$h" >>keys
-done
-cache_verdicts >known
-awk 'FILENAME == ARGV[1] { if ($2 == "ok") ok[$1] = 1; next } !($3 in ok)' known keys >todo
-nrun=`wc -l <todo | tr -d ' '`
-: >new
-if test "$nrun" -gt 0; then
-  # shellcheck disable=SC2016
-  xargs -P "$jobs" -n 3 sh -c '
-    if "$0" -arch="$2" -c "$1" -o /dev/null >"$1.ptxas" 2>&1; then v=ok; else v=no; fi
-    echo "$3 $v"' "$ptxas" <todo >new || exit 1
-  append_cache new || exit 1
-fi
-# each line ptxas refuses, as the MIR line its .loc names: "MODULE LINE MESSAGE"
-: >ptxas.no
-awk 'FILENAME == ARGV[1] { if ($2 == "no") bad[$1] = 1; next } ($3 in bad) { print $1 }' new keys |
-while read -r ptx; do
-  m=${ptx#m/}; m=${m%.ptx}
-  sed -n 's/^ptxas [^,]*, line \([0-9]*\); \(.*\)/\1 \2/p' "$ptx.ptxas" >"$ptx.lines"
-  awk -v m="$m" 'FILENAME == ARGV[1] { loc[FNR] = ($1 == ".loc") ? $3 : ""; next }
-    { l = $1; $1 = ""; mir = ""
-      for (k = l; k >= 1 && mir == ""; k--) if (loc[k] != "") mir = loc[k]
-      print m, (mir == "" ? 0 : mir), "ptxas:" $0 }' "$ptx" "$ptx.lines" >>ptxas.no
-  test -s "$ptx.lines" || echo "$m 0 ptxas: `head -n 1 "$ptx.ptxas"`" >>ptxas.no
-done
-
-# the verdicts, per combination
-awk '
-  FILENAME == ARGV[1] { if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; wst += $7
-                                            if ($4 != $5) { bad++; print "tensorcombos: " $2 " lists " $4 " combinations, " $5 " written" } }
-                        else { bad++; print "tensorcombos: cannot write " substr($0, 9) } next }
-  FILENAME != ARGV[6] {
-    k = $1 " " $2; m = $0; sub(/^[^ ]* [^ ]* /, "", m)
-    if (!(k in why)) why[k] = (FILENAME == ARGV[2] ? "ptxemit: " : FILENAME == ARGV[3] ? "" : \
-                               FILENAME == ARGV[4] ? "ptxemit, the tokens in another order: " : "ptxemit on this target: ") m
-    if ($2 == 0) { bad++; print "tensorcombos: " $1 ": " why[k] }
-    next }
-  { stmt[$1 " " $2] = 1; k = $1 " " $2; op = $1; sub(/\..*/, "", op); c = op ":" $3
-    kind = $1 ~ /\.any$/ ? "order" : $1 ~ /\.w$/ ? "window" : "own"
-    if (k in why) { if (!((kind, c) in refused)) n[kind]++; refused[kind, c] = 1
-                    line = $0; sub(/^[^ ]* [^ ]* [^ ]* +/, "", line); print "refused: " line "\n  " why[k] }
-    if (kind == "own") seen[c] = 1 }
+# the modules m/T0-V0.mir (and their twins m/T0-V0.any.mir, the tokens in
+# the other order), a kernel per operation and cta_group, the values a kernel
+# uses first; "MODULE LINE ID" in map, "ID OP COMBINATION<tab>TEXT" in stmts
+# (ID: S1, S2... a statement, P1, P2... a value)
+awk -F '\t' -v most=200 '
+  $1 ~ /^[SP] / {
+    split($1, f, " "); key = f[3] "-" f[4]
+    k = f[2] "_" f[3] "_" f[4] "_" f[5]; gsub(/\./, "_", k)
+    if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
+    if (!((key, k) in kseen)) { kseen[key, k] = 1; kern[key, ++nkern[key]] = k }
+    if (f[1] == "P") { np++; pl[k, ++npl[k]] = $2; pid[k, npl[k]] = "P" np
+                       print "P" np, f[2], 0 "\t" $2 >"stmts" }
+    else { ns++; sl[k, ++nsl[k]] = $2; tw[k, nsl[k]] = $3; sid[k, nsl[k]] = "S" ns
+           print "S" ns, f[2], f[6] "\t" $2 >"stmts" }
+  }
   END {
-    for (k in why) { split(k, kp, " "); if (kp[2] != 0 && !(k in stmt)) { bad++; print "tensorcombos: a refusal outside the statements: " k ": " why[k] } }
-    for (c in seen) if (!(("own", c) in refused)) ok++
-    printf "tensorcombos: %d operations, %d variants, %d combinations listed, %d written as %d statements; %d accepted by ptxemit and assembled by ptxas on the lowest target, %d refused\n",
-      nops, nvar, desc, built, stmts, ok, n["own"]
-    printf "tensorcombos: the same statements with their tokens in another order: %d combinations refused or printed otherwise\n", n["order"]
-    printf "tensorcombos: %d statements on the other targets of their windows: %d combinations refused by ptxemit or ptxas\n", wst, n["window"]
-    exit (bad + n["own"] + n["order"] + n["window"]) > 0
-  }' counts emit.no ptxas.no order.no window.no lines >report
+    for (i = 1; i <= nkeys; i++) {
+      key = keys[i]; split(key, tv, "-")
+      for (tw_ = 0; tw_ <= 1; tw_++) {
+        file = "m/" key (tw_ ? ".any" : "") ".mir"
+        print "; every token combination ptxemit --describe lists whose lowest target is " tv[1] > file
+        print "target " tv[1] " ptx " tv[2] > file
+        print "shared @sh : b64[64] align 16" > file
+        ln = 3
+        for (j = 1; j <= nkern[key]; j++) {
+          k = kern[key, j]
+          # at most `most` statements a kernel: ptxas takes superlinear time
+          # over a long function (wgmma most of all)
+          for (p = 0; p * most < nsl[k] || p == 0; p++) {
+            print "kernel @" k "_" p "(%p: ptr, %g: ptr global) {" > file; ln++
+            for (l = 1; l <= npl[k]; l++) { print pl[k, l] > file; ln++; if (!tw_) print key, ln, pid[k, l] >"map" }
+            for (l = p * most + 1; l <= nsl[k] && l <= (p + 1) * most; l++) {
+              print (tw_ ? tw[k, l] : sl[k, l]) > file; ln++; if (!tw_) print key, ln, sid[k, l] >"map"
+            }
+            print "  ret" > file; print "}" > file; ln += 2
+          }
+        }
+        close(file)
+      }
+    }
+  }' gen || exit 1
+ls m | sed -n 's/\.any\.mir$//p' >modules
+
+# refused: "MODULE LINE MESSAGE" lines of ptxemit's messages
+refusals () {
+  sed -n 's/^[^:]*\.mir:\([0-9]*\):[0-9]*: error: \(.*\)/\1 \2/p' "$1"
+}
+# ptxemit on a module for one target, the refused lines blanked until it
+# accepts the rest: translate MODULE TARGET PTX OUT; the refused lines in OUT.no
+translate () {
+  cp "m/$1.mir" "$4.mir"; : >"$4.no"; tries=0
+  until "$ptxemit" -j1 --max-errors=0 --lineinfo --target="$2" --ptx="$3" "$4.mir" -o "$4" 2>"$4.err"; do
+    refusals "$4.err" >"$4.new"
+    test -s "$4.new" && test $tries -lt 4 || { echo "0 `head -n 1 "$4.err"`" >>"$4.no"; rm -f "$4"; return; }
+    cat "$4.new" >>"$4.no"
+    awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' "$4.new" "$4.mir" >"$4.tmp" &&
+      mv "$4.tmp" "$4.mir"
+    tries=$((tries + 1))
+  done
+  rm -f "$4.mir" "$4.err" "$4.new"
+}
+
+# the lowest targets: every statement accepted, the twin the same PTX (the
+# lines refused in the module blanked in its twin too)
+: >own.no; : >order.no
+while read -r key; do
+  t0=${key%-*} v0=${key#*-}
+  translate "$key" "$t0" "$v0" "m/$key.ptx"
+  awk -v m="$key" '{ print m, $0 }' "m/$key.ptx.no" >>own.no
+  awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' \
+    "m/$key.ptx.no" "m/$key.any.mir" >"m/$key.any.b.mir"
+  awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' \
+    "m/$key.ptx.no" "m/$key.mir" >"m/$key.b.mir"
+  if "$ptxemit" -j1 --max-errors=0 "m/$key.any.b.mir" -o "m/$key.any.ptx" 2>"m/$key.any.err"; then
+    "$ptxemit" -j1 "m/$key.b.mir" -o "m/$key.plain.ptx" 2>/dev/null
+    cmp -s "m/$key.plain.ptx" "m/$key.any.ptx" ||
+      diff "m/$key.plain.ptx" "m/$key.any.ptx" | sed -n 's/^> *//p' | head -n 3 |
+        awk -v m="$key" '{ print m, 0, "prints", $0 }' >>order.no
+  else
+    refusals "m/$key.any.err" | awk -v m="$key" '{ print m, $0 }' >>order.no
+  fi
+  rm -f "m/$key.any.b.mir" "m/$key.b.mir" "m/$key.plain.ptx" "m/$key.any.ptx"
+done <modules
+
+# every target: ptxemit's verdicts, then ptxas's on the texts
+: >verdicts; : >outside
+while read -r t tmin; do
+  arch=`ptxas_arch "$t"`
+  : >"t/plan"
+  while read -r key; do
+    t0=${key%-*} v0=${key#*-}
+    v=$v0
+    test $((${tmin%.*} * 100 + ${tmin#*.})) -gt $((${v0%.*} * 100 + ${v0#*.})) && v=$tmin
+    out=t/$key.$t.ptx
+    if test "$t" = "$t0"; then cp "m/$key.ptx" "$out" 2>/dev/null; cp "m/$key.ptx.no" "$out.no"
+    else translate "$key" "$t" "$v" "$out"; fi
+    test -f "$out" || out=-
+    echo "$key $v $out m/$key.ptx t/$key.$t.ptx.no" >>t/plan
+  done <modules
+  # the texts for ptxas: x/T.V.FAMILY.ptx; "TEXT INDEX MODULE KIND" in x/T.index
+  awk -v t="$t" -v plan=t/plan '
+    function piece(file, key, kind, v, own,    l, q, name, fam, tid, n, keep, instmt, any, buf, nb, i) {
+      idx++; nb = 0
+      while ((getline l < file) > 0) {
+        if (name == "") {
+          if (l ~ /^\.(visible|weak|entry|func)/) {
+            name = l; sub(/^.*(entry|func) +/, "", name); sub(/[( ].*/, "", name)
+            fam = name; sub(/_.*/, "", fam); tid = v "." fam
+            instmt = 0; any = 0; nb = 0
+          } else if (l ~ /^\.(shared|global|const)/ && !((v, l) in decl)) { decl[v, l] = 1; decls[v] = decls[v] l "\n" }
+          if (name == "") continue
+        }
+        if (l ~ /^[ \t]*\.loc /) {
+          split(l, q, " "); instmt = 1; keep = !own || (q[3] in R); any = any || keep
+          l = "\t.loc " idx " " q[3] " " q[4]
+        } else if (l ~ /^}/) instmt = 0
+        else if (instmt && !keep && l !~ /^[$A-Za-z_][$A-Za-z0-9_]*:$/) l = ""
+        if (own) gsub(name, "o_" name, l)
+        buf[++nb] = l
+        if (l ~ /^}/) {
+          if (any || !own) {
+            if (!(tid in tseen)) { tseen[tid] = 1; tids[++ntid] = tid; tv[tid] = v }
+            for (i = 1; i <= nb; i++) tl[tid, ++tn[tid]] = buf[i]
+            if (!((tid, idx) in used)) { used[tid, idx] = 1; files[tid] = files[tid] ".file " idx " \"" key " " kind "\"\n" }
+          }
+          name = ""; nb = 0
+        }
+      }
+      close(file)
+    }
+    BEGIN {
+      while ((getline pl < plan) > 0) {
+        split(pl, f, " ")
+        for (k in R) delete R[k]
+        nr = 0
+        while ((getline l < f[5]) > 0) { split(l, g, " "); R[g[1]] = 1; nr++ }
+        close(f[5])
+        if (f[3] != "-") piece(f[3], f[1], "acc", f[2], 0)
+        if (nr) piece(f[4], f[1], "own", f[2], 1)
+      }
+      for (i = 1; i <= ntid; i++) {
+        tid = tids[i]; file = "x/" t "." tid ".ptx"
+        printf ".version %s\n.target %s\n.address_size 64\n%s%s", tv[tid], t, files[tid], decls[tv[tid]] > file
+        for (j = 1; j <= tn[tid]; j++) print tl[tid, j] > file
+        close(file)
+        print file
+      }
+    }' </dev/null >"t/texts" || exit 1
+  # each text: its ptxas -arch
+  awk -v a="$arch" '{ print $1, a }' t/texts >t/asks
+  judge_texts t/asks t/judged || exit 1
+  # each refused line of a text, as "MODULE KIND MIRLINE" (or outside)
+  awk '$2 != "ok" { print $1, $2 }' t/judged | while read -r x v; do
+    echo "$v" | sed 's/^no:\{0,1\}//' | tr ',' '\n' | grep . >t/lines
+    test -s t/lines || { echo "$t $x ptxas refuses it without naming a line" >>outside; continue; }
+    awk -v x="$x" -v t="$t" 'FILENAME == ARGV[1] { bad[$1] = 1; next }
+      /^\.file / { f = $3 " " $4; gsub(/"/, "", f); file[$2] = f }
+      /^[ \t]*\.loc / { cur = file[$2] " " $3; next }
+      /^}/ || /^\.(visible|weak|entry|func)/ { cur = "" }
+      FNR in bad { if (cur == "") print t, x, FNR, $0 >>"outside"; else print cur }' t/lines "$x"
+  done >t/refused
+  # the verdicts: "TARGET ID VERDICT MODULE [MESSAGE]" for each statement
+  # and value; a refused line that is neither is reported as outside
+  awk -v t="$t" '
+    FILENAME == ARGV[1] { bad[$1, $2, $3] = 1; next }
+    FILENAME ~ /\.no$/ { m = FILENAME; sub(/^t\//, "", m); sub(/\.sm_[0-9a-z]+\.ptx\.no$/, "", m); rno[m, $1] = $0; next }
+    { m = $1; l = $2; stmt[m, l] = 1
+      if (!((m, l) in rno)) v = ((m, "acc", l) in bad) ? "unsound" : "acc"
+      else v = ((m, "own", l) in bad) ? "rej" : "false"
+      msg = (m, l) in rno ? rno[m, l] : ""; sub(/^[0-9]+ /, "", msg)
+      print t, $3, v, m, msg }
+    END { for (k in rno) if (!(k in stmt)) { split(k, kk, SUBSEP); print t, kk[1], "ptxemit:", rno[k] >>"outside" } }' \
+    t/refused t/*."$t".ptx.no map >>verdicts || exit 1
+  rm -f t/*."$t".ptx t/*."$t".ptx.no x/"$t".*
+done <targets
+
+# the report
+awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split($1, f, " "); op[f[1]] = f[2]; text[f[1]] = $2; own[f[1]] = f[3]; next }
+  FILENAME == ARGV[2] {
+    split($0, c, " "); $0 = ""; for (i in c) $i = c[i]
+    if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; listed += $7
+      if ($4 != $5) { bad++; print "tensorcombos: " $2 " lists " $4 " combinations, " $5 " written" } }
+    else { bad++; print "tensorcombos: cannot write " substr($0, 9) }
+    next }
+  FILENAME == ARGV[3] { bad++; print "tensorcombos: refused on its lowest target: " $0; next }
+  FILENAME == ARGV[4] { bad++; nord++; print "tensorcombos: the tokens in another order: " $0; next }
+  FILENAME == ARGV[5] { bad++; print "tensorcombos: ptxas refuses outside the statements: " $0; next }
+  { split($0, f, " "); n[f[3]]++; tot++
+    if (f[3] == "unsound" || f[3] == "false") {
+      line = $0; sub(/^[^ ]* [^ ]* [^ ]* [^ ]* ?/, "", line)
+      print (f[3] == "false" ? "false reject" : "unsound") " on " f[1] ": " text[f[2]] (f[3] == "false" ? "\n  ptxemit: " line : "")
+    } }
+  END {
+    printf "tensorcombos: %d operations, %d variants, %d combinations listed (%d in full), %d written as %d statements\n",
+      nops, nvar, desc, listed, built, stmts
+    printf "tensorcombos: %d statement and value verdicts on %d targets: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects\n",
+      tot, ntarg, n["acc"], n["rej"], n["unsound"], n["false"]
+    printf "tensorcombos: the same statements with their tokens in another order: %d refused or printed otherwise\n", nord
+    exit (bad + n["unsound"] + n["false"]) > 0
+  }' stmts counts own.no order.no outside verdicts >report
 st=$?
 cat report
-echo "tensorcombos: `wc -l <keys | tr -d ' '` modules for ptxas, $nrun given to it, the rest cached"
 exit $st
