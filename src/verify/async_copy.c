@@ -21,15 +21,11 @@
 typedef struct acopy {
 	px_verifier *v;
 	px_func *f;
-	const px_cfg *g;
 	px_points points;
 	uint32_t *bit;       /* per global: 1 + its variable index among the destinations, or 0 */
 	uint32_t nvars;
 	const px_node **copy; /* per bit: a copy that sets it */
 	uint8_t *said;       /* per bit */
-	size_t w;
-	uint64_t *out;
-	bool report;
 } acopy;
 
 static void *zalloc(size_t n, size_t size)
@@ -66,8 +62,9 @@ static bool is_cp_async_wait(const px_node *n)
 	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_cp_async_wait_all] || n->op == &px_ops[PX_OP_cp_async_wait_group]);
 }
 
-static void step(acopy *a, uint64_t *s, const px_node *n)
+static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
+	acopy *a = ctx;
 	if (n->kind != PX_N_INST || !n->op)
 		return;
 	bool bulk, copy = is_copy(n, &bulk);
@@ -80,7 +77,7 @@ static void step(acopy *a, uint64_t *s, const px_node *n)
 		return;
 	}
 	/* a copy's sources are touched before its destination becomes pending */
-	for (uint32_t i = copy ? 1 : 0; a->report && i < n->nops; i++) {
+	for (uint32_t i = copy ? 1 : 0; report && i < n->nops; i++) {
 		uint32_t g = target(a, &n->ops[i]);
 		if (!g || !a->bit[g - 1])
 			continue;
@@ -102,23 +99,13 @@ static void step(acopy *a, uint64_t *s, const px_node *n)
 	}
 }
 
-static void block_in(acopy *a, uint32_t b, uint64_t *in)
-{
-	memset(in, 0, a->w * 8);
-	for (uint32_t e = a->g->pred_at[b]; e < a->g->pred_at[b + 1]; e++) {
-		const uint64_t *p = a->out + (size_t)a->g->pred[e] * a->w;
-		for (size_t k = 0; k < a->w; k++)
-			in[k] |= p[k];
-	}
-}
-
 void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	bool bulk;
 	if (!px_cfg_has(g, PX_OP_cp_async) && !px_cfg_has(g, PX_OP_cp_async_bulk) &&
 	    !px_cfg_has(g, PX_OP_cp_async_bulk_tensor))
 		return;
-	acopy a = {.v = v, .f = f, .g = g};
+	acopy a = {.v = v, .f = f};
 	px_points_init(&a.points, v, f);
 	a.bit = zalloc(v->m->nglobals + 1, sizeof *a.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
@@ -136,38 +123,8 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 		}
 	}
 	a.said = zalloc(2 * a.nvars + 1, 1);
-	a.w = (2 * a.nvars + 63) / 64;
-	if (a.nvars) {
-		a.out = zalloc((size_t)g->nblocks * a.w, 8);
-		uint64_t *s = zalloc(a.w, 8);
-		bool changed = true;
-		while (changed) {
-			changed = false;
-			for (uint32_t i = 0; i < g->nrpo; i++) {
-				uint32_t b = g->rpo[i];
-				block_in(&a, b, s);
-				const px_node *n = g->first[b];
-				for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-					step(&a, s, n);
-				uint64_t *out = a.out + (size_t)b * a.w;
-				if (memcmp(out, s, a.w * 8)) {
-					memcpy(out, s, a.w * 8);
-					changed = true;
-				}
-			}
-		}
-		a.report = true;
-		for (uint32_t b = 0; b < g->nblocks; b++) {
-			if (!g->reached[b])
-				continue;
-			block_in(&a, b, s);
-			const px_node *n = g->first[b];
-			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-				step(&a, s, n);
-		}
-		free(s);
-		free(a.out);
-	}
+	if (a.nvars)
+		px_flow_check(g, (2 * a.nvars + 63) / 64, NULL, step, &a);
 	free(a.said);
 	free(a.copy);
 	free(a.bit);

@@ -1,5 +1,6 @@
 /* Basic blocks of a function body (see cfg.h). Everything is in flat arrays
- * sized by the statements and labels, built in two passes over the body. */
+ * sized by the statements and labels, built in two passes over the body; and
+ * the solver of the forward problems the checks pose over them. */
 #include "verify/cfg.h"
 
 #include <stdlib.h>
@@ -172,6 +173,71 @@ void px_cfg_free(px_cfg *g)
 	free(g->reached);
 	free(g->ops_seen);
 	memset(g, 0, sizeof *g);
+}
+
+/* Block b's entry state into in. */
+static void flow_in(const px_cfg *g, size_t w, const uint64_t *out, const uint64_t *start, uint32_t b, uint64_t *in)
+{
+	if (b == 0 && start)
+		memcpy(in, start, w * 8);
+	else
+		memset(in, 0, w * 8);
+	for (uint32_t e = g->pred_at[b]; e < g->pred_at[b + 1]; e++) {
+		const uint64_t *p = out + (size_t)g->pred[e] * w;
+		for (size_t k = 0; k < w; k++)
+			in[k] |= p[k];
+	}
+}
+
+uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flow_block_fn transfer, void *ctx)
+{
+	uint64_t *out = zalloc((size_t)g->nblocks * w, 8), *s = zalloc(w, 8);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < g->nrpo; i++) {
+			uint32_t b = g->rpo[i];
+			flow_in(g, w, out, start, b, s);
+			transfer(ctx, s, b);
+			uint64_t *end = out + (size_t)b * w;
+			if (memcmp(end, s, w * 8)) {
+				memcpy(end, s, w * 8);
+				changed = true;
+			}
+		}
+	}
+	free(s);
+	return out;
+}
+
+typedef struct stepper {
+	const px_cfg *g;
+	px_flow_step_fn step;
+	void *ctx;
+	bool report;
+} stepper;
+
+static void step_block(void *ctx, uint64_t *state, uint32_t b)
+{
+	const stepper *t = ctx;
+	const px_node *n = t->g->first[b];
+	for (uint32_t k = 0; k < t->g->len[b]; k++, n = n->next)
+		t->step(t->ctx, state, n, t->report);
+}
+
+void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx)
+{
+	stepper t = {g, step, ctx, false};
+	uint64_t *out = px_flow_solve(g, w, start, step_block, &t), *s = zalloc(w, 8);
+	t.report = true;
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		if (!g->reached[b])
+			continue;
+		flow_in(g, w, out, start, b, s);
+		step_block(&t, s, b);
+	}
+	free(s);
+	free(out);
 }
 
 static void opnd_reads(const px_opnd *o, px_read_fn fn, void *ctx)

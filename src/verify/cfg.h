@@ -7,6 +7,7 @@
 #ifndef PX_VERIFY_CFG_H
 #define PX_VERIFY_CFG_H
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "front/ir.h"
@@ -33,6 +34,24 @@ static inline bool px_cfg_has(const px_cfg *g, unsigned op)
 
 void px_cfg_build(px_cfg *g, const px_func *f);
 void px_cfg_free(px_cfg *g);
+
+/* The forward "on some path" problems the checks pose over the blocks: a
+ * state is a bit vector of w 64-bit words; a block's state on entry is the
+ * union of its predecessors' at their ends, with start (NULL: nothing) joined
+ * into block 0's, which the start reaches whatever jumps back to it. */
+/* A block's effect: state holds its entry state and is left as its end. */
+typedef void (*px_flow_block_fn)(void *ctx, uint64_t *state, uint32_t block);
+/* The fixed point, sweeping the reached blocks in reverse postorder until no
+ * block's end changes: per block, its state at its end (nblocks * w words,
+ * zero for a block the start does not reach; the caller frees them). */
+uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flow_block_fn transfer, void *ctx);
+/* A statement's effect, for a check that walks statements: report is false
+ * while solving and true in the one pass after, which says the warnings. */
+typedef void (*px_flow_step_fn)(void *ctx, uint64_t *state, const px_node *n, bool report);
+/* Solves with step, then walks every reached block once more, in block order,
+ * from its entry state at the fixed point, with report true. */
+void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx);
+
 /* Visit the values a statement reads (guard, operands, address bases and
  * indices, call targets): fn(ctx, value id, place of the read). */
 typedef void (*px_read_fn)(void *ctx, uint32_t id, px_loc loc);

@@ -139,8 +139,9 @@ static inline bool bit(const uint64_t *v, uint32_t i)
 }
 
 /* The branch nearest before block b on a path that leaves the candidate k
- * undefined (the one a reader should look at), or NULL. */
-static const px_node *bypass(const defcheck *c, const uint64_t *undef_out, size_t w, uint32_t lo, uint32_t b,
+ * undefined (the one a reader should look at), or NULL. The blocks' states
+ * at their ends are stride words apart, each starting with "undefined". */
+static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stride, uint32_t lo, uint32_t b,
                              uint32_t k)
 {
 	uint8_t *seen = zalloc(c->g->nblocks, 1);
@@ -150,7 +151,7 @@ static const px_node *bypass(const defcheck *c, const uint64_t *undef_out, size_
 		uint32_t next = UINT32_MAX;
 		for (uint32_t e = c->g->pred_at[b]; e < c->g->pred_at[b + 1]; e++) {
 			uint32_t p = c->g->pred[e];
-			if (c->g->reached[p] && !seen[p] && bit(undef_out + (size_t)p * w, k - lo)) {
+			if (c->g->reached[p] && !seen[p] && bit(out + (size_t)p * stride, k - lo)) {
 				next = p;
 				break;
 			}
@@ -183,66 +184,53 @@ static void report(defcheck *c, const exposed *r, bool never, const px_node *bra
 	px_note(d, val->def_loc, PX_D_defined_here, (int)val->name.n, val->name.s);
 }
 
+typedef struct defslice {
+	const defcheck *c;
+	uint32_t lo, hi;
+	size_t w; /* words a vector: a state is the "undefined" vector, then the "defined" one */
+} defslice;
+
+/* Block b's definitions take their candidates out of "undefined on some
+ * path" and put them into "defined on some path". */
+static void block_defs(void *ctx, uint64_t *s, uint32_t b)
+{
+	const defslice *sl = ctx;
+	const defcheck *c = sl->c;
+	uint64_t *undef = s, *some = s + sl->w;
+	for (uint32_t e = c->def_at[b]; e < c->def_at[b + 1]; e++) {
+		uint32_t k = c->defs[e];
+		if (k < sl->lo || k >= sl->hi)
+			continue;
+		undef[(k - sl->lo) >> 6] &= ~((uint64_t)1 << ((k - sl->lo) & 63));
+		some[(k - sl->lo) >> 6] |= (uint64_t)1 << ((k - sl->lo) & 63);
+	}
+}
+
 /* The two problems for candidates lo .. hi - 1, then their reads. */
 static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 {
-	size_t w = (hi - lo + 63) / 64;
-	uint32_t nb = c->g->nblocks;
-	uint64_t *undef = zalloc((size_t)nb * w, 8), *some = zalloc((size_t)nb * w, 8); /* at each block's end */
-	uint64_t *in_u = zalloc(w, 8), *in_d = zalloc(w, 8);
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (uint32_t i = 0; i < c->g->nrpo; i++) {
-			uint32_t b = c->g->rpo[i];
-			if (b == 0) {
-				memset(in_u, 0xff, w * 8);
-				memset(in_d, 0, w * 8);
-			} else {
-				memset(in_u, 0, w * 8);
-				memset(in_d, 0, w * 8);
-			}
-			for (uint32_t e = c->g->pred_at[b]; e < c->g->pred_at[b + 1]; e++) {
-				const uint64_t *pu = undef + (size_t)c->g->pred[e] * w, *pd = some + (size_t)c->g->pred[e] * w;
-				for (size_t k = 0; k < w; k++) {
-					in_u[k] |= pu[k];
-					in_d[k] |= pd[k];
-				}
-			}
-			for (uint32_t e = c->def_at[b]; e < c->def_at[b + 1]; e++) {
-				uint32_t k = c->defs[e];
-				if (k < lo || k >= hi)
-					continue;
-				in_u[(k - lo) >> 6] &= ~((uint64_t)1 << ((k - lo) & 63));
-				in_d[(k - lo) >> 6] |= (uint64_t)1 << ((k - lo) & 63);
-			}
-			uint64_t *ou = undef + (size_t)b * w, *od = some + (size_t)b * w;
-			if (memcmp(ou, in_u, w * 8) || memcmp(od, in_d, w * 8)) {
-				memcpy(ou, in_u, w * 8);
-				memcpy(od, in_d, w * 8);
-				changed = true;
-			}
-		}
-	}
+	defslice sl = {c, lo, hi, (hi - lo + 63) / 64};
+	size_t w = sl.w;
+	uint64_t *start = zalloc(2 * w, 8);
+	memset(start, 0xff, w * 8); /* at the start every candidate is undefined */
+	uint64_t *out = px_flow_solve(c->g, 2 * w, start, block_defs, &sl); /* at each block's end */
 	for (uint32_t i = 0; i < c->nreads; i++) {
 		const exposed *r = &c->reads[i];
 		if (r->cand < lo || r->cand >= hi || !c->g->reached[r->block] || c->reported[r->cand])
 			continue;
 		bool maybe = r->block == 0, some_def = false;
 		for (uint32_t e = c->g->pred_at[r->block]; e < c->g->pred_at[r->block + 1]; e++) {
-			uint32_t p = c->g->pred[e];
-			maybe = maybe || bit(undef + (size_t)p * w, r->cand - lo);
-			some_def = some_def || bit(some + (size_t)p * w, r->cand - lo);
+			const uint64_t *p = out + (size_t)c->g->pred[e] * 2 * w;
+			maybe = maybe || bit(p, r->cand - lo);
+			some_def = some_def || bit(p + w, r->cand - lo);
 		}
 		if (!maybe)
 			continue;
 		c->reported[r->cand] = 1;
-		report(c, r, !some_def, some_def ? bypass(c, undef, w, lo, r->block, r->cand) : NULL);
+		report(c, r, !some_def, some_def ? bypass(c, out, 2 * w, lo, r->block, r->cand) : NULL);
 	}
-	free(undef);
-	free(some);
-	free(in_u);
-	free(in_d);
+	free(out);
+	free(start);
 }
 
 void px_check_defined(px_verifier *v, px_func *f, const px_cfg *g)

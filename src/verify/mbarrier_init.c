@@ -17,15 +17,12 @@
 
 typedef struct minit {
 	px_verifier *v;
-	const px_cfg *g;
 	px_points points;
 	uint32_t *bit;  /* per global: 1 + its bit, or 0 */
 	uint32_t nbits;
 	uint8_t *said;
 	const px_node **init; /* per bit: the first init of its barrier, or NULL */
 	size_t w;
-	uint64_t *out;
-	bool report;
 } minit;
 
 static void *zalloc(size_t n, size_t size)
@@ -57,8 +54,9 @@ static bool is_init(const px_node *n)
 	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_mbarrier_init] && n->nops;
 }
 
-static void step(minit *m, uint64_t *s, const px_node *n)
+static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
+	minit *m = ctx;
 	if (n->kind == PX_N_CALL) {
 		memset(s, 0xff, m->w * 8);
 		return;
@@ -69,7 +67,7 @@ static void step(minit *m, uint64_t *s, const px_node *n)
 		s[b >> 6] |= (uint64_t)1 << (b & 63);
 		return;
 	}
-	if (!m->report || !uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
+	if (!report || !uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
 		return;
 	uint32_t b = m->bit[t - 1] - 1;
 	if ((s[b >> 6] >> (b & 63) & 1) || m->said[b])
@@ -82,16 +80,6 @@ static void step(minit *m, uint64_t *s, const px_node *n)
 		        px_module_line(m->v->m, n->loc));
 }
 
-static void block_in(minit *m, uint32_t b, uint64_t *in)
-{
-	memset(in, 0, m->w * 8);
-	for (uint32_t e = m->g->pred_at[b]; e < m->g->pred_at[b + 1]; e++) {
-		const uint64_t *p = m->out + (size_t)m->g->pred[e] * m->w;
-		for (size_t k = 0; k < m->w; k++)
-			in[k] |= p[k];
-	}
-}
-
 void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	bool any = false;
@@ -99,7 +87,7 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 		any = any || px_cfg_has(g, uses[i]);
 	if (!any || !f->is_kernel)
 		return;
-	minit m = {.v = v, .g = g};
+	minit m = {.v = v};
 	px_points_init(&m.points, v, f);
 	m.bit = zalloc(v->m->nglobals + 1, sizeof *m.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
@@ -116,35 +104,7 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 	if (m.nbits) {
 		m.w = (m.nbits + 63) / 64;
 		m.said = zalloc(m.nbits, 1);
-		m.out = zalloc((size_t)g->nblocks * m.w, 8);
-		uint64_t *s = zalloc(m.w, 8);
-		bool changed = true;
-		while (changed) {
-			changed = false;
-			for (uint32_t i = 0; i < g->nrpo; i++) {
-				uint32_t b = g->rpo[i];
-				block_in(&m, b, s);
-				const px_node *n = g->first[b];
-				for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-					step(&m, s, n);
-				uint64_t *out = m.out + (size_t)b * m.w;
-				if (memcmp(out, s, m.w * 8)) {
-					memcpy(out, s, m.w * 8);
-					changed = true;
-				}
-			}
-		}
-		m.report = true;
-		for (uint32_t b = 0; b < g->nblocks; b++) {
-			if (!g->reached[b])
-				continue;
-			block_in(&m, b, s);
-			const px_node *n = g->first[b];
-			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-				step(&m, s, n);
-		}
-		free(s);
-		free(m.out);
+		px_flow_check(g, m.w, NULL, step, &m);
 		free(m.said);
 	}
 	free(m.bit);

@@ -17,15 +17,12 @@
 
 typedef struct pfence {
 	px_verifier *v;
-	const px_cfg *g;
 	px_points points;
 	uint32_t *bit;        /* per global: 1 + its bit, or 0 */
 	uint32_t nbits;
 	const px_node **write; /* per bit: a generic write of it */
 	uint8_t *said;
 	size_t w;
-	uint64_t *out;
-	bool report;
 } pfence;
 
 static void *zalloc(size_t n, size_t size)
@@ -67,8 +64,9 @@ static uint32_t bit_of(const pfence *p, const px_opnd *o)
 	return t ? p->bit[t - 1] : 0;
 }
 
-static void step(pfence *p, uint64_t *s, const px_node *n)
+static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
+	pfence *p = ctx;
 	if (is_fence(n)) {
 		memset(s, 0, p->w * 8);
 		return;
@@ -81,7 +79,7 @@ static void step(pfence *p, uint64_t *s, const px_node *n)
 		}
 		return;
 	}
-	if (!p->report || !async_reader(n))
+	if (!report || !async_reader(n))
 		return;
 	for (uint32_t i = 1; i < n->nops; i++) {
 		uint32_t b = bit_of(p, &n->ops[i]);
@@ -96,22 +94,12 @@ static void step(pfence *p, uint64_t *s, const px_node *n)
 	}
 }
 
-static void block_in(pfence *p, uint32_t b, uint64_t *in)
-{
-	memset(in, 0, p->w * 8);
-	for (uint32_t e = p->g->pred_at[b]; e < p->g->pred_at[b + 1]; e++) {
-		const uint64_t *q = p->out + (size_t)p->g->pred[e] * p->w;
-		for (size_t k = 0; k < p->w; k++)
-			in[k] |= q[k];
-	}
-}
-
 void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	if (!px_cfg_has(g, PX_OP_cp_async_bulk) && !px_cfg_has(g, PX_OP_cp_async_bulk_tensor) &&
 	    !px_cfg_has(g, PX_OP_cp_reduce_async_bulk) && !px_cfg_has(g, PX_OP_cp_reduce_async_bulk_tensor))
 		return;
-	pfence p = {.v = v, .g = g};
+	pfence p = {.v = v};
 	px_points_init(&p.points, v, f);
 	p.bit = zalloc(v->m->nglobals + 1, sizeof *p.bit);
 	for (const px_node *n = f->first; n; n = n->next)
@@ -130,35 +118,7 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 	if (p.nbits) {
 		p.w = (p.nbits + 63) / 64;
 		p.said = zalloc(p.nbits, 1);
-		p.out = zalloc((size_t)g->nblocks * p.w, 8);
-		uint64_t *s = zalloc(p.w, 8);
-		bool changed = true;
-		while (changed) {
-			changed = false;
-			for (uint32_t i = 0; i < g->nrpo; i++) {
-				uint32_t b = g->rpo[i];
-				block_in(&p, b, s);
-				const px_node *n = g->first[b];
-				for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-					step(&p, s, n);
-				uint64_t *out = p.out + (size_t)b * p.w;
-				if (memcmp(out, s, p.w * 8)) {
-					memcpy(out, s, p.w * 8);
-					changed = true;
-				}
-			}
-		}
-		p.report = true;
-		for (uint32_t b = 0; b < g->nblocks; b++) {
-			if (!g->reached[b])
-				continue;
-			block_in(&p, b, s);
-			const px_node *n = g->first[b];
-			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-				step(&p, s, n);
-		}
-		free(s);
-		free(p.out);
+		px_flow_check(g, p.w, NULL, step, &p);
 		free(p.said);
 	}
 	free(p.write);

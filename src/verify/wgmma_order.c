@@ -19,16 +19,12 @@
 typedef struct order {
 	px_verifier *v;
 	px_func *f;
-	const px_cfg *g;
 	uint32_t *bit;    /* per value: 1 + its bit, 0 when no mma_async writes it */
 	uint32_t *value;  /* per bit (from 1): its value */
 	const px_node **writer; /* per bit: an mma_async that writes it */
 	uint32_t nbits;
-	size_t w;         /* words a vector */
-	uint64_t *out;    /* per block: the state at its end */
 	uint8_t *said;    /* per bit: reported once; [0]: unused */
 	const px_node *fence; /* the function's first wgmma.fence, or NULL */
-	bool report;
 } order;
 
 static void *zalloc(size_t n, size_t size)
@@ -78,8 +74,9 @@ static void results_touch(touch *t, const px_opnd *o)
 }
 
 /* One statement's effect on the state (and, in the reporting pass, its warnings). */
-static void step(order *o, uint64_t *s, const px_node *n)
+static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
+	order *o = ctx;
 	if (n->kind == PX_N_LABEL)
 		return;
 	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence]) {
@@ -92,7 +89,7 @@ static void step(order *o, uint64_t *s, const px_node *n)
 		return;
 	}
 	if (is_mma(n)) {
-		if (o->report && get(s, 0)) {
+		if (report && get(s, 0)) {
 			px_warn(o->v->d, n->oploc, PX_D_wgmma_no_fence, n->op->name, (int)o->f->name.n, o->f->name.s);
 			if (o->fence)
 				px_note(o->v->d, o->fence->loc, PX_D_wgmma_fence_here, px_module_line(o->v->m, n->loc));
@@ -103,7 +100,7 @@ static void step(order *o, uint64_t *s, const px_node *n)
 				set(s, o->bit[n->res[r].id]);
 		return;
 	}
-	if (!o->report)
+	if (!report)
 		return;
 	touch t = {o, s, n, false};
 	px_node_reads(n, on_touch, &t);
@@ -112,21 +109,9 @@ static void step(order *o, uint64_t *s, const px_node *n)
 		results_touch(&t, &n->res[r]);
 }
 
-static void block_in(order *o, uint32_t b, uint64_t *in)
-{
-	memset(in, 0, o->w * 8);
-	if (b == 0)
-		set(in, 0);
-	for (uint32_t e = o->g->pred_at[b]; e < o->g->pred_at[b + 1]; e++) {
-		const uint64_t *p = o->out + (size_t)o->g->pred[e] * o->w;
-		for (size_t k = 0; k < o->w; k++)
-			in[k] |= p[k];
-	}
-}
-
 void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	order o = {.v = v, .f = f, .g = g};
+	order o = {.v = v, .f = f};
 	if (!px_cfg_has(g, PX_OP_wgmma_mma_async) && !px_cfg_has(g, PX_OP_wgmma_mma_async_sp))
 		return;
 	o.bit = zalloc(f->nvalues + 1, sizeof *o.bit);
@@ -145,36 +130,11 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
 					o.writer[o.bit[n->res[r].id]] = n;
 	o.said = zalloc(o.nbits + 1, 1);
-	o.w = (o.nbits + 1 + 63) / 64;
-	o.out = zalloc((size_t)g->nblocks * o.w, 8);
-	uint64_t *s = zalloc(o.w, 8);
-	bool changed = true;
-	while (changed) {
-		changed = false;
-		for (uint32_t i = 0; i < g->nrpo; i++) {
-			uint32_t b = g->rpo[i];
-			block_in(&o, b, s);
-			const px_node *n = g->first[b];
-			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-				step(&o, s, n);
-			uint64_t *out = o.out + (size_t)b * o.w;
-			if (memcmp(out, s, o.w * 8)) {
-				memcpy(out, s, o.w * 8);
-				changed = true;
-			}
-		}
-	}
-	o.report = true;
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		if (!g->reached[b])
-			continue;
-		block_in(&o, b, s);
-		const px_node *n = g->first[b];
-		for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-			step(&o, s, n);
-	}
-	free(s);
-	free(o.out);
+	size_t w = (o.nbits + 1 + 63) / 64;
+	uint64_t *start = zalloc(w, 8);
+	set(start, 0); /* no fence yet where the function starts */
+	px_flow_check(g, w, start, step, &o);
+	free(start);
 	free(o.said);
 	free(o.writer);
 	free(o.bit);
