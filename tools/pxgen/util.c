@@ -23,12 +23,17 @@ char *xstrdup(const char *s)
 	return memcpy(xrealloc(NULL, n), s, n);
 }
 /* Room for one more element in a growable array of elsize-byte elements. */
+/* The room beyond n is zeroed: a row PUSH hands out starts with every field
+ * empty, as the readers that set some fields and or into others expect. */
 void *grow(void *v, size_t *cap, size_t n, size_t elsize)
 {
 	if (n < *cap)
 		return v;
+	size_t old = *cap;
 	*cap = *cap ? *cap * 2 : 16;
-	return xrealloc(v, *cap * elsize);
+	char *p = xrealloc(v, *cap * elsize);
+	memset(p + old * elsize, 0, (*cap - old) * elsize);
+	return p;
 }
 
 void strs_push(strs *s, const char *str)
