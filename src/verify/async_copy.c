@@ -28,14 +28,6 @@ typedef struct acopy {
 	uint8_t *said;       /* per bit */
 } acopy;
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
 static inline bool get(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
 static inline void set(uint64_t *s, uint32_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
 
@@ -107,13 +99,13 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 		return;
 	acopy a = {.v = v, .f = f};
 	px_points_init(&a.points, v, f);
-	a.bit = zalloc(v->m->nglobals + 1, sizeof *a.bit);
+	a.bit = px_zalloc(v->m->nglobals + 1, sizeof *a.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0])) && !a.bit[t - 1])
 			a.bit[t - 1] = ++a.nvars;
 	}
-	a.copy = zalloc(2 * a.nvars + 1, sizeof *a.copy);
+	a.copy = px_zalloc(2 * a.nvars + 1, sizeof *a.copy);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0]))) {
@@ -122,7 +114,7 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 				a.copy[b] = n;
 		}
 	}
-	a.said = zalloc(2 * a.nvars + 1, 1);
+	a.said = px_zalloc(2 * a.nvars + 1, 1);
 	if (a.nvars)
 		px_flow_check(g, (2 * a.nvars + 63) / 64, NULL, step, &a);
 	free(a.said);

@@ -8,7 +8,9 @@
 
 #include "tables/tables.h"
 
-static void *zalloc(size_t n, size_t size)
+/* The hazard checks' per-function tables: zeroed, never NULL (a zero count
+ * gets one element), and out of memory aborts as the arena does. */
+void *px_zalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size);
 	if (!p)
@@ -65,8 +67,8 @@ static void label_edges(edges *e, uint32_t from, const px_opnd *o, const uint32_
 static void csr(uint32_t nblocks, const uint32_t *key, const uint32_t *val, uint32_t n, uint32_t **at_out,
                 uint32_t **list_out)
 {
-	uint32_t *at = zalloc(nblocks + 2, sizeof *at);
-	uint32_t *list = zalloc(n, sizeof *list);
+	uint32_t *at = px_zalloc(nblocks + 2, sizeof *at);
+	uint32_t *list = px_zalloc(n, sizeof *list);
 	for (uint32_t i = 0; i < n; i++)
 		at[key[i] + 2]++;
 	for (uint32_t b = 0; b < nblocks; b++)
@@ -80,9 +82,9 @@ static void csr(uint32_t nblocks, const uint32_t *key, const uint32_t *val, uint
 static void order(px_cfg *g)
 {
 	/* iterative depth-first search from block 0; postorder reversed */
-	uint32_t *stack = zalloc(g->nblocks, sizeof *stack), *next = zalloc(g->nblocks, sizeof *next);
-	uint32_t *post = zalloc(g->nblocks, sizeof *post), npost = 0, top = 0;
-	g->reached = zalloc(g->nblocks, 1);
+	uint32_t *stack = px_zalloc(g->nblocks, sizeof *stack), *next = px_zalloc(g->nblocks, sizeof *next);
+	uint32_t *post = px_zalloc(g->nblocks, sizeof *post), npost = 0, top = 0;
+	g->reached = px_zalloc(g->nblocks, 1);
 	if (g->nblocks) {
 		g->reached[0] = 1;
 		stack[top++] = 0;
@@ -102,7 +104,7 @@ static void order(px_cfg *g)
 			top--;
 		}
 	}
-	g->rpo = zalloc(npost, sizeof *g->rpo);
+	g->rpo = px_zalloc(npost, sizeof *g->rpo);
 	for (uint32_t i = 0; i < npost; i++)
 		g->rpo[i] = post[npost - 1 - i];
 	g->nrpo = npost;
@@ -116,7 +118,7 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 	memset(g, 0, sizeof *g);
 	uint32_t nb = 0;
 	bool start = true;
-	g->ops_seen = zalloc((px_nops + 63) / 64, sizeof *g->ops_seen);
+	g->ops_seen = px_zalloc((px_nops + 63) / 64, sizeof *g->ops_seen);
 	for (const px_node *n = f->first; n; n = n->next) {
 		if (start || n->kind == PX_N_LABEL)
 			nb++;
@@ -127,9 +129,9 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 		}
 	}
 	g->nblocks = nb;
-	g->first = zalloc(nb, sizeof *g->first);
-	g->len = zalloc(nb, sizeof *g->len);
-	uint32_t *label_block = zalloc(f->nlabels + 1, sizeof *label_block);
+	g->first = px_zalloc(nb, sizeof *g->first);
+	g->len = px_zalloc(nb, sizeof *g->len);
+	uint32_t *label_block = px_zalloc(f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
 	uint32_t b = UINT32_MAX;
@@ -191,7 +193,7 @@ static void flow_in(const px_cfg *g, size_t w, const uint64_t *out, const uint64
 
 uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flow_block_fn transfer, void *ctx)
 {
-	uint64_t *out = zalloc((size_t)g->nblocks * w, 8), *s = zalloc(w, 8);
+	uint64_t *out = px_zalloc((size_t)g->nblocks * w, 8), *s = px_zalloc(w, 8);
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -228,7 +230,7 @@ static void step_block(void *ctx, uint64_t *state, uint32_t b)
 void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx)
 {
 	stepper t = {g, step, ctx, false};
-	uint64_t *out = px_flow_solve(g, w, start, step_block, &t), *s = zalloc(w, 8);
+	uint64_t *out = px_flow_solve(g, w, start, step_block, &t), *s = px_zalloc(w, 8);
 	t.report = true;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		if (!g->reached[b])

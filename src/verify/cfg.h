@@ -56,4 +56,7 @@ void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_ste
  * indices, call targets): fn(ctx, value id, place of the read). */
 typedef void (*px_read_fn)(void *ctx, uint32_t id, px_loc loc);
 void px_node_reads(const px_node *n, px_read_fn fn, void *ctx);
+/* n zeroed elements of size bytes (at least one); aborts when out of memory. */
+void *px_zalloc(size_t n, size_t size);
+
 #endif

@@ -46,14 +46,6 @@ typedef struct defcheck {
 	uint32_t ndefs;
 } defcheck;
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
 static void on_read(void *ctx, uint32_t id, px_loc loc)
 {
 	defcheck *c = ctx;
@@ -106,7 +98,7 @@ static void scan_reads(defcheck *c)
 /* Per block, the candidates it defines (each once). */
 static void scan_defs(defcheck *c)
 {
-	c->def_at = zalloc(c->g->nblocks + 1, sizeof *c->def_at);
+	c->def_at = px_zalloc(c->g->nblocks + 1, sizeof *c->def_at);
 	uint32_t cap = 0;
 	for (uint32_t pass = 0; pass < 2; pass++) {
 		uint32_t k = 0;
@@ -128,7 +120,7 @@ static void scan_defs(defcheck *c)
 		c->def_at[c->g->nblocks] = k;
 		if (!pass) {
 			cap = k;
-			c->defs = zalloc(cap, sizeof *c->defs);
+			c->defs = px_zalloc(cap, sizeof *c->defs);
 		}
 	}
 }
@@ -144,7 +136,7 @@ static inline bool bit(const uint64_t *v, uint32_t i)
 static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stride, uint32_t lo, uint32_t b,
                              uint32_t k)
 {
-	uint8_t *seen = zalloc(c->g->nblocks, 1);
+	uint8_t *seen = px_zalloc(c->g->nblocks, 1);
 	const px_node *found = NULL;
 	for (uint32_t steps = 0; steps < c->g->nblocks && !found; steps++) {
 		seen[b] = 1;
@@ -211,7 +203,7 @@ static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 {
 	defslice sl = {c, lo, hi, (hi - lo + 63) / 64};
 	size_t w = sl.w;
-	uint64_t *start = zalloc(2 * w, 8);
+	uint64_t *start = px_zalloc(2 * w, 8);
 	memset(start, 0xff, w * 8); /* at the start every candidate is undefined */
 	uint64_t *out = px_flow_solve(c->g, 2 * w, start, block_defs, &sl); /* at each block's end */
 	for (uint32_t i = 0; i < c->nreads; i++) {
@@ -236,12 +228,12 @@ static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 void px_check_defined(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	defcheck c = {.v = v, .f = f, .g = g};
-	c.mark = zalloc(f->nvalues + 1, sizeof *c.mark);
-	c.cand = zalloc(f->nvalues + 1, sizeof *c.cand);
+	c.mark = px_zalloc(f->nvalues + 1, sizeof *c.mark);
+	c.cand = px_zalloc(f->nvalues + 1, sizeof *c.cand);
 	scan_reads(&c);
 	if (c.ncand) {
 		scan_defs(&c);
-		c.reported = zalloc(c.ncand, 1);
+		c.reported = px_zalloc(c.ncand, 1);
 		size_t per_block = 2 * 8 * (size_t)(g->nblocks ? g->nblocks : 1);
 		size_t words = VECTOR_BUDGET / per_block;
 		uint32_t slice = words < 1 ? 64 : words > (c.ncand + 63) / 64 ? c.ncand : (uint32_t)words * 64;

@@ -25,14 +25,6 @@ typedef struct minit {
 	size_t w;
 } minit;
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
 /* The operations that use their first operand as an mbarrier (init aside). */
 static const unsigned uses[] = {PX_OP_mbarrier_arrive, PX_OP_mbarrier_arrive_drop, PX_OP_mbarrier_complete_tx,
                                 PX_OP_mbarrier_expect_tx, PX_OP_mbarrier_test_wait, PX_OP_mbarrier_try_wait,
@@ -89,13 +81,13 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 		return;
 	minit m = {.v = v};
 	px_points_init(&m.points, v, f);
-	m.bit = zalloc(v->m->nglobals + 1, sizeof *m.bit);
+	m.bit = px_zalloc(v->m->nglobals + 1, sizeof *m.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if ((uses_mbarrier(n) || is_init(n)) && (t = px_points_target(&m.points, &n->ops[0])) && !m.bit[t - 1])
 			m.bit[t - 1] = ++m.nbits;
 	}
-	m.init = zalloc(m.nbits + 1, sizeof *m.init);
+	m.init = px_zalloc(m.nbits + 1, sizeof *m.init);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (is_init(n) && (t = px_points_target(&m.points, &n->ops[0])) && !m.init[m.bit[t - 1] - 1])
@@ -103,7 +95,7 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 	}
 	if (m.nbits) {
 		m.w = (m.nbits + 63) / 64;
-		m.said = zalloc(m.nbits, 1);
+		m.said = px_zalloc(m.nbits, 1);
 		px_flow_check(g, m.w, NULL, step, &m);
 		free(m.said);
 	}

@@ -25,14 +25,6 @@ typedef struct pfence {
 	size_t w;
 } pfence;
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
 static bool generic_write(const px_node *n)
 {
 	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_st] || n->op == &px_ops[PX_OP_stmatrix] ||
@@ -101,14 +93,14 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 		return;
 	pfence p = {.v = v};
 	px_points_init(&p.points, v, f);
-	p.bit = zalloc(v->m->nglobals + 1, sizeof *p.bit);
+	p.bit = px_zalloc(v->m->nglobals + 1, sizeof *p.bit);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
 			uint32_t t = px_points_target(&p.points, &n->ops[i]);
 			if (t && !p.bit[t - 1])
 				p.bit[t - 1] = ++p.nbits;
 		}
-	p.write = zalloc(p.nbits + 1, sizeof *p.write);
+	p.write = px_zalloc(p.nbits + 1, sizeof *p.write);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
 			uint32_t b = bit_of(&p, &n->ops[i]);
@@ -117,7 +109,7 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 		}
 	if (p.nbits) {
 		p.w = (p.nbits + 63) / 64;
-		p.said = zalloc(p.nbits, 1);
+		p.said = px_zalloc(p.nbits, 1);
 		px_flow_check(g, p.w, NULL, step, &p);
 		free(p.said);
 	}

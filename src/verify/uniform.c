@@ -54,14 +54,6 @@ typedef struct uni {
 	bool changed;
 } uni;
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
 static const px_node *last_of(const px_cfg *g, uint32_t b)
 {
 	const px_node *n = g->first[b];
@@ -89,10 +81,10 @@ static bool reaches_exit(const px_cfg *g, uint32_t b)
 static void post_dominators(uni *u)
 {
 	const px_cfg *g = u->g;
-	uint32_t nb = u->nb, *po = zalloc(nb + 1, sizeof *po), *num = zalloc(nb + 1, sizeof *num);
-	uint32_t *next = zalloc(nb + 1, sizeof *next), top = 0, npo = 0;
-	uint8_t *on = zalloc(nb + 1, 1);
-	uint32_t *exits = zalloc(nb, sizeof *exits), nexits = 0;
+	uint32_t nb = u->nb, *po = px_zalloc(nb + 1, sizeof *po), *num = px_zalloc(nb + 1, sizeof *num);
+	uint32_t *next = px_zalloc(nb + 1, sizeof *next), top = 0, npo = 0;
+	uint8_t *on = px_zalloc(nb + 1, 1);
+	uint32_t *exits = px_zalloc(nb, sizeof *exits), nexits = 0;
 	for (uint32_t b = 0; b < nb; b++)
 		if (reaches_exit(g, b))
 			exits[nexits++] = b;
@@ -552,21 +544,21 @@ void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
 	int x = x_size(f);
 	u.x32 = x < 0 || x % 32 == 0;
 	u.x128 = x < 0 || x % 128 == 0;
-	u.lvl = zalloc(f->nvalues + 1, 1);
-	u.why = zalloc(f->nvalues + 1, sizeof *u.why);
-	u.xal = zalloc(f->nvalues + 1, 1);
+	u.lvl = px_zalloc(f->nvalues + 1, 1);
+	u.why = px_zalloc(f->nvalues + 1, sizeof *u.why);
+	u.xal = px_zalloc(f->nvalues + 1, 1);
 	memset(u.xal, 0xff, f->nvalues + 1);
-	u.ctrl = zalloc(u.nb + 1, 1);
-	u.ctrl_bar = zalloc(u.nb + 1, 1);
-	u.ctrl_from = zalloc(u.nb + 1, sizeof *u.ctrl_from);
-	u.bar_from = zalloc(u.nb + 1, sizeof *u.bar_from);
-	u.ctrl_why = zalloc(u.nb + 1, sizeof *u.ctrl_why);
-	u.bar_why = zalloc(u.nb + 1, sizeof *u.bar_why);
-	u.walked = zalloc(u.nb + 1, 1);
-	u.ipdom = zalloc(u.nb + 1, sizeof *u.ipdom);
-	u.tail = zalloc(u.nb + 1, 1);
-	u.stack = zalloc(u.nb + 1, sizeof *u.stack);
-	u.seen = zalloc(u.nb + 1, sizeof *u.seen);
+	u.ctrl = px_zalloc(u.nb + 1, 1);
+	u.ctrl_bar = px_zalloc(u.nb + 1, 1);
+	u.ctrl_from = px_zalloc(u.nb + 1, sizeof *u.ctrl_from);
+	u.bar_from = px_zalloc(u.nb + 1, sizeof *u.bar_from);
+	u.ctrl_why = px_zalloc(u.nb + 1, sizeof *u.ctrl_why);
+	u.bar_why = px_zalloc(u.nb + 1, sizeof *u.bar_why);
+	u.walked = px_zalloc(u.nb + 1, 1);
+	u.ipdom = px_zalloc(u.nb + 1, sizeof *u.ipdom);
+	u.tail = px_zalloc(u.nb + 1, 1);
+	u.stack = px_zalloc(u.nb + 1, sizeof *u.stack);
+	u.seen = px_zalloc(u.nb + 1, sizeof *u.seen);
 	post_dominators(&u);
 	exit_tails(&u);
 	solve(&u);

@@ -27,14 +27,6 @@ typedef struct order {
 	const px_node *fence; /* the function's first wgmma.fence, or NULL */
 } order;
 
-static void *zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
-
 static bool is_mma(const px_node *n)
 {
 	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_wgmma_mma_async] || n->op == &px_ops[PX_OP_wgmma_mma_async_sp]);
@@ -114,7 +106,7 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 	order o = {.v = v, .f = f};
 	if (!px_cfg_has(g, PX_OP_wgmma_mma_async) && !px_cfg_has(g, PX_OP_wgmma_mma_async_sp))
 		return;
-	o.bit = zalloc(f->nvalues + 1, sizeof *o.bit);
+	o.bit = px_zalloc(f->nvalues + 1, sizeof *o.bit);
 	for (const px_node *n = f->first; n && !o.fence; n = n->next)
 		if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence])
 			o.fence = n;
@@ -123,15 +115,15 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 			for (uint32_t r = 0; r < n->nres; r++)
 				if (n->res[r].kind == PX_O_VALUE && !o.bit[n->res[r].id])
 					o.bit[n->res[r].id] = ++o.nbits;
-	o.writer = zalloc(o.nbits + 1, sizeof *o.writer);
+	o.writer = px_zalloc(o.nbits + 1, sizeof *o.writer);
 	for (const px_node *n = f->first; n; n = n->next)
 		if (is_mma(n))
 			for (uint32_t r = 0; r < n->nres; r++)
 				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
 					o.writer[o.bit[n->res[r].id]] = n;
-	o.said = zalloc(o.nbits + 1, 1);
+	o.said = px_zalloc(o.nbits + 1, 1);
 	size_t w = (o.nbits + 1 + 63) / 64;
-	uint64_t *start = zalloc(w, 8);
+	uint64_t *start = px_zalloc(w, 8);
 	set(start, 0); /* no fence yet where the function starts */
 	px_flow_check(g, w, start, step, &o);
 	free(start);
