@@ -14,6 +14,7 @@
 #include "isel/isel.h"
 #include "isel/match.h"
 #include "tables/query.h"
+#include "verify/verify.h"
 
 /* Merged widths, widest first. .v8 only for 32-bit elements (the 256-bit
  * global forms of sm_100 and PTX 8.8): ptxas 13.0 crashes on an ld.v8 into
@@ -261,11 +262,8 @@ bool px_select_vector(px_isel *s, const px_node *n)
 		return false;
 	unsigned bytes = px_types[type].width / 8;
 	uint32_t align = 0; /* looked up once a run is found */
-	/* the printed .version was settled by the scalar nodes (or given, or
-	 * the target's lowest): stay inside it */
-	uint16_t limit = s->ptx ? s->ptx : n->var->ptx;
-	if (!s->ptx && s->target && s->target->ptx > limit)
-		limit = s->target->ptx;
+	/* the scalar node settled the printed .version: stay inside it */
+	uint16_t limit = px_ptx_settled(s->ptx, s->target, n->var->ptx);
 	kept_out k = {0, 0, NULL, 0};
 	for (unsigned w = 0; w < sizeof widths / sizeof widths[0]; w++) {
 		unsigned count = widths[w], span = count * bytes;

@@ -147,12 +147,8 @@ extern const px_flag_def px_node_flags[];
 extern const unsigned px_nnode_flags;
 
 /* ---- operations (data/ops/) ---- */
-enum px_slot_flags {
-	PX_SLOT_FIXED = 1,    /* always printed (fixed_tok); may be left out in MIR */
-	PX_SLOT_TYPE = 2,     /* holds a type token; may be inferred (see infer) */
-	PX_SLOT_REQUIRED = 4, /* must be filled (written or inferred) in every variant */
-	PX_SLOT_NOPRINT = 8,  /* a property for selection only; never printed */
-};
+/* The flags of slots (PX_SLOT_*), operands (PX_OPND_*) and operations
+ * (PX_OPF_*) are generated into px_tables.h from tools/pxgen/flags.h. */
 enum { PX_SRC_END = -1, PX_SRC_RESULT = 0, PX_SRC_OPERAND = 32 }; /* infer sources: RESULT+i, OPERAND+i */
 
 typedef struct px_slot_def {
@@ -176,20 +172,6 @@ enum px_opnd_kind {
 	PX_OK_SYM,    /* @symbol */
 };
 enum px_derive { PX_DERIVE_NONE, PX_DERIVE_WIDE, PX_DERIVE_HALF };
-enum px_opnd_flags {
-	PX_OPND_OPTIONAL = 1, /* may be left out (then everything after it too) */
-	PX_OPND_SREG = 2,     /* a special register may appear here directly */
-	PX_OPND_PAIR = 4,     /* result printed joined to the previous one with '|' */
-	PX_OPND_GROUP = 8,    /* a vector group: count from count_slot (v2, v4, x2 ...) or count */
-	PX_OPND_INOUT = 16,   /* read and written in place (accumulators) */
-	PX_OPND_B8REG = 32,   /* a b8 value here must be a true .b8 register (%rb), not %rs */
-	PX_OPND_SINK = 64,    /* result: PTX takes the sink _ here, so a discarded result prints as _ */
-	PX_OPND_SINK_ONLY = 128, /* result: PTX takes only the sink _ here, never a register */
-	PX_OPND_COORDS = 256, /* an address that takes a coordinate group, [tmap, (c0, ...)]: one
-	                       * per dimension of count_slot's token, or with count_slot -1, count
-	                       * of them (.tile::gather4: 5), or with count 0 too, what the op's
-	                       * family checks (textures) */
-};
 /* An operand's `range:`, `multiple:` and `power_of_two:` (data/ops): an integer
  * literal there must lie in [lo, hi], be a multiple of `multiple` and, with pow2,
  * a power of two. */
@@ -287,23 +269,6 @@ typedef struct px_op_def {
 	const px_rule *otherwise; /* the message when no variant admits the tokens (its when is empty) */
 	uint8_t family;         /* PX_FAM_*: verifier and selector code of its own (0: the tables say all) */
 } px_op_def;
-enum {
-	PX_OPF_TERMINATOR = 1,
-	PX_OPF_NOGUARD = 2,
-	PX_OPF_INTERNAL = 4,           /* selection-made only; not MIR */
-	PX_OPF_SPACE_FROM_ADDRESS = 8, /* an empty space slot is filled from the address's known space */
-	PX_OPF_REGISTER_ADDRESS = 16,  /* PTX takes no variable name in the address: a register base */
-	PX_OPF_CARRY_IN = 32,          /* reads the carry flag a .cc instruction set (addc, subc, madc) */
-	PX_OPF_TEXREF = 64,            /* the address's handle may be a texref variable (tex, tld4, txq) */
-	PX_OPF_SURFREF = 128,          /* the address's handle may be a surfref variable (suld, sust, sured, suq) */
-	PX_OPF_CTA_GRANULARITY = 256,  /* its .cta_group is the function's one CTA granularity (tcgen05) */
-	/* a CTA barrier: every thread of the CTA, unless its optional thread
-	 * count is given (a node with fewer operands than the op lists has none) */
-	PX_OPF_CTA_BARRIER = 512,
-	PX_OPF_WARP_COLLECTIVE = 1024, /* the warp's threads together; the last operand is the member mask */
-	PX_OPF_WARPGROUP = 2048,       /* the warpgroup's four warps together (wgmma) */
-	PX_OPF_THREAD_RESULT = 4096,   /* the results differ from thread to thread, whatever the operands */
-};
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
 extern const unsigned px_nops;

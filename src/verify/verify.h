@@ -92,6 +92,15 @@ void px_verify_globals(px_verifier *v);
 void px_verify_module_end(px_verifier *v);
 /* The .version to print. */
 uint16_t px_verify_ptx_version(const px_verifier *v);
+/* The .version a module prints: the one given, else the highest its statements
+ * need (needed) and never below the target's lowest. The selector keeps a
+ * statement it rewrites inside it. */
+static inline uint16_t px_ptx_settled(uint16_t given, const px_target *t, uint16_t needed)
+{
+	if (given)
+		return given;
+	return t && t->ptx > needed ? t->ptx : needed;
+}
 
 /* ---- the verifier's literal checks (verify/types.c) ---- */
 /* Whether a floating-point literal v keeps a finite value as float type t. */

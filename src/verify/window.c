@@ -109,5 +109,5 @@ void px_verify_target(px_verifier *v)
 
 uint16_t px_verify_ptx_version(const px_verifier *v)
 {
-	return v->ptx_given ? v->ptx_given : v->ptx_needed;
+	return px_ptx_settled(v->ptx_given, v->target, v->ptx_needed);
 }

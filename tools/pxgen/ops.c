@@ -1,5 +1,6 @@
 /* pxgen: the operations of ops/NAME.yaml. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -564,19 +565,25 @@ static void read_rules(op_row *op, const ynode *list)
 		read_rule(op, PUSH(op->rules, op->nrules, op->cap_rules), node(*it));
 }
 
+/* A flag's YAML spelling is its C name in lower case. */
+static bool flag_spelled(const char *yaml, const char *name)
+{
+	for (; *name; yaml++, name++)
+		if (*yaml != tolower((unsigned char)*name))
+			return false;
+	return !*yaml;
+}
+
 static unsigned read_op_flags(const ynode *v)
 {
-	static const char *const names[] = {"terminator", "noguard", "internal", "space_from_address",
-	                                    "register_address", "carry_in", "texref", "surfref", "cta_granularity",
-	                                    "cta_barrier", "warp_collective", "warpgroup", "thread_result", NULL};
 	unsigned flags = 0;
 	expect(v, YAML_SEQUENCE_NODE, "flags");
 	SEQ_EACH(it, v) {
 		const char *f = scalar(node(*it), "a flag");
 		unsigned bit = 0;
-		while (names[bit] && strcmp(names[bit], f))
+		while (bit < OPF_NFLAGS && !flag_spelled(f, op_flags[bit].name))
 			bit++;
-		if (!names[bit])
+		if (bit == OPF_NFLAGS)
 			fail(node(*it), "unknown op flag '%s'", f);
 		flags |= 1u << bit;
 	}

@@ -21,6 +21,8 @@
 #include <stdio.h>
 #include <yaml.h>
 
+#include "flags.h"
+
 /* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
 enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
 /* A pattern replacement's most operands, written into px_tables.h as PX_MAX_PAT_OPNDS. */
@@ -163,7 +165,6 @@ typedef struct slot_row {
 	int dflt_from;  /* `default: {SLOT: {TOKEN: TOKEN}}`: SLOT's index */
 	strs dflt;      /* SLOT's token, this slot's default, ... */
 } slot_row;
-enum { SLOT_FIXED = 1, SLOT_TYPE = 2, SLOT_REQUIRED = 4, SLOT_NOPRINT = 8 };
 
 typedef struct opnd_row {
 	const char *name, *kind;
@@ -183,8 +184,6 @@ typedef struct opnd_row {
 	int select_slot; /* select: the noprint slot whose token prints after the operand, or -1 */
 	int negate_slot; /* negate: the noprint slot that, filled, prints '-' before it, or -1 */
 } opnd_row;
-enum { OPND_OPTIONAL = 1, OPND_SREG = 2, OPND_PAIR = 4, OPND_GROUP = 8, OPND_INOUT = 16, OPND_B8REG = 32,
-       OPND_SINK = 64, OPND_SINK_ONLY = 128, OPND_COORDS = 256 };
 
 typedef struct opnd_list {
 	opnd_row *v;

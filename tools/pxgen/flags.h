@@ -1,0 +1,65 @@
+/* pxgen: the flag bits of the rows, each named once. pxgen reads them from the
+ * YAML by their lower-case names (an op's `flags:` list; an operand's boolean
+ * keys), sets them as SLOT_*, OPND_* and OPF_* while it builds the rows, and
+ * writes them into px_tables.h as PX_SLOT_*, PX_OPND_* and PX_OPF_* with the
+ * text beside each as its comment. */
+#ifndef PXGEN_FLAGS_H
+#define PXGEN_FLAGS_H
+
+#define PXGEN_SLOT_FLAGS(X) \
+	X(FIXED, "always printed (fixed_tok); may be left out in MIR") \
+	X(TYPE, "holds a type token; may be inferred (see infer)") \
+	X(REQUIRED, "must be filled (written or inferred) in every variant") \
+	X(NOPRINT, "a property for selection only; never printed")
+
+#define PXGEN_OPND_FLAGS(X) \
+	X(OPTIONAL, "may be left out (then everything after it too)") \
+	X(SREG, "a special register may appear here directly") \
+	X(PAIR, "result printed joined to the previous one with '|'") \
+	X(GROUP, "a vector group: count from count_slot (v2, v4, x2 ...) or count") \
+	X(INOUT, "read and written in place (accumulators)") \
+	X(B8REG, "a b8 value here must be a true .b8 register (%rb), not %rs") \
+	X(SINK, "result: PTX takes the sink _ here, so a discarded result prints as _") \
+	X(SINK_ONLY, "result: PTX takes only the sink _ here, never a register") \
+	X(COORDS, "an address that takes a coordinate group, [tmap, (c0, ...)]: one per dimension of " \
+	          "count_slot's token, or with count_slot -1, count of them (.tile::gather4: 5), or with " \
+	          "count 0 too, what the op's family checks (textures)")
+
+#define PXGEN_OPF_FLAGS(X) \
+	X(TERMINATOR, "ends its block: nothing falls through it") \
+	X(NOGUARD, "takes no guard predicate") \
+	X(INTERNAL, "selection-made only; not MIR") \
+	X(SPACE_FROM_ADDRESS, "an empty space slot is filled from the address's known space") \
+	X(REGISTER_ADDRESS, "PTX takes no variable name in the address: a register base") \
+	X(CARRY_IN, "reads the carry flag a .cc instruction set (addc, subc, madc)") \
+	X(TEXREF, "the address's handle may be a texref variable (tex, tld4, txq)") \
+	X(SURFREF, "the address's handle may be a surfref variable (suld, sust, sured, suq)") \
+	X(CTA_GRANULARITY, "its .cta_group is the function's one CTA granularity (tcgen05)") \
+	X(CTA_BARRIER, "a CTA barrier: every thread of the CTA, unless its optional thread count is " \
+	               "given (a node with fewer operands than the op lists has none)") \
+	X(WARP_COLLECTIVE, "the warp's threads together; the last operand is the member mask") \
+	X(WARPGROUP, "the warpgroup's four warps together (wgmma)") \
+	X(THREAD_RESULT, "the results differ from thread to thread, whatever the operands")
+
+#define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
+#define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,
+#define PXGEN_SLOT_INDEX(name, doc) PXGEN_FLAG_INDEX(SLOT, name, doc)
+#define PXGEN_SLOT_BIT(name, doc) PXGEN_FLAG_BIT(SLOT, name, doc)
+#define PXGEN_OPND_INDEX(name, doc) PXGEN_FLAG_INDEX(OPND, name, doc)
+#define PXGEN_OPND_BIT(name, doc) PXGEN_FLAG_BIT(OPND, name, doc)
+#define PXGEN_OPF_INDEX(name, doc) PXGEN_FLAG_INDEX(OPF, name, doc)
+#define PXGEN_OPF_BIT(name, doc) PXGEN_FLAG_BIT(OPF, name, doc)
+enum { PXGEN_SLOT_FLAGS(PXGEN_SLOT_INDEX) SLOT_NFLAGS };
+enum { PXGEN_SLOT_FLAGS(PXGEN_SLOT_BIT) };
+enum { PXGEN_OPND_FLAGS(PXGEN_OPND_INDEX) OPND_NFLAGS };
+enum { PXGEN_OPND_FLAGS(PXGEN_OPND_BIT) };
+enum { PXGEN_OPF_FLAGS(PXGEN_OPF_INDEX) OPF_NFLAGS };
+enum { PXGEN_OPF_FLAGS(PXGEN_OPF_BIT) };
+
+/* A set's names and comments, in bit order, for the reader and the header. */
+typedef struct flag_name {
+	const char *name, *doc;
+} flag_name;
+extern const flag_name slot_flags[], opnd_flags[], op_flags[];
+
+#endif
