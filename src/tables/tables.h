@@ -342,9 +342,11 @@ typedef struct px_desc_shape {
 	uint8_t sparse;     /* bit 0: dense, bit 1: sparse */
 	bool ws;            /* the .ws form's shape */
 } px_desc_shape;
-/* field = value is valid only where needs' value is one of in */
+/* field = value is valid only where needs' value is one of in; with a slot,
+ * where the MMA reading the descriptor has one of in in that slot */
 typedef struct px_desc_rule {
 	uint8_t field, needs; /* PX_DF_* */
+	uint16_t slot;        /* PX_SN_*, or PX_SN__NONE: needs is the field */
 	const char *kind, *value;
 	const char *const *in; /* NULL ends */
 } px_desc_rule;

@@ -184,7 +184,7 @@ static bool check_rules(const px_node *n, px_diags *d, const char *kind)
 	unsigned op = (unsigned)(n->op - px_ops);
 	bool ok = true;
 	for (const px_desc_rule *r = px_desc_rules; r->kind; r++) {
-		if (px_desc_fields[r->field].op != op || strcmp(r->kind, kind))
+		if (px_desc_fields[r->field].op != op || strcmp(r->kind, kind) || r->slot != PX_SN__NONE)
 			continue;
 		const px_prop *p = prop_of(n, r->field);
 		if (!p || !str_is(p->val, r->value))
@@ -492,6 +492,40 @@ void px_desc_check_operands(px_verifier *v, px_func *f, px_node *n, unsigned wan
 	}
 }
 
+/* The rules between a field and the MMA's slots (the scale factors' type
+ * and the MMA's scale vector). */
+static bool check_mma_slots(px_verifier *v, const px_func *f, const px_node *n, const px_node *def,
+                            const px_desc_value *dv, const px_opnd *idesc, unsigned line)
+{
+	for (const px_desc_rule *r = px_desc_rules; r->kind; r++) {
+		if (r->slot == PX_SN__NONE || px_desc_fields[r->field].op != (unsigned)(def->op - px_ops) ||
+		    strcmp(r->kind, dv->kind))
+			continue;
+		char have[32], want[96] = "";
+		value_text(def, r->field, dv->kind, have, sizeof have);
+		if (strcmp(have, r->value))
+			continue;
+		int si = px_slot_find(n->op, r->slot);
+		if (si < 0)
+			continue;
+		const char *tok = n->slot[si] ? px_tok_names[n->slot[si]] : NULL;
+		bool found = false;
+		for (const char *const *w = r->in; *w; w++) {
+			found |= tok && !strcmp(*w, tok);
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s.%s", w == r->in ? "" : " or ", *w);
+		}
+		if (found)
+			continue;
+		char has[48];
+		snprintf(has, sizeof has, tok ? "has .%s" : "has no .%s", tok ? tok : n->op->slots[si].name);
+		px_str name = f->values[idesc->id].name;
+		px_error(v->d, idesc->loc, PX_D_desc_mma_slot, n->op->name, has, (int)name.n, name.s, line,
+		         px_desc_fields[r->field].name, r->value, want);
+		return false;
+	}
+	return true;
+}
+
 void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *idesc)
 {
 	if (!idesc || idesc->kind != PX_O_VALUE || idesc->elem >= 0)
@@ -510,6 +544,8 @@ void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *id
 		px_error(v->d, idesc->loc, PX_D_desc_mma_kind, n->op->name, kind, (int)name.n, name.s, line, dv.kind);
 		return;
 	}
+	if (!check_mma_slots(v, f, n, def, &dv, idesc, line))
+		return;
 	int ws = px_slot_find(n->op, PX_SN_ws), sps = px_slot_find(n->op, PX_SN_sp);
 	bool is_ws = ws >= 0 && n->slot[ws], is_sp = sps >= 0 && n->slot[sps];
 	if (dv.num[PX_DF_tcgen05_idesc_max_shift] && !is_ws) {

@@ -15,7 +15,8 @@
  * code a coded field packs for V under kind K (any: the descriptor has no
  * kind), and the bytes a tile's start is a multiple of with it.
  * {desc: OP, kind: K or [K..], field: F, value: V, needs: G, in: [W..]}: F = V
- * is valid only where G's value is one of W.
+ * is valid only where G's value is one of W; with mma_slot: S instead of
+ * needs, where the MMA reading the descriptor has one of W in its slot S.
  * {desc: OP, kinds: [K..], m: [M..], n: [LO, HI], n_step: S, cta_group: [1, 2],
  * ws, sparse: [0, 1]}: shapes; without n_step, n lists N's values.
  * A kind is a bit of a mask over every kind name the rows use (px_desc_kinds). */
@@ -40,6 +41,7 @@ typedef struct shape_row {
 } shape_row;
 typedef struct need_row {
 	size_t field, needs;
+	const char *slot; /* mma_slot's name, or NULL */
 	const char *kind, *value;
 	const char **in; /* NULL ends */
 } need_row;
@@ -125,7 +127,7 @@ void read_desc(void)
 {
 	static const char *const keys[] = {"desc", "field", "lo", "bits", "shift", "required", "coded", "kind",
 	                                   "value", "code", "fixed", "address", "align", "m", "n", "n_step", "cta_group", "note",
-	                                   "kinds", "ws", "sparse", "needs", "in", NULL};
+	                                   "kinds", "ws", "sparse", "needs", "in", "mma_slot", NULL};
 	ynode *root = root_list("desc.yaml");
 	if (!root)
 		return;
@@ -171,14 +173,17 @@ void read_desc(void)
 				}
 			free(ms);
 			free(ns);
-		} else if ((v = map_get(e, "needs"))) {
+		} else if ((v = map_get(e, "needs")) || map_get(e, "mma_slot")) {
 			const char **ks = names_of(map_need(e, "kind", "a rule row"), "kind");
 			ynode *in = map_need(e, "in", "a rule row");
 			expect(in, YAML_SEQUENCE_NODE, "in");
 			for (const char **k = ks; *k; k++) {
 				need_row *r = PUSH(rules, nrules, cap_rules);
 				r->field = field_of(e, desc, scalar(map_need(e, "field", "a rule row"), "field"));
-				r->needs = field_of(e, desc, scalar(v, "needs"));
+				r->needs = v ? field_of(e, desc, scalar(v, "needs")) : 0;
+				r->slot = v ? NULL : identifier(map_get(e, "mma_slot"), "mma_slot");
+				if (v && map_get(e, "mma_slot"))
+					fail(e, "a rule row has needs or mma_slot, not both");
 				r->kind = *k;
 				kind_bit(e, *k);
 				r->value = scalar(map_need(e, "value", "a rule row"), "value");
@@ -278,9 +283,9 @@ void emit_desc(sbuf *c)
 	}
 	sb_printf(c, "const px_desc_rule px_desc_rules[] = {\n");
 	for (size_t i = 0; i < nrules; i++)
-		sb_printf(c, "\t{%zu, %zu, \"%s\", \"%s\", px_desc_rule_in%zu},\n", rules[i].field, rules[i].needs,
-		          rules[i].kind, rules[i].value, i);
-	sb_printf(c, "\t{0, 0, NULL, NULL, NULL},\n};\nconst px_desc_shape px_desc_shapes[] = {\n");
+		sb_printf(c, "\t{%zu, %zu, PX_SN_%s, \"%s\", \"%s\", px_desc_rule_in%zu},\n", rules[i].field,
+		          rules[i].needs, rules[i].slot ? rules[i].slot : "_NONE", rules[i].kind, rules[i].value, i);
+	sb_printf(c, "\t{0, 0, PX_SN__NONE, NULL, NULL, NULL},\n};\nconst px_desc_shape px_desc_shapes[] = {\n");
 	for (size_t i = 0; i < nshapes; i++) {
 		char *op = sanitize(shapes[i].desc);
 		sb_printf(c, "\t{PX_OP_%s, %u, %u, %u, %u, 0x%x, 0x%x, %u, %d},\n", op, shapes[i].m, shapes[i].n_lo,
