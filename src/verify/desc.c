@@ -103,7 +103,7 @@ static void add_once(char *list, size_t size, const char *item)
 {
 	size_t len = strlen(list), n = strlen(item);
 	for (const char *p = list; (p = strstr(p, item)); p += n)
-		if ((p == list || p[-2] == ',') && (p[n] == ',' || !p[n]))
+		if ((p == list || (p - list >= 2 && p[-2] == ',')) && (p[n] == ',' || !p[n]))
 			return;
 	if (len + n + 3 < size)
 		snprintf(list + len, size - len, "%s%s", len ? ", " : "", item);
