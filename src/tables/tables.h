@@ -292,6 +292,7 @@ typedef struct px_desc_field {
 	bool required, coded; /* coded: a name packed as its code for the kind */
 	int8_t fixed;       /* a constant always packed (no property), or -1 */
 	bool address;       /* the builder's address operand (the tile's start), not a property */
+	uint32_t kinds;     /* bit i: px_desc_kinds[i]'s layout has it; 0: every kind's */
 } px_desc_field;
 typedef struct px_desc_code {
 	uint8_t field;      /* PX_DF_* */
@@ -302,7 +303,20 @@ typedef struct px_desc_code {
 typedef struct px_desc_shape {
 	uint16_t op, m, n_lo, n_hi, n_step;
 	uint8_t cta_groups; /* bit k: cta_group::k */
+	uint32_t kinds;     /* bit i: px_desc_kinds[i]; 0: every kind */
+	uint8_t sparse;     /* bit 0: dense, bit 1: sparse */
+	bool ws;            /* the .ws form's shape */
 } px_desc_shape;
+/* field = value is valid only where needs' value is one of in; with a slot,
+ * where the MMA reading the descriptor has one of in in that slot */
+typedef struct px_desc_rule {
+	uint8_t field, needs; /* PX_DF_* */
+	uint16_t slot;        /* PX_SN_*, or PX_SN__NONE: needs is the field */
+	const char *kind, *value;
+	const char *const *in; /* NULL ends */
+} px_desc_rule;
+extern const char *const px_desc_kinds[];   /* NULL ends */
+extern const px_desc_rule px_desc_rules[];  /* NULL kind ends */
 extern const px_desc_field px_desc_fields[]; /* indexed by PX_DF_*, then a NULL name */
 extern const px_desc_code px_desc_codes[];   /* NULL kind ends */
 extern const px_desc_shape px_desc_shapes[]; /* m 0 ends */

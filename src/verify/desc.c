@@ -74,33 +74,147 @@ static const px_prop *prop_of(const px_node *n, int field)
 	return NULL;
 }
 
-/* m and n: a shape some row lists (for any cta_group; the MMA checks its own). */
+/* The bit of kind in px_desc_kinds (0: not a kind the tables name). */
+static uint32_t kind_bit(const char *kind)
+{
+	for (int i = 0; kind && px_desc_kinds[i]; i++)
+		if (!strcmp(px_desc_kinds[i], kind))
+			return 1u << i;
+	return 0;
+}
+
+/* Does shape row s apply to kind bit k and the sparse code sp? */
+static bool shape_for(const px_desc_shape *s, unsigned op, uint32_t k, uint32_t sp)
+{
+	return s->op == op && (!s->kinds || (s->kinds & k)) && (s->sparse >> sp & 1);
+}
+
+/* "multiples of 8 from 8 to 256" or "64": row s's N */
+static void n_text(const px_desc_shape *s, char *buf, size_t size)
+{
+	if (s->n_lo == s->n_hi)
+		snprintf(buf, size, "%u", s->n_lo);
+	else
+		snprintf(buf, size, "multiples of %u from %u to %u", s->n_step, s->n_lo, s->n_hi);
+}
+
+/* list += item, unless it holds it already */
+static void add_once(char *list, size_t size, const char *item)
+{
+	size_t len = strlen(list), n = strlen(item);
+	for (const char *p = list; (p = strstr(p, item)); p += n)
+		if ((p == list || (p - list >= 2 && p[-2] == ',')) && (p[n] == ',' || !p[n]))
+			return;
+	if (len + n + 3 < size)
+		snprintf(list + len, size - len, "%s%s", len ? ", " : "", item);
+}
+
+/* Is every N of row s also some other row's (a .ws singleton inside a range)? */
+static bool covered(const px_desc_shape *s, unsigned op, uint32_t k, uint32_t sp)
+{
+	for (const px_desc_shape *o = px_desc_shapes; o->m; o++)
+		if (o != s && shape_for(o, op, k, sp) && o->m == s->m && o->n_lo < o->n_hi && s->n_lo >= o->n_lo &&
+		    s->n_hi <= o->n_hi && s->n_lo % o->n_step == 0 && s->n_step % o->n_step == 0)
+			return true;
+	return false;
+}
+
+/* m and n: a shape some row of the kind and sparsity lists (for any
+ * cta_group and either form; the MMA checks its own). */
 static bool check_shape(const px_node *n, px_diags *d, const px_desc_value *v, const px_prop *pm, const px_prop *pn)
 {
 	unsigned op = (unsigned)(n->op - px_ops);
 	uint32_t m = v->num[PX_DF_tcgen05_idesc_m], nn = v->num[PX_DF_tcgen05_idesc_n];
-	char list[128] = "";
-	size_t len = 0;
-	const px_desc_shape *row = NULL;
+	uint32_t k = kind_bit(v->kind), sp = v->num[PX_DF_tcgen05_idesc_sparse];
+	char ms[64] = "", ns[256] = "", item[64];
+	bool m_ok = false;
+	unsigned lo = 0, next;
 	for (const px_desc_shape *s = px_desc_shapes; s->m; s++) {
-		if (s->op != op)
+		if (!shape_for(s, op, k, sp) || s->m != m)
 			continue;
-		len += (size_t)snprintf(list + len, sizeof list - len, "%s%u", len ? ", " : "", s->m);
-		if (s->m == m && (!row || (nn >= s->n_lo && nn <= s->n_hi && nn % s->n_step == 0)))
-			row = s;
+		m_ok = true;
+		if (nn >= s->n_lo && nn <= s->n_hi && nn % s->n_step == 0)
+			return true;
+		if (covered(s, op, k, sp))
+			continue;
+		n_text(s, item, sizeof item);
+		add_once(ns, sizeof ns, item);
 	}
-	if (!row) {
-		if (d)
-			px_error(d, pm->val_loc, PX_D_desc_m, n->op->name, (int)pm->val.n, pm->val.s, list);
+	if (!d)
+		return false;
+	if (m_ok) {
+		px_error(d, pn->val_loc, PX_D_desc_n, n->op->name, (int)pn->val.n, pn->val.s, m, v->kind, ns);
 		return false;
 	}
-	if (nn < row->n_lo || nn > row->n_hi || nn % row->n_step) {
-		if (d)
-			px_error(d, pn->val_loc, PX_D_desc_n, n->op->name, (int)pn->val.n, pn->val.s, m, row->n_step,
-			         row->n_lo, row->n_hi);
-		return false;
+	do { /* the kind's Ms, smallest first */
+		next = UINT32_MAX;
+		for (const px_desc_shape *s = px_desc_shapes; s->m; s++)
+			if (shape_for(s, op, k, sp) && s->m > lo && s->m < next)
+				next = s->m;
+		if (next != UINT32_MAX) {
+			snprintf(item, sizeof item, "%u", next);
+			add_once(ms, sizeof ms, item);
+			lo = next;
+		}
+	} while (next != UINT32_MAX);
+	px_error(d, pm->val_loc, PX_D_desc_m, n->op->name, (int)pm->val.n, pm->val.s, v->kind, ms);
+	return false;
+}
+
+/* The value field has in n, given or (absent) the one code 0 names for
+ * kind; "0" for a field with no codes. */
+static void value_text(const px_node *n, int field, const char *kind, char *buf, size_t size)
+{
+	const px_prop *p = prop_of(n, field);
+	if (p) {
+		snprintf(buf, size, "%.*s", (int)p->val.n, p->val.s);
+		return;
 	}
-	return true;
+	snprintf(buf, size, "0");
+	for (const px_desc_code *c = px_desc_codes; c->kind; c++)
+		if (c->field == field && !strcmp(c->kind, kind) && c->code == 0) {
+			snprintf(buf, size, "%s", c->value);
+			return;
+		}
+}
+
+/* The rules between fields: field = value only where needs is one of in. */
+static bool check_rules(const px_node *n, px_diags *d, const char *kind)
+{
+	unsigned op = (unsigned)(n->op - px_ops);
+	bool ok = true;
+	for (const px_desc_rule *r = px_desc_rules; r->kind; r++) {
+		if (px_desc_fields[r->field].op != op || strcmp(r->kind, kind) || r->slot != PX_SN__NONE)
+			continue;
+		const px_prop *p = prop_of(n, r->field);
+		if (!p || !str_is(p->val, r->value))
+			continue;
+		char have[32], want[96] = "";
+		value_text(n, r->needs, kind, have, sizeof have);
+		bool found = false;
+		for (const char *const *w = r->in; *w; w++) {
+			found |= !strcmp(*w, have);
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s%s", w == r->in ? "" : " or ", *w);
+		}
+		if (found)
+			continue;
+		if (d)
+			px_error(d, p->val_loc, PX_D_desc_rule, n->op->name, px_desc_fields[r->field].name, r->value,
+			         px_desc_fields[r->needs].name, want, kind, have);
+		ok = false;
+	}
+	return ok;
+}
+
+/* "kind, sparse, a, b" : the properties kind k's layout has */
+static void fields_of(unsigned op, uint32_t k, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = 0;
+	for (int f = 0; px_desc_fields[f].name; f++)
+		if (px_desc_fields[f].op == op && (!px_desc_fields[f].kinds || (px_desc_fields[f].kinds & k)) &&
+		    !px_desc_fields[f].address && px_desc_fields[f].fixed < 0 && len + 16 < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s", len ? ", " : "", px_desc_fields[f].name);
 }
 
 bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
@@ -128,7 +242,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 	/* kind first: it picks the codes of every other field */
 	bool has_kind = px_desc_fields[PX_DF_tcgen05_idesc_kind].op == op;
 	const px_prop *pk = has_kind ? prop_of(n, PX_DF_tcgen05_idesc_kind) : NULL;
-	char list[160];
+	char list[256];
 	if (!has_kind)
 		out->kind = "any";
 	else if (pk && code_of(PX_DF_tcgen05_idesc_kind, NULL, pk->val) >= 0) {
@@ -151,6 +265,16 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			continue;
 		}
 		const px_prop *p = prop_of(n, f);
+		if (fd->kinds && !(fd->kinds & kind_bit(out->kind))) {
+			/* not in this kind's layout (or the kind is wrong, reported above) */
+			if (p && out->kind) {
+				fields_of(op, kind_bit(out->kind), list, sizeof list);
+				if (d)
+					px_error(d, p->loc, PX_D_desc_no_field, n->op->name, out->kind, fd->name, list);
+				ok = false;
+			}
+			continue;
+		}
 		if (!p) {
 			if (fd->required) {
 				if (d)
@@ -189,6 +313,8 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 			ok = false;
 		}
 	}
+	if (ok && has_kind)
+		ok = check_rules(n, d, out->kind);
 	const px_prop *pm = prop_of(n, PX_DF_tcgen05_idesc_m), *pn = prop_of(n, PX_DF_tcgen05_idesc_n);
 	if (ok && has_kind && pm && pn)
 		ok = check_shape(n, d, out, pm, pn);
@@ -196,7 +322,7 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 		return false;
 	for (int f = 0; px_desc_fields[f].name; f++) {
 		const px_desc_field *fd = &px_desc_fields[f];
-		if (fd->op == op && fd->lo >= 0)
+		if (fd->op == op && fd->lo >= 0 && (!fd->kinds || (fd->kinds & kind_bit(out->kind))))
 			out->word |= (uint64_t)(out->num[f] >> fd->shift) << fd->lo;
 	}
 	return true;
@@ -217,14 +343,61 @@ static const px_node *only_def(const px_func *f, uint32_t value)
 	return def;
 }
 
-/* The swizzle's alignment rule, where the tile's start is a module
- * variable plus a constant: the variable's align (its element's size when
- * it has none) must cover the pattern unless base_offset says where in the
- * pattern the tile starts. A register start is not followed. */
-static void check_start(px_verifier *v, const px_node *n, const px_desc_value *dv)
+/* The alignment a shared variable's address has: its align, else its
+ * element's size. */
+static uint32_t symbol_align(const px_global *g)
+{
+	return g->align ? g->align : px_types[g->type].width / 8;
+}
+
+static uint32_t low_bit(int64_t c) { return c ? (uint32_t)((uint64_t)c & -(uint64_t)c) : 1u << 30; }
+
+/* What the address in value id is known to be a multiple of, in bytes; 0:
+ * nothing is known. Known: a parameter's `align` (a parameter no statement
+ * assigns), {align = N} on the one statement that defines it, a `mov` of a
+ * shared variable's address, and an add of known values and constants (the
+ * smaller alignment). depth bounds the walk up the adds. */
+static uint32_t known_align(const px_verifier *v, const px_func *f, uint32_t id, unsigned depth)
+{
+	const px_value *val = &f->values[id];
+	if (val->count)
+		return 0;
+	const px_node *d = only_def(f, id);
+	if (val->param)
+		return d || val->param_index >= f->nparams ? 0 : f->params[val->param_index].align;
+	if (!d || d->kind != PX_N_INST)
+		return 0;
+	unsigned lg = (d->flags & PX_NF_align) >> PX_NF_align_SHIFT;
+	if (lg)
+		return 1u << lg;
+	if (d->op == &px_ops[PX_OP_mov] && d->nops == 1 && d->ops[0].kind == PX_O_SYM) {
+		uint32_t e = px_module_sym(v->m, d->ops[0].sym);
+		return e == PX_STRMAP_NONE || (e & 1) ? 0 : symbol_align(&v->m->globals[e >> 1]);
+	}
+	if (!depth || d->op != &px_ops[PX_OP_add] || d->nops != 2)
+		return 0;
+	uint32_t a = 1u << 30;
+	for (unsigned i = 0; i < 2; i++) {
+		const px_opnd *o = &d->ops[i];
+		uint32_t x = o->kind == PX_O_INT ? low_bit(o->ival)
+		             : o->kind == PX_O_VALUE && o->elem < 0 ? known_align(v, f, o->id, depth - 1) : 0;
+		if (!x)
+			return 0;
+		a = x < a ? x : a;
+	}
+	return a;
+}
+
+/* The swizzle's alignment rule: the tile's start must be a multiple of the
+ * bytes the swizzle pattern repeats in, unless base_offset says where in
+ * the pattern it starts (then 16). The start is a shared variable plus a
+ * constant (its align, else its element's size), or a register plus a
+ * constant, known as known_align says; a register nothing is known of is
+ * assumed aligned (ptxemit-mir(5), "Descriptors"). */
+static void check_start(px_verifier *v, const px_func *fn, const px_node *n, const px_desc_value *dv)
 {
 	unsigned op = (unsigned)(n->op - px_ops);
-	if (!n->nops || n->ops[0].kind != PX_O_ADDR || n->ops[0].base->kind != PX_O_SYM || px_addr_idx(&n->ops[0]))
+	if (!n->nops || n->ops[0].kind != PX_O_ADDR || !n->ops[0].base || px_addr_idx(&n->ops[0]))
 		return;
 	uint32_t need = 16, base_offset = 0;
 	const char *swz = "none";
@@ -242,19 +415,33 @@ static void check_start(px_verifier *v, const px_node *n, const px_desc_value *d
 	if (base_offset)
 		need = 16;
 	const px_opnd *a = &n->ops[0];
-	uint32_t e = px_module_sym(v->m, a->base->sym);
-	if (e == PX_STRMAP_NONE || (e & 1))
+	uint32_t align;
+	if (a->base->kind == PX_O_SYM) {
+		uint32_t e = px_module_sym(v->m, a->base->sym);
+		if (e == PX_STRMAP_NONE || (e & 1))
+			return;
+		const px_global *g = &v->m->globals[e >> 1];
+		if (g->space != PX_SPACE_SHARED) /* the space check reports it */
+			return;
+		align = symbol_align(g);
+	} else if (a->base->kind == PX_O_VALUE && a->base->elem < 0) {
+		if (!(align = known_align(v, fn, a->base->id, 8)))
+			return;
+	} else
 		return;
-	const px_global *g = &v->m->globals[e >> 1];
-	if (g->space != PX_SPACE_SHARED) /* the space check reports it */
-		return;
-	uint64_t align = g->align ? g->align : px_types[g->type].width / 8;
-	uint64_t known = align;
+	uint32_t known = align;
 	while (known > 1 && (uint64_t)a->off % known)
 		known >>= 1;
-	if (known < need)
+	if (known >= need)
+		return;
+	if (a->base->kind == PX_O_SYM)
 		px_error(v->d, a->loc, PX_D_desc_align, n->op->name, swz, need, (int)a->base->sym.n, a->base->sym.s,
 		         (long long)a->off, (unsigned)known);
+	else {
+		px_str name = fn->values[a->base->id].name;
+		px_error(v->d, a->loc, PX_D_desc_align_reg, n->op->name, swz, need, (int)name.n, name.s,
+		         (long long)a->off, (unsigned)known, need);
+	}
 }
 
 /* The result is one integer or bit value of the descriptor's width: the
@@ -283,7 +470,7 @@ bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
 	bool ok = check_result(v, f, n);
 	if (!px_desc_read(n, v->d, &dv) || !ok)
 		return false;
-	check_start(v, n, &dv);
+	check_start(v, f, n, &dv);
 	return true;
 }
 
@@ -305,6 +492,40 @@ void px_desc_check_operands(px_verifier *v, px_func *f, px_node *n, unsigned wan
 	}
 }
 
+/* The rules between a field and the MMA's slots (the scale factors' type
+ * and the MMA's scale vector). */
+static bool check_mma_slots(px_verifier *v, const px_func *f, const px_node *n, const px_node *def,
+                            const px_desc_value *dv, const px_opnd *idesc, unsigned line)
+{
+	for (const px_desc_rule *r = px_desc_rules; r->kind; r++) {
+		if (r->slot == PX_SN__NONE || px_desc_fields[r->field].op != (unsigned)(def->op - px_ops) ||
+		    strcmp(r->kind, dv->kind))
+			continue;
+		char have[32], want[96] = "";
+		value_text(def, r->field, dv->kind, have, sizeof have);
+		if (strcmp(have, r->value))
+			continue;
+		int si = px_slot_find(n->op, r->slot);
+		if (si < 0)
+			continue;
+		const char *tok = n->slot[si] ? px_tok_names[n->slot[si]] : NULL;
+		bool found = false;
+		for (const char *const *w = r->in; *w; w++) {
+			found |= tok && !strcmp(*w, tok);
+			snprintf(want + strlen(want), sizeof want - strlen(want), "%s.%s", w == r->in ? "" : " or ", *w);
+		}
+		if (found)
+			continue;
+		char has[48];
+		snprintf(has, sizeof has, tok ? "has .%s" : "has no .%s", tok ? tok : n->op->slots[si].name);
+		px_str name = f->values[idesc->id].name;
+		px_error(v->d, idesc->loc, PX_D_desc_mma_slot, n->op->name, has, (int)name.n, name.s, line,
+		         px_desc_fields[r->field].name, r->value, want);
+		return false;
+	}
+	return true;
+}
+
 void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *idesc)
 {
 	if (!idesc || idesc->kind != PX_O_VALUE || idesc->elem >= 0)
@@ -323,16 +544,36 @@ void px_desc_check_mma(px_verifier *v, px_func *f, px_node *n, const px_opnd *id
 		px_error(v->d, idesc->loc, PX_D_desc_mma_kind, n->op->name, kind, (int)name.n, name.s, line, dv.kind);
 		return;
 	}
-	int ws = px_slot_find(n->op, PX_SN_ws);
-	if (dv.num[PX_DF_tcgen05_idesc_max_shift] && !(ws >= 0 && n->slot[ws])) {
+	if (!check_mma_slots(v, f, n, def, &dv, idesc, line))
+		return;
+	int ws = px_slot_find(n->op, PX_SN_ws), sps = px_slot_find(n->op, PX_SN_sp);
+	bool is_ws = ws >= 0 && n->slot[ws], is_sp = sps >= 0 && n->slot[sps];
+	if (dv.num[PX_DF_tcgen05_idesc_max_shift] && !is_ws) {
 		px_error(v->d, idesc->loc, PX_D_desc_mma_ws, n->op->name, (int)name.n, name.s, line);
 		return;
 	}
+	uint32_t sp = dv.num[PX_DF_tcgen05_idesc_sparse];
+	if (sp != is_sp) {
+		px_error(v->d, idesc->loc, is_sp ? PX_D_desc_mma_dense : PX_D_desc_mma_sparse, n->op->name, (int)name.n,
+		         name.s, line);
+		return;
+	}
 	unsigned group = gs >= 0 && n->slot[gs] == PX_TOK_cta_group__2 ? 2 : 1;
-	uint32_t m = dv.num[PX_DF_tcgen05_idesc_m], nn = dv.num[PX_DF_tcgen05_idesc_n];
+	uint32_t m = dv.num[PX_DF_tcgen05_idesc_m], nn = dv.num[PX_DF_tcgen05_idesc_n], k = kind_bit(dv.kind);
+	/* found[ws][group]: which form takes the shape, to say the fix */
+	bool found[2][3] = {{false}};
 	for (const px_desc_shape *s = px_desc_shapes; s->m; s++)
-		if (s->op == PX_OP_tcgen05_idesc && s->m == m && (s->cta_groups >> group & 1) && nn >= s->n_lo &&
-		    nn <= s->n_hi && nn % s->n_step == 0)
-			return;
-	px_error(v->d, idesc->loc, PX_D_desc_mma_shape, n->op->name, group, m, nn, (int)name.n, name.s, line);
+		if (shape_for(s, PX_OP_tcgen05_idesc, k, sp) && s->m == m && nn >= s->n_lo && nn <= s->n_hi &&
+		    nn % s->n_step == 0)
+			for (unsigned g = 1; g <= 2; g++)
+				found[s->ws][g] |= s->cta_groups >> g & 1;
+	if (found[is_ws][group])
+		return;
+	char form[48], fix[64] = "";
+	snprintf(form, sizeof form, "%s%scta_group::%u", is_ws ? ".ws " : "", is_sp ? ".sp " : "", group);
+	if (found[!is_ws][group])
+		snprintf(fix, sizeof fix, " (the %s form takes them)", is_ws ? "non-.ws" : ".ws");
+	else if (found[is_ws][3 - group])
+		snprintf(fix, sizeof fix, " (cta_group::%u takes them)", 3 - group);
+	px_error(v->d, idesc->loc, PX_D_desc_mma_shape, n->op->name, form, m, nn, (int)name.n, name.s, line, fix);
 }

@@ -294,6 +294,31 @@ START_TEST(slot_names_match_constants)
 }
 END_TEST
 
+/* Each kind of each descriptor: its fields lie within the result's width
+ * and no two of them share a bit (fields of disjoint kinds may), and every
+ * code a row gives fits its field. */
+START_TEST(desc_fields_disjoint_per_kind)
+{
+	for (int k = 0; px_desc_kinds[k]; k++)
+		for (unsigned op = 0; op < px_nops; op++) {
+			uint64_t used = 0;
+			for (int f = 0; px_desc_fields[f].name; f++) {
+				const px_desc_field *fd = &px_desc_fields[f];
+				if (fd->op != op || fd->lo < 0 || (fd->kinds && !(fd->kinds >> k & 1)))
+					continue;
+				unsigned width = px_types[px_ops[op].results[0].type].width;
+				ck_assert_uint_le((unsigned)fd->lo + fd->bits, width);
+				uint64_t mask = ((1ull << fd->bits) - 1) << fd->lo;
+				ck_assert_msg(!(used & mask), "%s.%s overlaps under %s", px_ops[op].name, fd->name,
+				              px_desc_kinds[k]);
+				used |= mask;
+			}
+		}
+	for (const px_desc_code *c = px_desc_codes; c->kind; c++)
+		ck_assert_uint_lt(c->code, 1u << (px_desc_fields[c->field].bits ? px_desc_fields[c->field].bits : 1));
+}
+END_TEST
+
 Suite *tables_suite(void)
 {
 	Suite *s = suite_create("tables");
@@ -312,6 +337,7 @@ Suite *tables_suite(void)
 	tcase_add_test(tc, first_row_remembered);
 	tcase_add_test(tc, families_have_hooks);
 	tcase_add_test(tc, slot_names_match_constants);
+	tcase_add_test(tc, desc_fields_disjoint_per_kind);
 	suite_add_tcase(s, tc);
 	return s;
 }
