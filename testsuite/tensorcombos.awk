@@ -32,7 +32,7 @@
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
 # an operand or result line of the describe text, kept as its fields
-function opnd(line, list, n,    name, rest, f, nf, i) {
+function opnd(line, list, n,    name, rest, f, nf, i, hi) {
 	name = line; sub(/:.*/, "", name); sub(/^.* /, "", name)
 	rest = line; sub(/^[^:]*: */, "", rest)
 	nf = split(rest, f, /, /)
@@ -40,19 +40,25 @@ function opnd(line, list, n,    name, rest, f, nf, i) {
 	list[n, "kind"] = f[1]
 	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
 	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
-	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""
+	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""; list[n, "group"] = 0
 	for (i = 2; i <= nf; i++) {
 		if (f[i] ~ /^type from \./) {
 			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
 			if (f[i] ~ /\(doubled\)/) list[n, "derive"] = "wide"
 			if (f[i] ~ /\(halved\)/) list[n, "derive"] = "half"
 		} else if (f[i] ~ /^type /) list[n, "type"] = substr(f[i], 6)
-		else if (f[i] ~ /^a group of /) list[n, "count"] = substr(f[i], 12) + 0
+		else if (f[i] ~ /^a group of /) { list[n, "count"] = substr(f[i], 12) + 0; list[n, "group"] = 1 }
 		else if (f[i] ~ /^a group sized by \./) list[n, "cslot"] = substr(f[i], 19)
 		else if (f[i] ~ /^space from \./) { list[n, "sslot"] = substr(f[i], 13); sub(/ .*/, "", list[n, "sslot"]) }
 		else if (f[i] ~ /^space /) list[n, "space"] = substr(f[i], 7)
 		else if (f[i] ~ /^one of /) { if (list[n, "imm"] == "") { list[n, "imm"] = substr(f[i], 8); sub(/[ ;].*/, "", list[n, "imm"]) } }
-		else if (f[i] ~ /^-?[0-9]+ to -?[0-9]+$/) { list[n, "lo"] = f[i]; sub(/ .*/, "", list[n, "lo"]) }
+		else if (f[i] ~ /^-?[0-9]+ to -?[0-9]+$/) {
+			# the range's low end, or 0 where the range holds it (the low end
+			# of a signed 64-bit range is out of range for a 32-bit operand)
+			list[n, "lo"] = f[i]; sub(/ .*/, "", list[n, "lo"])
+			hi = f[i]; sub(/.* /, "", hi)
+			if (list[n, "lo"] + 0 <= 0 && hi + 0 >= 0) list[n, "lo"] = "0"
+		}
 		else if (f[i] == "optional") list[n, "opt"] = 1
 		else if (f[i] == "only _") list[n, "sink"] = 1
 	}
@@ -67,6 +73,8 @@ function typeof_(list, i,    t) {
 	if (list[i, "derive"] == "half") t = substr(t, 1, 1) (substr(t, 2) / 2)
 	return t
 }
+
+function group_of(list, i) { return list[i, "group"] || list[i, "cslot"] != "" }
 
 function countof(list, i,    c) {
 	if (list[i, "cslot"] != "") { c = tok[list[i, "cslot"]]; gsub(/[^0-9]/, "", c); return c + 0 }
@@ -90,13 +98,32 @@ function value(t, c,    name) {
 # a line of the kernel's prelude: "P OPI TARGET PTX KERNEL<tab>TEXT"
 function prelude(line) { print "P", opi, target, ptxv, kern "\t  " line }
 
-# the address of an operand in the space named, or "" for a space it has no address for
+# a line the kernel's prelude holds once: a label or a local array
+function once(name, line) {
+	if (!((mod, kern, name) in defined)) { defined[mod, kern, name] = 1; prelude(line) }
+	return name
+}
+
+# the address of an operand in the space named, or "" for a space it has no
+# address for. The module declares @sh (shared), @gl (global) and @cn
+# (const) and gives each kernel a by-value parameter %pa (param); a kernel
+# that needs one declares a local array @lo first.
 function address(sp) {
 	if (sp == "generic") return "[%p]"
 	if (sp == "global") return "[%g]"
 	if (sp == "shared" || sp == "shared::cta" || sp == "shared::cluster") return "[@sh]"
 	if (sp == "tmem") return "[" value("u32", 0) "]"
+	if (sp == "const") return "[@cn]"
+	if (sp == "param") return "[%pa]"
+	if (sp == "local") return "[" once("@lo", "local @lo : b64[64] align 16") "]"
 	return ""
+}
+
+# a symbol in the space named (a shared array where the space is generic)
+function symbol(sp) {
+	if (sp == "global") return "@gl"
+	if (sp == "const") return "@cn"
+	return "@sh"
 }
 
 # one operand of the statement, or "" where it cannot be written (why says why)
@@ -104,6 +131,14 @@ function operand(list, i,    k, t, c, sp) {
 	k = list[i, "kind"]; t = typeof_(list, i); c = countof(list, i)
 	if (k == "immediate") return list[i, "imm"] != "" ? list[i, "imm"] : list[i, "lo"] != "" ? list[i, "lo"] : "0"
 	if (k == "predicate") return value("pred", 0)
+	# a label the prelude defines (a branch back to it is never taken: the
+	# statements are judged, not run); a list of labels has two
+	if (k == "label") return group_of(list, i) ? "(" once("^l", "^l:") ", ^l)" : once("^l", "^l:")
+	if (k == "symbol") {
+		sp = list[i, "space"]
+		if (list[i, "sslot"] != "") sp = tok[list[i, "sslot"]] != "" ? tok[list[i, "sslot"]] : fixed[list[i, "sslot"]]
+		return symbol(sp)
+	}
 	if (k == "address") {
 		sp = list[i, "space"]
 		if (list[i, "sslot"] != "") sp = tok[list[i, "sslot"]] != "" ? tok[list[i, "sslot"]] : fixed[list[i, "sslot"]] != "" ? fixed[list[i, "sslot"]] : "generic"
@@ -176,7 +211,7 @@ function variant_done(    i, total, idx, more, big) {
 		# a slot of more than BIG tokens (the video byte selectors: 4,096
 		# each) takes each token once, beside the first choice of every
 		# other slot; the others take every combination beside its first
-		zipped[i] = nchoice[i] > BIG
+		zipped[i] = nchoice[i] > BIG || (noprint[i] && nchoice[i] > 2)
 		if (zipped[i] && nchoice[i] > big) big = nchoice[i]
 	}
 	listed += total

@@ -59,10 +59,11 @@ cd "$work" || exit 1
 # each target's lowest PTX ISA version
 sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 \2/p' \
   "$srcdir/data/targets.yaml" >targets
-# the descriptor builders are no instructions: their fields are properties the
-# describe text does not list (tensor/idesc*, *_desc* test them)
+# the descriptor builders and copy are no instructions: their fields and
+# layouts are properties the describe text does not list (tensor/idesc*,
+# *_desc* and the tile-copy cases test them)
 "$ptxemit" --list-ops |
-  awk -v re="${PX_COMBOS_OPS:-.}" '$1 ~ re && $1 !~ /^(tcgen05\.idesc|tcgen05\.desc|wgmma\.desc)$/ { print $1 }' >ops
+  awk -v re="${PX_COMBOS_OPS:-.}" '$1 ~ re && $1 !~ /^(tcgen05\.idesc|tcgen05\.desc|wgmma\.desc|copy)$/ { print $1 }' >ops
 test -s ops && test -s targets || { echo "tensorcombos: no operations or targets read"; exit 1; }
 
 # the statements: S and P lines (tensorcombos.awk), counts
@@ -89,6 +90,10 @@ awk -F '\t' -v most=200 '
                        print "P" np, f[2], 0 "\t" $2 >"stmts" }
     else { ns++; sl[k, ++nsl[k]] = $2; tw[k, nsl[k]] = $3; sid[k, nsl[k]] = "S" ns
            print "S" ns, f[2], f[6] "\t" $2 >"stmts" }
+    # the global and const arrays and the by-value parameter, only where used
+    if ($2 ~ /@gl([^A-Za-z0-9_]|$)/) usegl[key] = 1
+    if ($2 ~ /@cn([^A-Za-z0-9_]|$)/) usecn[key] = 1
+    if ($2 ~ /%pa([^A-Za-z0-9_]|$)/) usepa[k] = 1
   }
   END {
     for (i = 1; i <= nkeys; i++) {
@@ -99,12 +104,14 @@ awk -F '\t' -v most=200 '
         print "target " tv[1] " ptx " tv[2] > file
         print "shared @sh : b64[64] align 16" > file
         ln = 3
+        if (key in usegl) { print "global @gl : b64[64] align 16" > file; ln++ }
+        if (key in usecn) { print "const @cn : b64[64] align 16" > file; ln++ }
         for (j = 1; j <= nkern[key]; j++) {
           k = kern[key, j]
           # at most `most` statements a kernel: ptxas takes superlinear time
           # over a long function (wgmma most of all)
           for (p = 0; p * most < nsl[k] || p == 0; p++) {
-            print "kernel @" k "_" p "(%p: ptr, %g: ptr global) {" > file; ln++
+            print "kernel @" k "_" p "(%p: ptr, %g: ptr global" (k in usepa ? ", %pa: b8[64] align 16" : "") ") {" > file; ln++
             for (l = 1; l <= npl[k]; l++) { print pl[k, l] > file; ln++; if (!tw_) print key, ln, pid[k, l] >"map" }
             for (l = p * most + 1; l <= nsl[k] && l <= (p + 1) * most; l++) {
               print (tw_ ? tw[k, l] : sl[k, l]) > file; ln++; if (!tw_) print key, ln, sid[k, l] >"map"

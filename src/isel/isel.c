@@ -179,7 +179,9 @@ static void lower_results(px_isel *s, const px_node *n, px_minst *mi)
 			continue;
 		}
 		*m = result_item(s, o, &defs[d], want, n->loc);
-		m->pair = o->pair;
+		/* PTX joins a paired result with '|' however the MIR separated it
+		 * (ptxas refuses `elect.sync d, p, mask`) */
+		m->pair = (defs[d].flags & PX_OPND_PAIR) != 0;
 		it++;
 	}
 }

@@ -96,6 +96,20 @@ static bool range_near(const px_imm_range *r, int64_t x, int dir, int64_t *out)
 		x = r->lo;
 	if (x > r->hi)
 		x = r->hi;
+	/* powers of two are few: stepping value by value from a negative x
+	 * toward a range with no low end would never meet one */
+	if (r->pow2) {
+		bool found = false;
+		for (int k = 0; k < 63; k++) {
+			int64_t y = (int64_t)1 << k;
+			if (!range_ok(r, y) || (dir < 0 ? y > x : y < x))
+				continue;
+			if (!found || (dir < 0 ? y > *out : y < *out))
+				*out = y;
+			found = true;
+		}
+		return found;
+	}
 	int64_t m = r->multiple;
 	int64_t y = x - ((x % m) + m) % m; /* the multiple at or below x */
 	if (dir > 0 && y < x)
