@@ -7,12 +7,14 @@
  * (node flags, noprint slots, descriptor fields, tile layouts). Values,
  * labels, globals and functions keep their names, literals their spelling,
  * so the text translates back to the same PTX. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "front/format.h"
 #include "print/print.h"
 #include "verify/desc.h"
+#include "verify/verify.h"
 
 static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
 
@@ -37,35 +39,32 @@ static void put_quoted(px_buf *out, const char *s, size_t n)
 	px_buf_putc(out, '"');
 }
 
-/* A decimal float keeps its own digits: fval alone loses which side of the
- * nearest double the decimal lay on, which rounding to f16 reads. */
-static void put_float_text(px_buf *out, const px_module *m, px_loc loc)
+/* A number keeps its own spelling: a decimal float's digits say on which
+ * side of the nearest double it lies, which rounding to f16 reads, and an
+ * integer's its sign and base, which the range check reads. */
+static void put_number(px_buf *out, const px_module *m, px_loc loc)
 {
-	size_t at = px_loc_off(loc), end = at;
-	if (end < m->srclen && (m->src[end] == '-' || m->src[end] == '+'))
+	const char *src = m->src;
+	size_t at = px_loc_off(loc), end = at, n = m->srclen;
+	if (end < n && src[end] == '-')
 		end++;
-	while (end < m->srclen) {
-		char c = m->src[end];
-		if ((c >= '0' && c <= '9') || c == '.')
+	if (end + 1 < n && src[end] == '0' && (src[end + 1] == 'x' || src[end + 1] == 'X')) {
+		end += 2;
+		while (end < n && isxdigit((unsigned char)src[end]))
 			end++;
-		else if ((c == 'e' || c == 'E') && end + 1 < m->srclen) {
+	} else {
+		while (end < n && (isdigit((unsigned char)src[end]) || src[end] == '.'))
 			end++;
-			if (m->src[end] == '-' || m->src[end] == '+')
+		size_t e = end + 1;
+		if (e < n && (src[e] == '-' || src[e] == '+'))
+			e++;
+		if (end < n && (src[end] == 'e' || src[end] == 'E') && e < n && isdigit((unsigned char)src[e])) {
+			end = e;
+			while (end < n && isdigit((unsigned char)src[end]))
 				end++;
-		} else
-			break;
+		}
 	}
-	px_buf_put(out, m->src + at, end - at);
-}
-
-static void put_int(px_buf *out, int64_t v, bool hex)
-{
-	if (!hex) {
-		px_buf_printf(out, "%lld", (long long)v);
-		return;
-	}
-	uint64_t mag = v < 0 ? -(uint64_t)v : (uint64_t)v;
-	px_buf_printf(out, "%s0x%llx", v < 0 ? "-" : "", (unsigned long long)mag);
+	px_buf_put(out, src + at, end - at);
 }
 
 typedef struct mir_printer {
@@ -73,6 +72,8 @@ typedef struct mir_printer {
 	const px_module *m;
 	const px_func *f;
 	bool *typed; /* per value: its type was printed at an earlier definition */
+	uint32_t told[8]; /* the values this statement defines first, whose space is known */
+	unsigned ntold;
 } mir_printer;
 
 static void put_value(mir_printer *p, uint32_t id)
@@ -106,10 +107,8 @@ static void put_opnd(mir_printer *p, const px_opnd *o)
 			px_buf_printf(out, "[%d]", o->elem);
 		break;
 	case PX_O_INT:
-		put_int(out, o->ival, o->is_hex);
-		break;
 	case PX_O_FLOAT:
-		put_float_text(out, p->m, o->loc);
+		put_number(out, p->m, o->loc);
 		break;
 	case PX_O_FBITS:
 		if (o->fwidth == 32)
@@ -166,6 +165,9 @@ static void put_result(mir_printer *p, const px_opnd *r)
 	if (v->count)
 		px_buf_printf(p->out, "[%u]", v->count);
 	p->typed[r->id] = true;
+	char what[80];
+	if (p->ntold < sizeof p->told / sizeof *p->told && px_space_tag_text(what, sizeof what, v->aspace))
+		p->told[p->ntold++] = r->id;
 }
 
 static void put_results(mir_printer *p, const px_node *n)
@@ -358,6 +360,15 @@ static void put_node(mir_printer *p, const px_node *n)
 	case PX_N_LABEL:
 		break;
 	}
+	/* the space the verifier knows an address in, which no token says */
+	for (unsigned i = 0; i < p->ntold; i++) {
+		char what[80];
+		const px_value *v = &p->f->values[p->told[i]];
+		px_buf_puts(out, i ? ", " : " ; ");
+		put_value(p, p->told[i]);
+		px_buf_printf(out, " is %s", px_space_tag_text(what, sizeof what, v->aspace));
+	}
+	p->ntold = 0;
 	px_buf_putc(out, '\n');
 }
 
@@ -447,7 +458,7 @@ static void put_props(px_buf *out, const px_prop *pr, uint32_t n)
 
 void px_print_mir_func(px_buf *out, const px_module *m, const px_func *f)
 {
-	mir_printer p = {out, m, f, calloc(f->nvalues + 1, sizeof(bool))};
+	mir_printer p = {.out = out, .m = m, .f = f, .typed = calloc(f->nvalues + 1, sizeof(bool))};
 	if (!p.typed)
 		abort();
 	px_buf_printf(out, "%s%s @", linkage_kw(f->linkage), f->is_kernel ? "kernel" : "func");
@@ -519,10 +530,8 @@ static void put_literal(px_buf *out, const px_module *m, const px_opnd *o)
 {
 	switch (o->kind) {
 	case PX_O_INT:
-		put_int(out, o->ival, o->is_hex);
-		break;
 	case PX_O_FLOAT:
-		put_float_text(out, m, o->loc);
+		put_number(out, m, o->loc);
 		break;
 	case PX_O_FBITS:
 		if (o->fwidth == 32)
