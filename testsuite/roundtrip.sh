@@ -13,7 +13,9 @@
 #     changes: a `.loc 1 L C` line names the MIR line (-g, --lineinfo; a loc
 #     statement's places, .loc 2 and up, are compared), and brx.idx's
 #     .branchtargets is named $$btOFFSET_N after its statement's byte
-#     offset; both are compared with the number left out;
+#     offset; both are compared with the number left out, and each case
+#     that needs it is named (today ctl/brx and isa/brx, and core/debug,
+#     dsl/loc and dsl/loc_func under -g and --lineinfo);
 #   - --emit=mir of that MIR prints it again unchanged (a fixed point).
 # A file that does not translate (the cases of diagnostics) is counted and
 # left out; every file that translates is round-tripped. Scratch goes to
@@ -58,7 +60,7 @@ layout_free () {
   while read -r f; do grep -q "^$f|" "$work/named" || echo "$f|"; done >"$work/unnamed"
 cat "$work/named" "$work/unnamed" | sort -u >"$work/cases"
 
-n=0 ok=0 refused=0 fail=0
+n=0 ok=0 refused=0 fail=0 layout=0
 failed () { echo "$f${opts:+ $opts}: $*"; fail=`expr $fail + 1`; }
 while IFS='|' read -r f opts; do
   test -f "$srcdir/$f" || continue
@@ -73,14 +75,18 @@ while IFS='|' read -r f opts; do
   # would be a difference here
   (cd "$d/rt" && ptxemit $opts "$base" -o rt.ptx) 2>"$d/rt.err" ||
     { failed "its MIR does not translate:"; cat "$d/rt.err"; continue; }
-  layout_free "$d/orig.ptx" >"$d/orig.cmp" && layout_free "$d/rt/rt.ptx" >"$d/rt.cmp" || exit 1
-  cmp -s "$d/orig.cmp" "$d/rt.cmp" ||
-    { failed "its MIR translates to other PTX:"; diff "$d/orig.cmp" "$d/rt.cmp" | head -n 8; continue; }
+  if ! cmp -s "$d/orig.ptx" "$d/rt/rt.ptx"; then
+    layout_free "$d/orig.ptx" >"$d/orig.cmp" && layout_free "$d/rt/rt.ptx" >"$d/rt.cmp" || exit 1
+    cmp -s "$d/orig.cmp" "$d/rt.cmp" ||
+      { failed "its MIR translates to other PTX:"; diff "$d/orig.cmp" "$d/rt.cmp" | head -n 8; continue; }
+    echo "$f${opts:+ $opts}: the same PTX but for the MIR text's line and offset numbers"
+    layout=`expr $layout + 1`
+  fi
   (cd "$d/rt" && ptxemit --emit=mir $opts "$base" -o again.mir) 2>"$d/again.err" &&
     cmp -s "$d/rt/$base" "$d/rt/again.mir" ||
     { failed "--emit=mir of its MIR is not that MIR:"; diff "$d/rt/$base" "$d/rt/again.mir" | head -n 8; continue; }
   ok=`expr $ok + 1`
 done <"$work/cases"
-echo "roundtrip: $n runs, $ok round-trip, $refused do not translate, $fail failed"
+echo "roundtrip: $n runs, $ok round-trip ($layout of them but for the text's line and offset numbers), $refused do not translate, $fail failed"
 # a suite where nothing translates is a broken ptxemit, not a pass
 test $fail -eq 0 && test $ok -gt 0

@@ -1,7 +1,8 @@
 /* The PTX printer: module framing (module.c), one instruction (inst.c), the
- * --emit=isel dump (isel_dump.c) and --emit=mir (mir.c). Everything it prints was decided before:
- * the verifier checked legality, the selector chose opcodes, registers and the
- * call sequence; the printer only spells them, in the order the tables give.
+ * --emit=isel dump (isel_dump.c) and --emit=mir (mir.c). Everything it prints
+ * was decided before: the verifier checked legality (and, for --emit=mir,
+ * filled every token), the selector chose opcodes, registers and the call
+ * sequence; the printer only spells them, in the order the tables give.
  * Every function appends to a px_buf. */
 #ifndef PX_PRINT_H
 #define PX_PRINT_H
