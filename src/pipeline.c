@@ -94,6 +94,8 @@ struct px_pipeline {
 	uint32_t ordinal;         /* definitions handed over so far in this pass */
 	uint32_t late_from;       /* the first function the second pass prints */
 	uint32_t late_seq;        /* the call sequence number it starts with */
+	uint32_t mir_globals;     /* --emit=mir: the variables printed so far */
+	uint32_t mir_funcs;       /* and the functions declared or defined */
 	px_worker *workers;       /* -j: [0] the parser's thread */
 	unsigned nworkers;
 	/* -j (nworkers > 1) */
@@ -229,6 +231,10 @@ static void translate(px_worker *w, px_func *f, bool select)
 	w->late = false;
 	if (!w->selected)
 		return;
+	if (p->opt->emit == PX_EMIT_MIR) {
+		px_print_mir_func(w->out, w->v->m, f);
+		return;
+	}
 	w->s->late = false;
 	if (p->opt->emit == PX_EMIT_ISEL) {
 		size_t at = w->out->len;
@@ -569,6 +575,22 @@ static void finish_jobs(px_pipeline *p, px_module *m)
 /* Called by the parser as each function closes; the function arena is reset
  * after it returns, so whatever is printed must be printed now (or the
  * function taken, under -j). */
+/* --emit=mir: what the text has before place (every item left when place is
+ * unknown), in its order: the variables, and the functions only declared;
+ * a function defined is printed where its body closes. */
+static void mir_items(px_pipeline *p, const px_module *m, px_loc place, px_buf *out)
+{
+	for (; p->mir_globals < m->nglobals; p->mir_globals++)
+		px_print_mir_global(out, m, &m->globals[p->mir_globals]);
+	for (; p->mir_funcs < m->nfuncs; p->mir_funcs++) {
+		const px_funcsig *sig = &m->funcs[p->mir_funcs];
+		if (px_loc_known(place) && sig->loc.pos >= place.pos)
+			break;
+		if (!sig->defined)
+			px_print_mir_decl(out, sig);
+	}
+}
+
 static void on_function(px_module *m, px_func *f, void *ctx)
 {
 	px_pipeline *p = ctx;
@@ -593,6 +615,11 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	}
 	px_worker *w = &p->serial;
 	w->out = &p->body;
+	if (p->opt->emit == PX_EMIT_MIR) {
+		mir_items(p, m, f->loc, &p->body);
+		if (p->mir_funcs < m->nfuncs && m->funcs[p->mir_funcs].loc.pos == f->loc.pos)
+			p->mir_funcs++; /* its own signature */
+	}
 	uint32_t seq = p->s.callseq;
 	translate(w, f, !p->late);
 	if (w->late) { /* what selecting it did is taken back */
@@ -742,7 +769,9 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_isel_init(&p.s, &m, &p.diags);
 	px_buf_init(&p.body);
 	worker_init(&p, &p.serial, &p.v, &p.s);
-	p.nworkers = opt->jobs > 1 ? opt->jobs : 1;
+	/* --emit=mir prints each function as it is verified, in the text's order
+	 * among the variables and declarations: one job */
+	p.nworkers = opt->jobs > 1 && opt->emit != PX_EMIT_MIR ? opt->jobs : 1;
 	p.batch_limit = 1;
 	if (p.nworkers > 1) {
 		p.workers = calloc(p.nworkers, sizeof *p.workers);
@@ -779,6 +808,10 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	if (!errors) {
 		px_buf result;
 		px_buf_init(&result);
+		if (opt->emit == PX_EMIT_MIR && !opt->verify_only) {
+			mir_items(&p, &m, (px_loc){0}, &p.body);
+			px_print_mir_target(&result, &m);
+		}
 		if (!opt->verify_only && opt->sink) {
 			if (opt->emit == PX_EMIT_PTX)
 				print_front(&p, &m, &result);

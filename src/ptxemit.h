@@ -9,7 +9,9 @@
 
 #define PTXEMIT_VERSION_STRING "0.1.0"
 
-typedef enum px_emit { PX_EMIT_PTX, PX_EMIT_ISEL } px_emit;
+/* What px_translate prints: PTX, the selected machine instructions, or the
+ * module in canonical MIR as the verifier understood it (ptxemit(1), --emit). */
+typedef enum px_emit { PX_EMIT_PTX, PX_EMIT_ISEL, PX_EMIT_MIR } px_emit;
 typedef enum px_severity { PX_SEV_ERROR, PX_SEV_WARNING, PX_SEV_NOTE, PX_SEV_REMARK } px_severity;
 
 /* What ptxas -v says one function uses (ptxemit(1), --resource-usage). */

@@ -74,7 +74,8 @@ static const char usage_text[] =
 	"      --target=SM     target sm_XX, sm_XXa or sm_XXf; overrides the module's\n"
 	"                      (also --gpu-name=SM and -arch=SM, as ptxas spells it)\n"
 	"      --ptx=X.Y       PTX ISA version to print (default: the lowest that fits)\n"
-	"      --emit=KIND     ptx (default) or isel (the selected machine instructions)\n"
+	"      --emit=KIND     ptx (default), isel (the selected machine instructions)\n"
+	"                      or mir (the module as verified, in canonical MIR)\n"
 	"      --verify-only   check the input and write nothing\n"
 	"      --lineinfo      name the MIR lines (and loc statements' places) with .loc\n"
 	"  -g                  --lineinfo, and mark the target for debugging (, debug)\n"
@@ -502,6 +503,8 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 				o->emit = PX_EMIT_PTX;
 			} else if (strcmp(optarg, "isel") == 0) {
 				o->emit = PX_EMIT_ISEL;
+			} else if (strcmp(optarg, "mir") == 0) {
+				o->emit = PX_EMIT_MIR;
 			} else {
 				fail(PX_D_drv_bad_emit, optarg);
 				return EXIT_USAGE;
@@ -779,8 +782,9 @@ static int run(int argc, char **argv)
 	bool by_suffix = status < 0 && !o.cubin && olen > 6 && strcmp(output + olen - 6, ".cubin") == 0;
 	if (by_suffix)
 		o.cubin = true;
-	if (status < 0 && (o.cubin || o.resource_usage) && o.emit == PX_EMIT_ISEL) {
-		fail(PX_D_drv_assemble_isel, by_suffix ? "-o FILE.cubin" : o.cubin ? "--cubin" : "--resource-usage");
+	if (status < 0 && (o.cubin || o.resource_usage) && o.emit != PX_EMIT_PTX) {
+		fail(PX_D_drv_assemble_no_ptx, by_suffix ? "-o FILE.cubin" : o.cubin ? "--cubin" : "--resource-usage",
+		     o.emit == PX_EMIT_ISEL ? "isel" : "mir");
 		status = EXIT_USAGE;
 	}
 	if (status < 0 && (o.cubin || o.resource_usage) && !o.verify_only && o.emit == PX_EMIT_PTX) {

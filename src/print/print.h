@@ -1,7 +1,8 @@
-/* The PTX printer: module framing (module.c), one instruction (inst.c) and the
- * --emit=isel dump (isel_dump.c). Everything it prints was decided before:
- * the verifier checked legality, the selector chose opcodes, registers and the
- * call sequence; the printer only spells them, in the order the tables give.
+/* The PTX printer: module framing (module.c), one instruction (inst.c), the
+ * --emit=isel dump (isel_dump.c) and --emit=mir (mir.c). Everything it prints
+ * was decided before: the verifier checked legality (and, for --emit=mir,
+ * filled every token), the selector chose opcodes, registers and the call
+ * sequence; the printer only spells them, in the order the tables give.
  * Every function appends to a px_buf. */
 #ifndef PX_PRINT_H
 #define PX_PRINT_H
@@ -72,5 +73,16 @@ void px_print_asm(px_buf *out, const px_minst *mi);
 void px_print_isel_open(px_buf *out, const px_func *fn);
 void px_print_isel_insts(px_buf *out, const px_minst *first);
 void px_print_isel_close(px_buf *out);
+
+/* ---- mir.c ---- */
+
+/* --emit=mir, the module in pieces in the order the text had them: the
+ * target line, a module-scope variable (nothing for a printf's format
+ * string), a function declaration, a verified function. Each ends with a
+ * blank line. */
+void px_print_mir_target(px_buf *out, const px_module *m);
+void px_print_mir_global(px_buf *out, const px_module *m, const px_global *g);
+void px_print_mir_decl(px_buf *out, const px_funcsig *s);
+void px_print_mir_func(px_buf *out, const px_module *m, const px_func *f);
 
 #endif

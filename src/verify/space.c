@@ -485,6 +485,13 @@ static void check_pointers(px_verifier *v, const px_func *f)
 	}
 }
 
+const char *px_space_tag_text(char *buf, size_t size, uint8_t tag)
+{
+	if (tag <= PX_SP_UNKNOWN || (tag & PX_SP_MIXED) || tag == PX_SP_IN(PX_AS_GENERIC))
+		return NULL;
+	return tag_text(buf, size, tag, false);
+}
+
 void px_check_spaces(px_verifier *v, px_func *f)
 {
 	compute_tags(v, f);

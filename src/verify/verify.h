@@ -111,6 +111,10 @@ int px_literal_text(const px_verifier *v, px_loc loc, const char **s);
 /* ---- address spaces (space.c) ---- */
 /* Tag every value of f and check every memory operand's address against its space. */
 void px_check_spaces(px_verifier *v, px_func *f);
+/* What a known tag (px_value.aspace) says, as the messages say it: "a shared
+ * address", "a generic address into shared memory"; NULL for no address, an
+ * unknown one, or a generic address into no known space. */
+const char *px_space_tag_text(char *buf, size_t size, uint8_t tag);
 
 /* flow.c: may a path reach the end of f's body (f->falls_off)? An error for a func with results. */
 void px_check_flow(px_verifier *v, px_func *f);
