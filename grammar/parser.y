@@ -143,10 +143,10 @@ literals
 	;
 
 literal
-	: INT   { $$ = px_literal_link(P, PX_O_INT, $1); }
-	| FLOAT { $$ = px_literal_link(P, PX_O_FLOAT, $1); }
-	| FBITS { $$ = px_literal_link(P, PX_O_FBITS, $1); }
-	| SYM   { $$ = px_literal_link(P, PX_O_SYM, $1); }
+	: INT   { $$ = px_literal_link(P, PX_O_INT, &$1); }
+	| FLOAT { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
+	| FBITS { $$ = px_literal_link(P, PX_O_FBITS, &$1); }
+	| SYM   { $$ = px_literal_link(P, PX_O_SYM, &$1); }
 	| '(' literals ')' { $$ = px_init_lanes(P, $1.loc, $2); } /* a packed element's lanes */
 	;
 
@@ -275,8 +275,8 @@ guard
 	;
 
 instr
-	: results '=' opname opnds_opt dict_opt          { $$ = px_inst_node(P, &$1, $3, $4, $5); }
-	| opname opnds_opt dict_opt                      { $$ = px_inst_node(P, NULL, $1, $2, $3); }
+	: results '=' opname opnds_opt dict_opt          { $$ = px_inst_node(P, &$1, &$3, &$4, &$5); }
+	| opname opnds_opt dict_opt                      { $$ = px_inst_node(P, NULL, &$1, &$2, &$3); }
 	| results '=' K_CALL SYM '(' opnds_opt ')'       { $$ = px_call_node(P, &$1, $3, $4, $6); }
 	| K_CALL SYM '(' opnds_opt ')'                   { $$ = px_call_node(P, NULL, $1, $2, $4); }
 	| results '=' K_CALL VALUE '(' opnds_opt ')' ':' '(' stypes_opt ')' srets
@@ -303,9 +303,9 @@ results
 	;
 
 result
-	: pname                        { $$ = px_result_link(P, $1, NULL, NULL); }
-	| pname ':' WORD               { $$ = px_result_link(P, $1, &$3, NULL); }
-	| pname ':' WORD '[' INT ']'   { $$ = px_result_link(P, $1, &$3, &$5); }
+	: pname                        { $$ = px_result_link(P, &$1, NULL, NULL); }
+	| pname ':' WORD               { $$ = px_result_link(P, &$1, &$3, NULL); }
+	| pname ':' WORD '[' INT ']'   { $$ = px_result_link(P, &$1, &$3, &$5); }
 	| pname '[' INT ']'            { $$ = px_result_elem_link(P, $1, $3); }
 	| DISCARD                      { $$ = px_opnd_link(P, PX_O_DISCARD, $1.loc); }
 	;
@@ -322,14 +322,14 @@ opnds
 	;
 
 operand
-	: VALUE                           { $$ = px_value_link(P, $1, NULL); }
-	| VALUE '[' INT ']'               { $$ = px_value_link(P, $1, &$3); }
+	: VALUE                           { $$ = px_value_link(P, &$1, NULL); }
+	| VALUE '[' INT ']'               { $$ = px_value_link(P, &$1, &$3); }
 	| '!' VALUE                       { $$ = px_not_value_link(P, $1, $2); }
 	| '-' VALUE                       { $$ = px_neg_value_link(P, $1, $2); }
-	| INT                             { $$ = px_literal_link(P, PX_O_INT, $1); }
-	| FLOAT                           { $$ = px_literal_link(P, PX_O_FLOAT, $1); }
-	| FBITS                           { $$ = px_literal_link(P, PX_O_FBITS, $1); }
-	| SYM                             { $$ = px_literal_link(P, PX_O_SYM, $1); }
+	| INT                             { $$ = px_literal_link(P, PX_O_INT, &$1); }
+	| FLOAT                           { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
+	| FBITS                           { $$ = px_literal_link(P, PX_O_FBITS, &$1); }
+	| SYM                             { $$ = px_literal_link(P, PX_O_SYM, &$1); }
 	| SREG                            { $$ = px_sreg_link(P, $1); }
 	| LABEL                           { $$ = px_label_link(P, $1); }
 	| '(' opnds ')'                   { $$ = px_group_link(P, $1.loc, $2); }
@@ -341,10 +341,10 @@ operand
 	;
 
 abase
-	: VALUE             { $$ = px_value_link(P, $1, NULL); }
-	| VALUE '[' INT ']' { $$ = px_value_link(P, $1, &$3); }
-	| SYM               { $$ = px_literal_link(P, PX_O_SYM, $1); }
-	| INT               { $$ = px_literal_link(P, PX_O_INT, $1); }
+	: VALUE             { $$ = px_value_link(P, &$1, NULL); }
+	| VALUE '[' INT ']' { $$ = px_value_link(P, &$1, &$3); }
+	| SYM               { $$ = px_literal_link(P, PX_O_SYM, &$1); }
+	| INT               { $$ = px_literal_link(P, PX_O_INT, &$1); }
 	;
 
 /* ---- property dictionaries */

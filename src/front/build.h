@@ -9,29 +9,57 @@
 #include "front/parse.h"
 
 /* ---- front/tokens.c: what a token says */
-px_str px_sans_sigil(px_tok t);
+static inline px_str px_sans_sigil(px_tok t) /* a name without its sigil (%, @, $) */
+{
+	return t.s.n ? (px_str){t.s.s + 1, t.s.n - 1} : t.s;
+}
 uint64_t px_small_uint(px_parser *P, px_tok t, uint64_t lo, uint64_t hi);
 uint16_t px_type_of(px_parser *P, px_tok t);
 px_str px_unescape(px_arena *a, px_tok t);
 
-/* ---- front/lists.c: operand and property lists of the statement being parsed */
-px_olist px_olist_one(px_olink *l);
-px_olist px_olist_add(px_olist l, px_olink *x);
+/* ---- front/lists.c: operand and property lists of the statement being parsed
+ * (linking a list's next element is inline: the grammar does it for every operand) */
+static inline px_olist px_olist_one(px_olink *l)
+{
+	return (px_olist){l, l, 1};
+}
+
+static inline px_olist px_olist_add(px_olist l, px_olink *x)
+{
+	if (!l.head)
+		return px_olist_one(x);
+	l.tail->next = x;
+	l.tail = x;
+	l.n++;
+	return l;
+}
+
+static inline px_plist px_plist_add(px_plist l, px_plink *x)
+{
+	if (!x)
+		return l;
+	if (!l.head)
+		return (px_plist){x, x, 1};
+	l.tail->next = x;
+	l.tail = x;
+	l.n++;
+	return l;
+}
+
 px_opnd *px_olist_copy(px_opnd *v, px_olist l);
 px_opnd *px_olist_array(px_arena *a, px_olist l);
 px_plink *px_prop_link(px_parser *P, px_tok key, const px_tok *val);
-px_plist px_plist_add(px_plist l, px_plink *x);
 px_prop *px_plist_array(px_arena *a, px_plist l);
 
 /* ---- front/operands.c: operands, literals, groups and addresses */
 px_olink *px_opnd_link(px_parser *P, uint8_t kind, px_loc loc);
 uint32_t px_value_of(px_parser *P, px_tok t);
-px_olink *px_value_link(px_parser *P, px_tok t, const px_tok *index);
+px_olink *px_value_link(px_parser *P, const px_tok *t, const px_tok *index);
 px_olink *px_not_value_link(px_parser *P, px_tok bang, px_tok t);
 px_olink *px_neg_value_link(px_parser *P, px_tok minus, px_tok t);
-px_olink *px_result_link(px_parser *P, px_tok t, const px_tok *type, const px_tok *count);
+px_olink *px_result_link(px_parser *P, const px_tok *t, const px_tok *type, const px_tok *count);
 px_olink *px_result_elem_link(px_parser *P, px_tok t, px_tok index);
-px_olink *px_literal_link(px_parser *P, uint8_t kind, px_tok t);
+px_olink *px_literal_link(px_parser *P, uint8_t kind, const px_tok *t);
 px_olink *px_sreg_link(px_parser *P, px_tok t);
 px_olink *px_label_link(px_parser *P, px_tok t);
 px_olink *px_type_link(px_parser *P, px_tok t);
@@ -45,7 +73,8 @@ px_olink *px_addr_folded(px_parser *P, px_loc loc, px_olink *base, px_tok off);
 
 /* ---- front/statements.c: a function body's nodes */
 px_node *px_node_new(px_parser *P, uint8_t kind, px_loc loc);
-px_node *px_inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props);
+px_node *px_inst_node(px_parser *P, const px_olist *res, const px_tok *op, const px_olist *ops,
+                      const px_plist *props);
 px_node *px_call_node(px_parser *P, const px_olist *res, px_tok kw, px_tok callee, px_olist args);
 px_node *px_icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok target, px_olist args,
                        px_olist ptypes, px_olist rtypes);

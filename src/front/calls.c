@@ -34,7 +34,7 @@ px_node *px_icall_node(px_parser *P, const px_olist *res, px_tok kw, px_tok targ
 	n->ops = px_olist_array(a, args);
 	n->nops = args.n;
 	n->icall = px_arena_alloc(a, sizeof *n->icall);
-	n->icall->target = px_value_link(P, target, NULL)->o; /* links are reused */
+	n->icall->target = px_value_link(P, &target, NULL)->o; /* links are reused */
 	n->callee_loc = target.loc;
 	px_funcsig *sig = px_arena_alloc(a, sizeof *sig);
 	sig->name = px_sans_sigil(target);

@@ -1,22 +1,8 @@
 /* The lists a rule builds before it knows their length: linked in the
  * scratch arena (reset per statement), copied into an array of the arena that
- * keeps them once the list is complete, so every list costs linear time. */
+ * keeps them once the list is complete, so every list costs linear time
+ * (front/build.h links them). */
 #include "front/build.h"
-
-px_olist px_olist_one(px_olink *l)
-{
-	return (px_olist){l, l, 1};
-}
-
-px_olist px_olist_add(px_olist l, px_olink *x)
-{
-	if (!l.head)
-		return px_olist_one(x);
-	l.tail->next = x;
-	l.tail = x;
-	l.n++;
-	return l;
-}
 
 px_opnd *px_olist_copy(px_opnd *v, px_olist l)
 {
@@ -42,18 +28,6 @@ px_plink *px_prop_link(px_parser *P, px_tok key, const px_tok *val)
 		l->p.val = val->s;
 		l->p.val_loc = val->loc;
 	}
-	return l;
-}
-
-px_plist px_plist_add(px_plist l, px_plink *x)
-{
-	if (!x)
-		return l;
-	if (!l.head)
-		return (px_plist){x, x, 1};
-	l.tail->next = x;
-	l.tail = x;
-	l.n++;
 	return l;
 }
 

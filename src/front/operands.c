@@ -18,10 +18,11 @@ uint32_t px_value_of(px_parser *P, px_tok t)
 	return px_func_value(P->m, P->f, px_sans_sigil(t));
 }
 
-px_olink *px_value_link(px_parser *P, px_tok t, const px_tok *index)
+/* Operands pass their tokens by address: the grammar makes one per operand. */
+px_olink *px_value_link(px_parser *P, const px_tok *t, const px_tok *index)
 {
-	px_olink *l = px_opnd_link(P, PX_O_VALUE, t.loc);
-	l->o.id = px_value_of(P, t);
+	px_olink *l = px_opnd_link(P, PX_O_VALUE, t->loc);
+	l->o.id = px_func_value(P->m, P->f, px_sans_sigil(*t));
 	if (index)
 		l->o.elem = (int32_t)px_small_uint(P, *index, 0, INT32_MAX);
 	return l;
@@ -30,7 +31,7 @@ px_olink *px_value_link(px_parser *P, px_tok t, const px_tok *index)
 /* !%p: the value's complement, for a predicate operand. */
 px_olink *px_not_value_link(px_parser *P, px_tok bang, px_tok t)
 {
-	px_olink *l = px_value_link(P, t, NULL);
+	px_olink *l = px_value_link(P, &t, NULL);
 	l->o.neg = true;
 	l->o.loc = bang.loc;
 	return l;
@@ -40,11 +41,11 @@ px_olink *px_not_value_link(px_parser *P, px_tok bang, px_tok t)
 px_olink *px_neg_value_link(px_parser *P, px_tok minus, px_tok t)
 {
 	PX_PERR(P, minus.loc, PX_D_neg_value, (int)t.s.n - 1, t.s.s + 1, (int)t.s.n - 1, t.s.s + 1);
-	return px_value_link(P, t, NULL);
+	return px_value_link(P, &t, NULL);
 }
 
 /* A result defines its value; the first typed definition gives the value its type. */
-px_olink *px_result_link(px_parser *P, px_tok t, const px_tok *type, const px_tok *count)
+px_olink *px_result_link(px_parser *P, const px_tok *t, const px_tok *type, const px_tok *count)
 {
 	px_olink *l = px_value_link(P, t, NULL);
 	px_value *v = &P->f->values[l->o.id];
@@ -57,29 +58,29 @@ px_olink *px_result_link(px_parser *P, px_tok t, const px_tok *type, const px_to
 	if (!v->type && l->o.decl_type) {
 		v->type = l->o.decl_type;
 		v->count = l->o.decl_count;
-		v->def_loc = t.loc;
+		v->def_loc = t->loc;
 	}
 	return l;
 }
 
-px_olink *px_literal_link(px_parser *P, uint8_t kind, px_tok t)
+px_olink *px_literal_link(px_parser *P, uint8_t kind, const px_tok *t)
 {
-	px_olink *l = px_opnd_link(P, kind, t.loc);
+	px_olink *l = px_opnd_link(P, kind, t->loc);
 	switch (kind) {
 	case PX_O_INT:
-		l->o.ival = t.i;
-		l->o.is_hex = t.hex;
+		l->o.ival = t->i;
+		l->o.is_hex = t->hex;
 		break;
 	case PX_O_FLOAT:
-		l->o.fval = t.f;
-		l->o.fdir = t.fdir;
+		l->o.fval = t->f;
+		l->o.fdir = t->fdir;
 		break;
 	case PX_O_FBITS:
-		l->o.bits = t.bits;
-		l->o.fwidth = t.fwidth;
+		l->o.bits = t->bits;
+		l->o.fwidth = t->fwidth;
 		break;
 	case PX_O_SYM:
-		l->o.sym = px_sans_sigil(t);
+		l->o.sym = px_sans_sigil(*t);
 		break;
 	}
 	return l;
@@ -88,7 +89,7 @@ px_olink *px_literal_link(px_parser *P, uint8_t kind, px_tok t)
 /* %v[i] = ...: one element of a vector value, which the statement defines. */
 px_olink *px_result_elem_link(px_parser *P, px_tok t, px_tok index)
 {
-	px_olink *l = px_value_link(P, t, &index);
+	px_olink *l = px_value_link(P, &t, &index);
 	P->f->values[l->o.id].has_def = true;
 	return l;
 }

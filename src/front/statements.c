@@ -18,23 +18,24 @@ px_node *px_node_new(px_parser *P, uint8_t kind, px_loc loc)
 	return node_with(P, kind, loc, 0);
 }
 
-px_node *px_inst_node(px_parser *P, const px_olist *res, px_tok op, px_olist ops, px_plist props)
+px_node *px_inst_node(px_parser *P, const px_olist *res, const px_tok *op, const px_olist *ops,
+                      const px_plist *props)
 {
 	/* the node, its results and its operands in one allocation: the arena
 	 * rounds each to 16 bytes, so one rounding instead of three */
 	uint32_t nres = res ? res->n : 0;
-	px_node *n = node_with(P, PX_N_INST, res ? res->head->o.loc : op.loc, (nres + ops.n) * sizeof(px_opnd));
-	n->opname = op.s;
-	n->oploc = op.loc;
+	px_node *n = node_with(P, PX_N_INST, res ? res->head->o.loc : op->loc, (nres + ops->n) * sizeof(px_opnd));
+	n->opname = op->s;
+	n->oploc = op->loc;
 	px_opnd *v = (px_opnd *)(n + 1);
 	if (res) {
 		n->res = px_olist_copy(v, *res);
 		n->nres = nres;
 	}
-	n->ops = px_olist_copy(v + nres, ops);
-	n->nops = ops.n;
-	n->props = px_plist_array(&P->m->fn_arena, props);
-	n->nprops = props.n;
+	n->ops = px_olist_copy(v + nres, *ops);
+	n->nops = ops->n;
+	n->props = px_plist_array(&P->m->fn_arena, *props);
+	n->nprops = props->n;
 	return n;
 }
 

@@ -1,15 +1,10 @@
-/* What a token says where the grammar needs more than its text: a name
- * without its sigil, a count in range, a type, a string's bytes. */
+/* What a token says where the grammar needs more than its text: a count in
+ * range, a type, a string's bytes (a name without its sigil: front/build.h). */
 #include <ctype.h>
 #include <string.h>
 
 #include "front/build.h"
 #include "tables/tables.h"
-
-px_str px_sans_sigil(px_tok t)
-{
-	return t.s.n ? (px_str){t.s.s + 1, t.s.n - 1} : t.s;
-}
 
 /* An integer where the grammar needs a count, index or size in [lo, hi]. */
 uint64_t px_small_uint(px_parser *P, px_tok t, uint64_t lo, uint64_t hi)
