@@ -1,7 +1,7 @@
-/* What grammar/lexer.l and grammar/parser.y share: the token value, the
- * temporary lists the grammar builds before it knows their length, and the
- * parser state both sides reach (the scanner through yyextra). Nothing here is
- * seen outside the front end. */
+/* What grammar/lexer.l, grammar/parser.y and the builders its actions call
+ * (front/build.h) share: the token value, the temporary lists the grammar
+ * builds before it knows their length, and the parser state they all reach
+ * (the scanner through yyextra). Nothing here is seen outside the front end. */
 #ifndef PX_PARSE_H
 #define PX_PARSE_H
 #include <stdbool.h>
