@@ -130,6 +130,8 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* proxy_fence.c: generic writes to shared memory read by a bulk or TMA copy
  * with no fence.proxy.async between. */
 void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
+void px_check_tmem_wait(px_verifier *v, px_func *f, const struct px_cfg *g);
+void px_check_tmem_alloc(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 
