@@ -13,8 +13,10 @@ static bool is_bra(const px_node *n)
 
 static void follow(px_facts *x, uint32_t value, uint32_t *npreds)
 {
-	if (!x->key[value])
+	if (!x->key[value]) {
+		x->pred[*npreds] = value;
 		x->key[value] = ++*npreds;
+	}
 }
 
 void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, bool (*cares)(const px_node *))
@@ -22,6 +24,7 @@ void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, 
 	x->g = g;
 	x->base = base;
 	x->key = px_zalloc(f->nvalues + 1, sizeof *x->key);
+	x->pred = px_zalloc(f->nvalues + 1, sizeof *x->pred);
 	/* the position of each statement and label, and how many statements the
 	 * check cares about come before each position */
 	uint32_t nstmts = 0, npreds = 0;
@@ -54,7 +57,8 @@ void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, 
 void px_facts_free(px_facts *x)
 {
 	free(x->key);
-	x->key = NULL;
+	free(x->pred);
+	x->key = x->pred = NULL;
 }
 
 static inline void set(const px_facts *x, uint64_t *s, uint32_t f) { s[x->base + (f >> 6)] |= (uint64_t)1 << (f & 63); }

@@ -22,6 +22,7 @@
 typedef struct px_facts {
 	const px_cfg *g;
 	uint32_t *key;  /* per value: 1 + its predicate index, 0 not followed */
+	uint32_t *pred; /* per predicate index: its value */
 	uint32_t nfacts; /* 2 per followed predicate; nfacts itself names no fact */
 	size_t base;    /* the first word of the facts' bits in a state */
 	size_t words;
@@ -29,6 +30,8 @@ typedef struct px_facts {
 
 void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, bool (*cares)(const px_node *));
 void px_facts_free(px_facts *x);
+/* The predicate (value) fact f is about, true or false as f & 1 says. */
+static inline uint32_t px_facts_value(const px_facts *x, uint32_t f) { return x->pred[f / 2]; }
 /* Where the function starts nothing is established. */
 void px_facts_start(const px_facts *x, uint64_t *s);
 /* The edge from block from to block to: its fact is established, the
