@@ -77,6 +77,8 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 			if (get(s, t->tags, f)) {
 				put(s, t->tags, f, false);
 				put(s, t->tags, none, true);
+				if (!t->alloc[none])
+					t->alloc[none] = t->alloc[f];
 			}
 	}
 	if (n->kind == PX_N_CALL) {
