@@ -6,15 +6,18 @@
  * with no wait on an mbarrier between (-Wtma-wait).
  *
  * A destination is a shared module variable an address points into
- * (verify/points.h). A forward dataflow problem over the
- * blocks, two bits per such variable ("a cp.async into it may run", "a bulk
- * copy into it may run"), a join a union. Any cp.async wait clears the first
- * bits and any mbarrier test_wait or try_wait both (a cp.async may complete
- * on an mbarrier too): which group or which mbarrier is not followed. */
+ * (verify/points.h). A forward dataflow problem over the blocks, a join a
+ * union: the cp.async destinations that may be pending, by the groups
+ * committed since (verify/groups.h: wait_group N covers all but the N most
+ * recent groups and no cp.async not committed yet, wait_all covers every
+ * one), then a bit per destination "a bulk copy into it may run". Any
+ * mbarrier test_wait or try_wait clears both (a cp.async may complete on an
+ * mbarrier too): which mbarrier is not followed. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify/cfg.h"
+#include "verify/groups.h"
 #include "verify/points.h"
 #include "verify/verify.h"
 
@@ -24,12 +27,13 @@ typedef struct acopy {
 	px_points points;
 	uint32_t *bit;       /* per global: 1 + its variable index among the destinations, or 0 */
 	uint32_t nvars;
-	const px_node **copy; /* per bit: a copy that sets it */
-	uint8_t *said;       /* per bit */
+	px_groups groups;    /* the cp.async destinations, from word 0 */
+	size_t bulk;         /* the first word of the bulk bits */
+	size_t w;
+	const px_node **copy; /* per destination and kind (2 k + bulk): a copy into it */
+	uint8_t *said;       /* likewise */
 } acopy;
 
-static inline bool get(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
-static inline void set(uint64_t *s, uint32_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
 
 static uint32_t target(const acopy *a, const px_opnd *o)
 {
@@ -49,23 +53,24 @@ static bool is_mbarrier_wait(const px_node *n)
 	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_mbarrier_test_wait] || n->op == &px_ops[PX_OP_mbarrier_try_wait]);
 }
 
-static bool is_cp_async_wait(const px_node *n)
-{
-	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_cp_async_wait_all] || n->op == &px_ops[PX_OP_cp_async_wait_group]);
-}
-
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	acopy *a = ctx;
 	if (n->kind != PX_N_INST || !n->op)
 		return;
 	bool bulk, copy = is_copy(n, &bulk);
-	if (is_cp_async_wait(n) || is_mbarrier_wait(n)) {
-		for (uint32_t k = 0; k < a->nvars; k++) {
-			s[(2 * k) >> 6] &= ~((uint64_t)1 << ((2 * k) & 63));
-			if (is_mbarrier_wait(n))
-				s[(2 * k + 1) >> 6] &= ~((uint64_t)1 << ((2 * k + 1) & 63));
-		}
+	if (n->op == &px_ops[PX_OP_cp_async_commit_group]) {
+		px_groups_commit(&a->groups, s);
+		return;
+	}
+	if (n->op == &px_ops[PX_OP_cp_async_wait_group] && n->nops && n->ops[0].kind == PX_O_INT) {
+		px_groups_wait(&a->groups, s, (uint64_t)n->ops[0].ival, false);
+		return;
+	}
+	if (n->op == &px_ops[PX_OP_cp_async_wait_all] || is_mbarrier_wait(n)) {
+		px_groups_wait(&a->groups, s, 0, true);
+		if (is_mbarrier_wait(n))
+			memset(s + a->bulk, 0, (a->w - a->bulk) * 8);
 		return;
 	}
 	/* a copy's sources are touched before its destination becomes pending */
@@ -74,8 +79,9 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		if (!g || !a->bit[g - 1])
 			continue;
 		for (unsigned kind = 0; kind < 2; kind++) {
-			uint32_t b = 2 * (a->bit[g - 1] - 1) + kind;
-			if (!get(s, b) || a->said[b])
+			uint32_t k = a->bit[g - 1] - 1, b = 2 * k + kind;
+			bool pending = kind ? s[a->bulk + (k >> 6)] >> (k & 63) & 1 : px_groups_pending(&a->groups, s, k);
+			if (!pending || a->said[b])
 				continue;
 			a->said[b] = 1;
 			const px_str name = a->v->m->globals[g - 1].name;
@@ -86,8 +92,11 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	}
 	if (copy) {
 		uint32_t g = n->nops ? target(a, &n->ops[0]) : 0;
-		if (g && a->bit[g - 1])
-			set(s, 2 * (a->bit[g - 1] - 1) + bulk);
+		uint32_t k = g ? a->bit[g - 1] : 0;
+		if (k && bulk)
+			s[a->bulk + ((k - 1) >> 6)] |= (uint64_t)1 << ((k - 1) & 63);
+		else if (k)
+			px_groups_issue(&a->groups, s, k - 1);
 	}
 }
 
@@ -115,8 +124,11 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 		}
 	}
 	a.said = px_zalloc(2 * a.nvars + 1, 1);
+	px_groups_init(&a.groups, 0, a.nvars, f, &px_ops[PX_OP_cp_async_wait_group]);
+	a.bulk = px_groups_words(&a.groups);
+	a.w = a.bulk + (a.nvars + 63) / 64;
 	if (a.nvars)
-		px_flow_check(g, (2 * a.nvars + 63) / 64, NULL, step, &a);
+		px_flow_check(g, a.w, NULL, step, &a);
 	free(a.said);
 	free(a.copy);
 	free(a.bit);

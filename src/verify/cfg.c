@@ -177,29 +177,47 @@ void px_cfg_free(px_cfg *g)
 	memset(g, 0, sizeof *g);
 }
 
+typedef struct flow {
+	const px_cfg *g;
+	size_t w;
+	const uint64_t *start;
+	px_flow_edge_fn edge; /* NULL: every edge passes the state on as it is */
+	void *edge_ctx;
+	uint64_t *tmp;        /* w words, for an edge's copy */
+} flow;
+
 /* Block b's entry state into in. */
-static void flow_in(const px_cfg *g, size_t w, const uint64_t *out, const uint64_t *start, uint32_t b, uint64_t *in)
+static void flow_in(const flow *fl, const uint64_t *out, uint32_t b, uint64_t *in)
 {
-	if (b == 0 && start)
-		memcpy(in, start, w * 8);
+	const px_cfg *g = fl->g;
+	size_t w = fl->w;
+	if (b == 0 && fl->start)
+		memcpy(in, fl->start, w * 8);
 	else
 		memset(in, 0, w * 8);
 	for (uint32_t e = g->pred_at[b]; e < g->pred_at[b + 1]; e++) {
 		const uint64_t *p = out + (size_t)g->pred[e] * w;
+		if (fl->edge) {
+			memcpy(fl->tmp, p, w * 8);
+			fl->edge(fl->edge_ctx, fl->tmp, g->pred[e], b);
+			p = fl->tmp;
+		}
 		for (size_t k = 0; k < w; k++)
 			in[k] |= p[k];
 	}
 }
 
-uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flow_block_fn transfer, void *ctx)
+static uint64_t *solve(const flow *fl, px_flow_block_fn transfer, void *ctx)
 {
+	const px_cfg *g = fl->g;
+	size_t w = fl->w;
 	uint64_t *out = px_zalloc((size_t)g->nblocks * w, 8), *s = px_zalloc(w, 8);
 	bool changed = true;
 	while (changed) {
 		changed = false;
 		for (uint32_t i = 0; i < g->nrpo; i++) {
 			uint32_t b = g->rpo[i];
-			flow_in(g, w, out, start, b, s);
+			flow_in(fl, out, b, s);
 			transfer(ctx, s, b);
 			uint64_t *end = out + (size_t)b * w;
 			if (memcmp(end, s, w * 8)) {
@@ -210,6 +228,12 @@ uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flo
 	}
 	free(s);
 	return out;
+}
+
+uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flow_block_fn transfer, void *ctx)
+{
+	flow fl = {g, w, start, NULL, NULL, NULL};
+	return solve(&fl, transfer, ctx);
 }
 
 typedef struct stepper {
@@ -227,19 +251,27 @@ static void step_block(void *ctx, uint64_t *state, uint32_t b)
 		t->step(t->ctx, state, n, t->report);
 }
 
-void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx)
+void px_flow_check_edges(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step,
+                         px_flow_edge_fn edge, void *ctx)
 {
 	stepper t = {g, step, ctx, false};
-	uint64_t *out = px_flow_solve(g, w, start, step_block, &t), *s = px_zalloc(w, 8);
+	flow fl = {g, w, start, edge, ctx, px_zalloc(w, 8)};
+	uint64_t *out = solve(&fl, step_block, &t), *s = px_zalloc(w, 8);
 	t.report = true;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		if (!g->reached[b])
 			continue;
-		flow_in(g, w, out, start, b, s);
+		flow_in(&fl, out, b, s);
 		step_block(&t, s, b);
 	}
 	free(s);
 	free(out);
+	free(fl.tmp);
+}
+
+void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx)
+{
+	px_flow_check_edges(g, w, start, step, NULL, ctx);
 }
 
 static void opnd_reads(const px_opnd *o, px_read_fn fn, void *ctx)
@@ -272,4 +304,19 @@ void px_node_reads(const px_node *n, px_read_fn fn, void *ctx)
 		opnd_reads(&n->ops[i], fn, ctx);
 	if (n->kind == PX_N_CALL && n->icall)
 		opnd_reads(&n->icall->target, fn, ctx);
+}
+
+static void opnd_writes(const px_opnd *o, px_read_fn fn, void *ctx)
+{
+	if (o->kind == PX_O_GROUP)
+		for (uint32_t j = 0; j < o->nelems; j++)
+			opnd_writes(&o->elems[j], fn, ctx);
+	else if (o->kind == PX_O_VALUE)
+		fn(ctx, o->id, o->loc);
+}
+
+void px_node_writes(const px_node *n, px_read_fn fn, void *ctx)
+{
+	for (uint32_t r = 0; n->kind != PX_N_LABEL && r < n->nres; r++)
+		opnd_writes(&n->res[r], fn, ctx);
 }

@@ -51,11 +51,19 @@ typedef void (*px_flow_step_fn)(void *ctx, uint64_t *state, const px_node *n, bo
 /* Solves with step, then walks every reached block once more, in block order,
  * from its entry state at the fixed point, with report true. */
 void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx);
+/* An edge's effect, for a check whose facts depend on the way a branch went:
+ * state holds the end state of block from, and is left as what reaches to. */
+typedef void (*px_flow_edge_fn)(void *ctx, uint64_t *state, uint32_t from, uint32_t to);
+/* px_flow_check with each edge's effect applied (ctx is passed to both). */
+void px_flow_check_edges(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step,
+                         px_flow_edge_fn edge, void *ctx);
 
 /* Visit the values a statement reads (guard, operands, address bases and
  * indices, call targets): fn(ctx, value id, place of the read). */
 typedef void (*px_read_fn)(void *ctx, uint32_t id, px_loc loc);
 void px_node_reads(const px_node *n, px_read_fn fn, void *ctx);
+/* Visit the values a statement writes (its results). */
+void px_node_writes(const px_node *n, px_read_fn fn, void *ctx);
 /* n zeroed elements of size bytes (at least one); aborts when out of memory. */
 void *px_zalloc(size_t n, size_t size);
 

@@ -13,7 +13,10 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_check_wgmma_order(v, f, &g);
 	px_check_async_copies(v, f, &g);
 	px_check_mbarrier_init(v, f, &g);
+	px_check_mbarrier_fence(v, f, &g);
 	px_check_proxy_fence(v, f, &g);
+	px_check_tmem_wait(v, f, &g);
+	px_check_tmem_alloc(v, f, &g);
 	px_cfg_free(&g);
 	px_check_bounds(v, f);
 }

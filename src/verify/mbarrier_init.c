@@ -31,7 +31,7 @@ static const unsigned uses[] = {PX_OP_mbarrier_arrive, PX_OP_mbarrier_arrive_dro
                                 PX_OP_mbarrier_inval, PX_OP_cp_async_mbarrier_arrive};
 enum { NUSES = sizeof uses / sizeof *uses };
 
-static bool uses_mbarrier(const px_node *n)
+bool px_uses_mbarrier(const px_node *n)
 {
 	if (n->kind != PX_N_INST || !n->nops)
 		return false;
@@ -41,7 +41,7 @@ static bool uses_mbarrier(const px_node *n)
 	return false;
 }
 
-static bool is_init(const px_node *n)
+bool px_is_mbarrier_init(const px_node *n)
 {
 	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_mbarrier_init] && n->nops;
 }
@@ -54,12 +54,12 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		return;
 	}
 	uint32_t t;
-	if (is_init(n) && (t = px_points_target(&m->points, &n->ops[0])) && m->bit[t - 1]) {
+	if (px_is_mbarrier_init(n) && (t = px_points_target(&m->points, &n->ops[0])) && m->bit[t - 1]) {
 		uint32_t b = m->bit[t - 1] - 1;
 		s[b >> 6] |= (uint64_t)1 << (b & 63);
 		return;
 	}
-	if (!report || !uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
+	if (!report || !px_uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
 		return;
 	uint32_t b = m->bit[t - 1] - 1;
 	if ((s[b >> 6] >> (b & 63) & 1) || m->said[b])
@@ -84,13 +84,13 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 	m.bit = px_zalloc(v->m->nglobals + 1, sizeof *m.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
-		if ((uses_mbarrier(n) || is_init(n)) && (t = px_points_target(&m.points, &n->ops[0])) && !m.bit[t - 1])
+		if ((px_uses_mbarrier(n) || px_is_mbarrier_init(n)) && (t = px_points_target(&m.points, &n->ops[0])) && !m.bit[t - 1])
 			m.bit[t - 1] = ++m.nbits;
 	}
 	m.init = px_zalloc(m.nbits + 1, sizeof *m.init);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
-		if (is_init(n) && (t = px_points_target(&m.points, &n->ops[0])) && !m.init[m.bit[t - 1] - 1])
+		if (px_is_mbarrier_init(n) && (t = px_points_target(&m.points, &n->ops[0])) && !m.init[m.bit[t - 1] - 1])
 			m.init[m.bit[t - 1] - 1] = n;
 	}
 	if (m.nbits) {

@@ -16,7 +16,7 @@ static uint32_t shared_global(const px_points *p, px_str name)
 	return p->v->m->globals[e >> 1].space == PX_SPACE_SHARED ? (e >> 1) + 1 : 0;
 }
 
-static uint32_t points(const px_points *p, const px_opnd *o)
+uint32_t px_points_of(const px_points *p, const px_opnd *o)
 {
 	if (o->kind == PX_O_SYM)
 		return shared_global(p, o->sym);
@@ -27,7 +27,7 @@ static uint32_t points(const px_points *p, const px_opnd *o)
 
 uint32_t px_points_target(const px_points *p, const px_opnd *o)
 {
-	return o->kind == PX_O_ADDR && !px_addr_idx(o) ? points(p, o->base) : 0;
+	return o->kind == PX_O_ADDR && !px_addr_idx(o) ? px_points_of(p, o->base) : 0;
 }
 
 /* The global n's single result points into, or 0. */
@@ -35,9 +35,9 @@ static uint32_t defined_from(const px_points *p, const px_node *n)
 {
 	const px_op_def *op = n->op;
 	if ((op == &px_ops[PX_OP_mov] || op == &px_ops[PX_OP_cvt] || op == &px_ops[PX_OP_cvta]) && n->nops == 1)
-		return points(p, &n->ops[0]);
+		return px_points_of(p, &n->ops[0]);
 	if ((op == &px_ops[PX_OP_add] || op == &px_ops[PX_OP_sub]) && n->nops == 2) {
-		uint32_t x = points(p, &n->ops[0]), y = op == &px_ops[PX_OP_add] ? points(p, &n->ops[1]) : 0;
+		uint32_t x = px_points_of(p, &n->ops[0]), y = op == &px_ops[PX_OP_add] ? px_points_of(p, &n->ops[1]) : 0;
 		return x && !y ? x : !x && y ? y : 0;
 	}
 	return 0;

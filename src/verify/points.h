@@ -20,4 +20,6 @@ void px_points_free(px_points *p);
 /* The shared global the address operand o points into: 1 + its index in
  * the module's globals, or 0. */
 uint32_t px_points_target(const px_points *p, const px_opnd *o);
+/* The shared global the value or symbol operand o points into, or 0. */
+uint32_t px_points_of(const px_points *p, const px_opnd *o);
 #endif

@@ -1,8 +1,14 @@
 /* Generic-proxy writes to shared memory that the async proxy then reads: a
  * st, stmatrix, atom or red into a shared variable, then a bulk or TMA copy
- * (or reduction) that reads it as its source, on a path with no
- * fence.proxy.async between (-Wproxy-fence). The async proxy does not see
- * generic writes until such a fence orders them.
+ * (or reduction) that reads it as its source, or a wgmma.mma_async,
+ * tcgen05.mma or tcgen05.cp whose shared-memory matrix descriptor holds its
+ * address, on a path with no fence.proxy.async between (-Wproxy-fence). The
+ * async proxy does not see generic writes until such a fence orders them.
+ *
+ * A descriptor is a value every definition of which is wgmma.desc or
+ * tcgen05.desc of an address into the variable, or one built by hand from
+ * such an address or descriptor: mov, cvt, shifts, and, or, xor, add of it
+ * and values that are neither (the constant fields, a K loop's step).
  *
  * The variables are those addresses point into (verify/points.h); a forward
  * dataflow problem over the blocks, a bit per variable ("written by the
@@ -21,6 +27,8 @@ typedef struct pfence {
 	uint32_t *bit;        /* per global: 1 + its bit, or 0 */
 	uint32_t nbits;
 	const px_node **write; /* per bit: a generic write of it */
+	const px_func *f;
+	uint32_t *desc;        /* per value: 1 + the global its descriptor's address is in, 0 none, UINT32_MAX several */
 	uint8_t *said;
 	size_t w;
 } pfence;
@@ -37,6 +45,14 @@ static bool async_reader(const px_node *n)
 	return n->kind == PX_N_INST &&
 	       (n->op == &px_ops[PX_OP_cp_async_bulk] || n->op == &px_ops[PX_OP_cp_async_bulk_tensor] ||
 	        n->op == &px_ops[PX_OP_cp_reduce_async_bulk] || n->op == &px_ops[PX_OP_cp_reduce_async_bulk_tensor]);
+}
+
+/* An operation whose descriptor operands the async proxy reads through. */
+static bool desc_reader(const px_node *n)
+{
+	return n->kind == PX_N_INST &&
+	       (n->op == &px_ops[PX_OP_wgmma_mma_async] || n->op == &px_ops[PX_OP_wgmma_mma_async_sp] ||
+	        n->op == &px_ops[PX_OP_tcgen05_mma] || n->op == &px_ops[PX_OP_tcgen05_cp]);
 }
 
 static bool is_fence(const px_node *n)
@@ -56,6 +72,62 @@ static uint32_t bit_of(const pfence *p, const px_opnd *o)
 	return t ? p->bit[t - 1] : 0;
 }
 
+enum { SEVERAL = UINT32_MAX };
+
+/* The global a descriptor operand o describes, 0 when none or several. */
+static uint32_t described(const pfence *p, const px_opnd *o)
+{
+	if (o->kind != PX_O_VALUE || o->elem >= 0)
+		return 0;
+	return p->desc[o->id] == SEVERAL ? 0 : p->desc[o->id];
+}
+
+/* What n's single result describes, by its operation (see above). */
+static uint32_t desc_of(const pfence *p, const px_node *n)
+{
+	const px_op_def *op = n->op;
+	if (op == &px_ops[PX_OP_wgmma_desc] || op == &px_ops[PX_OP_tcgen05_desc])
+		return n->nops ? px_points_target(&p->points, &n->ops[0]) : 0;
+	static const unsigned keeps[] = {PX_OP_mov, PX_OP_cvt, PX_OP_shl, PX_OP_shr, PX_OP_and,
+	                                 PX_OP_or,  PX_OP_xor, PX_OP_add, PX_OP_cvta};
+	bool keep = false;
+	for (unsigned i = 0; i < sizeof keeps / sizeof *keeps; i++)
+		keep = keep || op == &px_ops[keeps[i]];
+	uint32_t g = 0;
+	for (uint32_t i = 0; keep && i < n->nops; i++) {
+		const px_opnd *o = &n->ops[i];
+		uint32_t h = described(p, o);
+		h = h ? h : px_points_of(&p->points, o);
+		if (h && g && h != g)
+			return 0;
+		g = h ? h : g;
+	}
+	return g;
+}
+
+/* Each value's descriptor, over its definitions in text order, twice (a
+ * loop's stepped descriptor is defined from itself). */
+static void find_descriptors(pfence *p)
+{
+	p->desc = px_zalloc(p->f->nvalues + 1, sizeof *p->desc);
+	for (unsigned round = 0; round < 2; round++)
+		for (const px_node *n = p->f->first; n; n = n->next) {
+			if (n->kind != PX_N_INST || !n->op || n->nres != 1 || n->res[0].kind != PX_O_VALUE ||
+			    n->res[0].elem >= 0)
+				continue;
+			uint32_t id = n->res[0].id, g = desc_of(p, n), old = p->desc[id];
+			p->desc[id] = round == 0 && !old ? (g ? g : SEVERAL) : old == g ? g : SEVERAL;
+		}
+}
+
+static void warn(pfence *p, const px_node *n, const px_opnd *o, uint32_t t, uint32_t b)
+{
+	p->said[b - 1] = 1;
+	const px_str name = p->v->m->globals[t - 1].name;
+	px_warn(p->v->d, o->loc, PX_D_proxy_no_fence, n->op->name, (int)name.n, name.s);
+	px_note(p->v->d, p->write[b - 1]->loc, PX_D_proxy_write_here, p->write[b - 1]->op->name, (int)name.n, name.s);
+}
+
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	pfence *p = ctx;
@@ -71,28 +143,34 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		}
 		return;
 	}
-	if (!report || !async_reader(n))
+	if (!report)
 		return;
-	for (uint32_t i = 1; i < n->nops; i++) {
+	for (uint32_t i = 1; async_reader(n) && i < n->nops; i++) {
 		uint32_t b = bit_of(p, &n->ops[i]);
-		if (!b || !(s[(b - 1) >> 6] >> ((b - 1) & 63) & 1) || p->said[b - 1])
-			continue;
-		p->said[b - 1] = 1;
-		uint32_t t = px_points_target(&p->points, &n->ops[i]);
-		const px_str name = p->v->m->globals[t - 1].name;
-		px_warn(p->v->d, n->ops[i].loc, PX_D_proxy_no_fence, n->op->name, (int)name.n, name.s);
-		px_note(p->v->d, p->write[b - 1]->loc, PX_D_proxy_write_here, p->write[b - 1]->op->name, (int)name.n,
-		        name.s);
+		if (b && s[(b - 1) >> 6] >> ((b - 1) & 63) & 1 && !p->said[b - 1])
+			warn(p, n, &n->ops[i], px_points_target(&p->points, &n->ops[i]), b);
+	}
+	for (uint32_t i = 0; desc_reader(n) && i < n->nops; i++) {
+		uint32_t t = described(p, &n->ops[i]), b = t ? p->bit[t - 1] : 0;
+		if (b && s[(b - 1) >> 6] >> ((b - 1) & 63) & 1 && !p->said[b - 1])
+			warn(p, n, &n->ops[i], t, b);
 	}
 }
 
 void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	if (!px_cfg_has(g, PX_OP_cp_async_bulk) && !px_cfg_has(g, PX_OP_cp_async_bulk_tensor) &&
-	    !px_cfg_has(g, PX_OP_cp_reduce_async_bulk) && !px_cfg_has(g, PX_OP_cp_reduce_async_bulk_tensor))
+	static const unsigned readers[] = {PX_OP_cp_async_bulk,        PX_OP_cp_async_bulk_tensor,
+	                                   PX_OP_cp_reduce_async_bulk, PX_OP_cp_reduce_async_bulk_tensor,
+	                                   PX_OP_wgmma_mma_async,      PX_OP_wgmma_mma_async_sp,
+	                                   PX_OP_tcgen05_mma,          PX_OP_tcgen05_cp};
+	bool any = false;
+	for (unsigned i = 0; i < sizeof readers / sizeof *readers; i++)
+		any = any || px_cfg_has(g, readers[i]);
+	if (!any)
 		return;
-	pfence p = {.v = v};
+	pfence p = {.v = v, .f = f};
 	px_points_init(&p.points, v, f);
+	find_descriptors(&p);
 	p.bit = px_zalloc(v->m->nglobals + 1, sizeof *p.bit);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
@@ -114,6 +192,7 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 		free(p.said);
 	}
 	free(p.write);
+	free(p.desc);
 	free(p.bit);
 	px_points_free(&p.points);
 }

@@ -143,6 +143,13 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* proxy_fence.c: generic writes to shared memory read by a bulk or TMA copy
  * with no fence.proxy.async between. */
 void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
+void px_check_tmem_wait(px_verifier *v, px_func *f, const struct px_cfg *g);
+void px_check_tmem_alloc(px_verifier *v, px_func *f, const struct px_cfg *g);
+void px_check_mbarrier_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* An mbarrier operation that uses its first operand as the barrier (arrive,
+ * wait, expect_tx, ...), and mbarrier.init with its operand. */
+bool px_uses_mbarrier(const px_node *n);
+bool px_is_mbarrier_init(const px_node *n);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
 void px_check_bounds(px_verifier *v, px_func *f);
 

@@ -6,22 +6,23 @@
  * accumulators of one before it (the chain of a K loop).
  *
  * A forward dataflow problem over the blocks, a bit vector a block: bit 0
- * "no fence yet on some path", then one bit per value an mma_async writes,
- * "may be pending"; a join is a union. Every wait_group counts as waiting
- * for every group (wait_group N lets the last N groups run on: not
- * followed), and a guarded fence or wait counts as done. */
+ * "no fence yet on some path", then the values an mma_async writes, "may be
+ * pending", by the groups committed since (verify/groups.h: wait_group N
+ * covers all but the N most recent groups, and no mma_async not committed
+ * yet); a join is a union. A guarded fence, commit or wait counts as done. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify/cfg.h"
+#include "verify/groups.h"
 #include "verify/verify.h"
 
 typedef struct order {
 	px_verifier *v;
 	px_func *f;
-	uint32_t *bit;    /* per value: 1 + its bit, 0 when no mma_async writes it */
-	uint32_t *value;  /* per bit (from 1): its value */
-	const px_node **writer; /* per bit: an mma_async that writes it */
+	uint32_t *bit;    /* per value: 1 + its item, 0 when no mma_async writes it */
+	const px_node **writer; /* per item (from 1): an mma_async that writes it */
+	px_groups groups; /* the items' planes, from word 1 (word 0: the fence bit) */
 	uint32_t nbits;
 	uint8_t *said;    /* per bit: reported once; [0]: unused */
 	const px_node *fence; /* the function's first wgmma.fence, or NULL */
@@ -48,21 +49,12 @@ static void on_touch(void *ctx, uint32_t id, px_loc loc)
 	touch *t = ctx;
 	order *o = t->o;
 	uint32_t b = o->bit[id];
-	if (!b || !get(t->state, b) || o->said[b])
+	if (!b || !px_groups_pending(&o->groups, t->state, b - 1) || o->said[b])
 		return;
 	o->said[b] = 1;
 	const px_value *val = &o->f->values[id];
 	px_warn(o->v->d, loc, PX_D_wgmma_no_wait, (int)val->name.n, val->name.s, t->write ? "written" : "read");
 	px_note(o->v->d, o->writer[b]->loc, PX_D_wgmma_writer, (int)val->name.n, val->name.s);
-}
-
-static void results_touch(touch *t, const px_opnd *o)
-{
-	if (o->kind == PX_O_GROUP)
-		for (uint32_t j = 0; j < o->nelems; j++)
-			results_touch(t, &o->elems[j]);
-	else if (o->kind == PX_O_VALUE)
-		on_touch(t, o->id, o->loc);
 }
 
 /* One statement's effect on the state (and, in the reporting pass, its warnings). */
@@ -75,9 +67,12 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		clr(s, 0);
 		return;
 	}
-	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_wait_group]) {
-		for (uint32_t b = 1; b <= o->nbits; b++)
-			clr(s, b);
+	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_commit_group]) {
+		px_groups_commit(&o->groups, s);
+		return;
+	}
+	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_wait_group] && n->nops && n->ops[0].kind == PX_O_INT) {
+		px_groups_wait(&o->groups, s, (uint64_t)n->ops[0].ival, false);
 		return;
 	}
 	if (is_mma(n)) {
@@ -89,7 +84,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		clr(s, 0); /* said once a path */
 		for (uint32_t r = 0; r < n->nres; r++)
 			if (n->res[r].kind == PX_O_VALUE && o->bit[n->res[r].id])
-				set(s, o->bit[n->res[r].id]);
+				px_groups_issue(&o->groups, s, o->bit[n->res[r].id] - 1);
 		return;
 	}
 	if (!report)
@@ -97,8 +92,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	touch t = {o, s, n, false};
 	px_node_reads(n, on_touch, &t);
 	t.write = true;
-	for (uint32_t r = 0; r < n->nres; r++)
-		results_touch(&t, &n->res[r]);
+	px_node_writes(n, on_touch, &t);
 }
 
 void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
@@ -122,7 +116,8 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
 					o.writer[o.bit[n->res[r].id]] = n;
 	o.said = px_zalloc(o.nbits + 1, 1);
-	size_t w = (o.nbits + 1 + 63) / 64;
+	px_groups_init(&o.groups, 1, o.nbits, f, &px_ops[PX_OP_wgmma_wait_group]);
+	size_t w = 1 + px_groups_words(&o.groups);
 	uint64_t *start = px_zalloc(w, 8);
 	set(start, 0); /* no fence yet where the function starts */
 	px_flow_check(g, w, start, step, &o);

@@ -1,0 +1,47 @@
+/* Which way branches on a predicate went, for the checks that ask which
+ * threads run a statement (verify/tmem_alloc.c, verify/mbarrier_fence.c): a
+ * statement guarded by @%p, or under a branch on %p that every path to it
+ * took the same way, runs in the threads where %p is so. Fact 2 k + 1 is
+ * "followed predicate k is true", 2 k "it is false"; a state holds a bit per
+ * fact, set when some path to the point has not established it (a union of
+ * "not established" is an intersection of "established"). A branch's edges
+ * establish its fact one way and its opposite the other; a statement that
+ * redefines the predicate forgets both.
+ *
+ * The predicates followed are those that guard a statement the check cares
+ * about, or that a forward branch jumping over such a statement (the shape
+ * of an if) tests: the facts stay few. */
+#ifndef PX_VERIFY_FACTS_H
+#define PX_VERIFY_FACTS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "verify/cfg.h"
+
+typedef struct px_facts {
+	const px_cfg *g;
+	uint32_t *key;  /* per value: 1 + its predicate index, 0 not followed */
+	uint32_t *pred; /* per predicate index: its value */
+	uint32_t nfacts; /* 2 per followed predicate; nfacts itself names no fact */
+	size_t base;    /* the first word of the facts' bits in a state */
+	size_t words;
+} px_facts;
+
+void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, bool (*cares)(const px_node *));
+void px_facts_free(px_facts *x);
+/* The predicate (value) fact f is about, true or false as f & 1 says. */
+static inline uint32_t px_facts_value(const px_facts *x, uint32_t f) { return x->pred[f / 2]; }
+/* Where the function starts nothing is established. */
+void px_facts_start(const px_facts *x, uint64_t *s);
+/* The edge from block from to block to: its fact is established, the
+ * opposite not; returns the opposite (the fact the threads on this edge do
+ * not have), or nfacts when the edge decides nothing. */
+uint32_t px_facts_edge(const px_facts *x, uint64_t *s, uint32_t from, uint32_t to);
+/* A statement's effect: when it redefines a followed predicate, both of its
+ * facts are forgotten and 1 + the predicate's index is returned, else 0. */
+uint32_t px_facts_step(const px_facts *x, uint64_t *s, const px_node *n);
+/* The fact under which n runs: its guard's, else the first fact every path
+ * to it established, else nfacts (every thread that reaches it). */
+uint32_t px_facts_of(const px_facts *x, const uint64_t *s, const px_node *n);
+#endif
