@@ -1114,7 +1114,7 @@ static void printf_decl(px_parser *P, px_loc loc)
 	static const uint16_t params[2] = {PX_T_ptr, PX_T_ptr}, rets[1] = {PX_T_s32};
 	static const uint32_t zeros[2] = {0, 0};
 	px_funcsig sig = {(px_str){"vprintf", 7}, loc, false, false, PX_LINK_EXTERN, (uint16_t *)params,
-	                  (uint32_t *)zeros, (uint32_t *)zeros, 2, (uint16_t *)rets, 1, 0, 0};
+	                  (uint32_t *)zeros, (uint32_t *)zeros, NULL, 2, (uint16_t *)rets, 1, 0, 0};
 	uint32_t prev = px_strmap_get(&m->syms, sig.name.s, sig.name.n);
 	if (prev != PX_STRMAP_NONE) {
 		const px_funcsig *old = prev & 1 ? &m->funcs[prev >> 1] : NULL;
@@ -1362,13 +1362,15 @@ static void func_register(px_parser *P, bool defined)
 	f->is_decl = !defined;
 	if (!defined && f->linkage != PX_LINK_EXTERN)
 		PX_PERR(P, f->loc, PX_D_no_body, (int)f->name.n, f->name.s);
-	px_funcsig sig = {f->name, f->loc, f->is_kernel, defined, f->linkage, NULL, NULL, NULL, f->nparams, NULL, f->nrets,
-	                  f->ret_size, f->ret_align};
+	px_funcsig sig = {f->name, f->loc, f->is_kernel, defined, f->linkage, NULL, NULL, NULL, NULL, f->nparams, NULL,
+	                  f->nrets, f->ret_size, f->ret_align};
 	sig.params = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.params);
 	sig.param_sizes = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_sizes);
 	sig.param_aligns = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_aligns);
+	sig.param_spaces = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_spaces);
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const px_param *p = &f->params[i];
+		sig.param_spaces[i] = p->kind == PX_PARAM_PTR ? p->space : 0;
 		sig.params[i] = p->kind == PX_PARAM_AGG ? 0 : p->type;
 		sig.param_sizes[i] = p->kind == PX_PARAM_AGG ? p->size : 0;
 		sig.param_aligns[i] = p->kind == PX_PARAM_AGG ? p->align : 0;

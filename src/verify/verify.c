@@ -465,6 +465,10 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	p->nrets = n->nres;
 	p->not_pointer = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->not_pointer);
 	memset(p->not_pointer, 0, (n->nops + 1) * sizeof *p->not_pointer);
+	p->known_space = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->known_space);
+	memset(p->known_space, -1, (n->nops + 1) * sizeof *p->known_space);
+	p->known_as = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->known_as);
+	memset(p->known_as, 0, (n->nops + 1) * sizeof *p->known_as);
 	p->arg_locs = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->arg_locs);
 	for (uint32_t i = 0; i < n->nops; i++)
 		p->arg_locs[i] = n->ops[i].loc;
