@@ -76,7 +76,11 @@ failed () { echo "$where: $kind: $*"; fail=`expr $fail + 1`; }
 assemble () {
   test -n "${PTXAS-}" && test -x "$PTXAS" || return 0
   t=`sed -n 's/^\.target[ 	]*\(sm_[0-9a-z]*\).*/\1/p' "$1" | head -n 1`
-  "$PTXAS" -arch=`ptxas_arch "$t"` -c "$1" -o /dev/null 2>ptxas.err ||
+  # a whole program unless it declares something extern but dynamic shared
+  # memory (as px_assemble in testsuite/local.at)
+  link=
+  grep '^\.extern' "$1" | grep -v '^\.extern[ 	][ 	]*\.shared' >/dev/null && link=-c
+  "$PTXAS" -arch=`ptxas_arch "$t"` $link "$1" -o /dev/null 2>ptxas.err ||
     { failed "ptxas refuses the PTX:"; cat ptxas.err; }
 }
 for d in `ls "$work" | sort -n`; do

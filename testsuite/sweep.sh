@@ -131,17 +131,25 @@ while read -r mir opts; do
   done <targets.arch
 done <cases
 
-# ptxas's verdicts (testsuite/sweepcache.sh); "FILE VERDICT" lines
+# ptxas's verdicts (testsuite/sweepcache.sh); "FILE VERDICT" lines. A text
+# it assembles under -c is asked again as a whole program where it is one
+# (whole=yes): a refused function comes back as the line of its header.
+whole=yes
 judge_texts asks judged || exit 1
 nrun=$judged
 
 # each refused line of a text as its MIR line: "FILE MIRLINE" (0: a line
-# outside the statements)
+# outside the statements); a function refused as a whole (the line of its
+# header) as "FILE MIRLINE FUNCTION-LINE" for each statement of it, in wholes
+: >wholes
 awk '$2 != "ok" { print $1, $2 }' judged | while read -r f v; do
   echo "$v" | sed 's/^no:\{0,1\}//' | tr ',' '\n' | grep . >lines
   test -s lines || { echo "$f 0"; continue; }
-  awk -v f="$f" 'FILENAME == ARGV[1] { bad[$1] = 1; next }
-    /^[ \t]*\.loc / { cur = $3; next }
+  w=; grep -Fx "$f" judged.whole >/dev/null && w=1
+  awk -v f="$f" -v w="$w" 'FILENAME == ARGV[1] { bad[$1] = 1; next }
+    w && /^\.((visible|weak) +\.)?(entry|func)/ { fn = (FNR in bad) ? FNR : 0; cur = 0; next }
+    /^}/ { fn = 0 }
+    /^[ \t]*\.loc / { cur = $3; if (fn) print f, cur, fn >> "wholes"; next }
     /^}/ || /^\.(visible|weak|entry|func)/ { cur = 0 }
     FNR in bad { print f, cur + 0 }' lines "$f"
 done >refused
@@ -150,6 +158,7 @@ done >refused
 awk -v nc="$ncases" -v nt="$ntargets" -v nrun="$nrun" '
   FILENAME == ARGV[1] { v[$1] = $2; next }
   FILENAME == ARGV[2] { bad[$1, $2] = 1; anybad[$1] = 1; next }
+  FILENAME == ARGV[3] { whole[$1, $2] = $3; if (!(($1, $3) in wf)) { wf[$1, $3] = 1; wfs[$1] = wfs[$1] " " $3 } next }
   {
     f = "ptx/" $1 ".ptx"; ftop = "ptx/" $1 ".top.ptx"
     # the statements of the text: the MIR lines its .loc lines name
@@ -157,6 +166,7 @@ awk -v nc="$ncases" -v nt="$ntargets" -v nrun="$nrun" '
     while ((getline l < f) > 0) if (l ~ /^[ \t]*\.loc /) { split(l, q, " "); if (!(q[3] in stmt)) { stmt[q[3]] = 1; ns++ } }
     close(f)
     if ($2 == "acc") {
+      if (f in wfs) { unsound++; print "unsound: " $3 " on " $4 ": ptxemit accepts it, ptxas refuses the function at line" wfs[f] " of " f " as a whole program" }
       for (l in stmt) { if ((f, l) in bad) { unsound++; print "unsound: " $3 ":" l " on " $4 ": ptxemit accepts it, ptxas refuses it in " f } else acc++ }
       if ((f, 0) in bad) { unsound++; print "unsound: " $3 " on " $4 ": ptxemit accepts it, ptxas refuses a line outside the statements of " f }
       next
@@ -166,8 +176,11 @@ awk -v nc="$ncases" -v nt="$ntargets" -v nrun="$nrun" '
     while ((getline l < nofile) > 0) { split(l, q, " "); m = l; sub(/^[0-9]+ /, "", m); if (!(q[1] in no)) no[q[1]] = m }
     close(nofile)
     top = (ftop in v)
+    delete hit
     for (l in no) {
-      if (l in stmt) refusedby = ((f, l) in bad) && (!top || (ftop, l) in bad)
+      if ((f, l) in whole) hit[whole[f, l]] = 1
+      if ((f, l) in whole) refusedby = 1
+      else if (l in stmt) refusedby = ((f, l) in bad) && (!top || (ftop, l) in bad)
       else refusedby = (f in anybad) && (!top || ftop in anybad)
       if (refusedby) rej++
       else { fr++; print "false reject: " $3 ":" l " on " $4 ": ptxemit refuses it (" no[l] "), ptxas accepts it in " (((f, l) in bad) || !(l in stmt) && (f in anybad) ? ftop : f) }
@@ -176,12 +189,15 @@ awk -v nc="$ncases" -v nt="$ntargets" -v nrun="$nrun" '
       if ((f, l) in bad) { unsound++; print "unsound: " $3 ":" l " on " $4 ": ptxemit accepts it, ptxas refuses it in " f }
       else acc++
     }
+    # a function ptxas refuses as a whole program: ptxemit refuses a line of it
+    if (f in wfs) { n = split(wfs[f], fl, " "); for (i = 1; i <= n; i++) if (!(fl[i] in hit)) {
+      unsound++; print "unsound: " $3 " on " $4 ": ptxemit accepts every line of the function at line " fl[i] " of " f ", which ptxas refuses as a whole program" } }
   }
   END {
     printf "sweep: %d cases, %d targets, %d statement verdicts: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects (%d texts given to ptxas, the rest cached)\n",
       nc, nt, acc + rej + unsound + fr, acc, rej, unsound, fr, nrun
     exit (unsound + fr) > 0
-  }' judged refused jobs >report
+  }' judged refused wholes jobs >report
 st=$?
 cat report
 exit $st

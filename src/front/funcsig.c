@@ -25,13 +25,15 @@ void px_func_register(px_parser *P, bool defined)
 	f->is_decl = !defined;
 	if (!defined && f->linkage != PX_LINK_EXTERN)
 		PX_PERR(P, f->loc, PX_D_no_body, (int)f->name.n, f->name.s);
-	px_funcsig sig = {f->name, f->loc, f->is_kernel, defined, f->linkage, NULL, NULL, NULL, f->nparams, NULL, f->nrets,
-	                  f->ret_size, f->ret_align};
+	px_funcsig sig = {f->name, f->loc, f->is_kernel, defined, f->linkage, NULL, NULL, NULL, NULL, f->nparams, NULL,
+	                  f->nrets, f->ret_size, f->ret_align};
 	sig.params = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.params);
 	sig.param_sizes = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_sizes);
 	sig.param_aligns = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_aligns);
+	sig.param_spaces = px_arena_alloc(&m->arena, (f->nparams + 1) * sizeof *sig.param_spaces);
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const px_param *p = &f->params[i];
+		sig.param_spaces[i] = p->kind == PX_PARAM_PTR ? p->space : 0;
 		sig.params[i] = p->kind == PX_PARAM_AGG ? 0 : p->type;
 		sig.param_sizes[i] = p->kind == PX_PARAM_AGG ? p->size : 0;
 		sig.param_aligns[i] = p->kind == PX_PARAM_AGG ? p->align : 0;

@@ -276,6 +276,7 @@ typedef struct px_funcsig {
 	uint16_t *params;   /* PX_T_* per parameter (PX_T_ptr for pointers, 0 for aggregates) */
 	uint32_t *param_sizes; /* aggregate bytes, else 0 */
 	uint32_t *param_aligns; /* aggregate alignment as written (0: none), else 0 */
+	uint16_t *param_spaces; /* a pointer's space (PX_TOK_global...), 0: generic; NULL: none written (a prototype) */
 	uint32_t nparams;
 	uint16_t *rets;     /* PX_T_* per result; PX_T_none for an aggregate result */
 	uint32_t nrets;

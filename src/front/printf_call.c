@@ -61,7 +61,7 @@ static void printf_decl(px_parser *P, px_loc loc)
 	static const uint16_t params[2] = {PX_T_ptr, PX_T_ptr}, rets[1] = {PX_T_s32};
 	static const uint32_t zeros[2] = {0, 0};
 	px_funcsig sig = {(px_str){"vprintf", 7}, loc, false, false, PX_LINK_EXTERN, (uint16_t *)params,
-	                  (uint32_t *)zeros, (uint32_t *)zeros, 2, (uint16_t *)rets, 1, 0, 0};
+	                  (uint32_t *)zeros, (uint32_t *)zeros, NULL, 2, (uint16_t *)rets, 1, 0, 0};
 	uint32_t prev = px_strmap_get(&m->syms, sig.name.s, sig.name.n);
 	if (prev != PX_STRMAP_NONE) {
 		const px_funcsig *old = prev & 1 ? &m->funcs[prev >> 1] : NULL;

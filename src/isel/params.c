@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "isel/abi.h"
+#include "front/optype.h"
 #include "isel/isel.h"
 #include "util/buf.h"
 
@@ -174,11 +175,17 @@ static px_mop pred_bits(px_isel *s, const px_node *n, const px_opnd *o, px_loc l
 	return mi->res[0];
 }
 
-/* A value operand of a call or ret as the bits its .param holds. */
+/* A value operand of a call or ret as the bits its .param holds; a literal
+ * of a packed type (one for every lane, or ( , ) lane 0 first) as the
+ * whole's bits, which st.param takes as an immediate. */
 static px_mop param_source(px_isel *s, const px_node *n, const px_opnd *o, int type, px_loc loc)
 {
 	if (type == PX_T_pred)
 		return pred_bits(s, n, o, loc);
+	px_lanes ln;
+	if ((o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS || o->kind == PX_O_GROUP) &&
+	    px_type_lanes(type, &ln))
+		return imm_mop(ln.whole, (int64_t)px_lanes_bits(o, &ln));
 	px_opnd_def def;
 	memset(&def, 0, sizeof def);
 	def.kind = PX_OK_VALUE;

@@ -4,6 +4,12 @@
  * variable it or a callee names, laid out in declaration order at its
  * alignment) stays within the target's limit, and tcgen05's .cta_group::1 and
  * ::2 do not both appear ("uses single CTA and CTA pair granularity").
+ * ptxas checks both when it finalizes a whole program (not under -c), over
+ * its call graph: a function calls what it calls by name and what it names
+ * (mov @f: ptxas counts the function as used there), and a function that
+ * names any function or calls through a value may reach every function whose
+ * address the module takes (named by any function or in a variable's
+ * initializer), as ptxas 13.0 counts it.
  *
  * Functions are verified one at a time, and a callee may come later, so each
  * leaves a record of what it uses (px_record_uses) and the rules are checked
@@ -21,10 +27,12 @@ struct px_fn_uses {
 	uint32_t *shared;    /* the module's shared variables it names, by index */
 	px_loc *shared_at;   /* where it names each first */
 	uint32_t nshared;
-	px_str *callees;     /* the functions it calls by name, in text order */
+	px_str *callees;     /* the functions it calls or names, in text order */
 	px_loc *call_at;
+	bool *named;         /* per callee: named (its address taken), not called */
 	uint32_t ncalls;
 	px_loc group_at[2];  /* where it first uses .cta_group::1, ::2 */
+	px_loc reach_at;     /* where it first names a function or calls through a value */
 	px_fn_uses *next;
 };
 
@@ -45,7 +53,50 @@ typedef struct uses_builder {
 	const px_func *f;
 	px_fn_uses *u;
 	uint32_t cap;
+	uint32_t call_cap;
 } uses_builder;
+
+/* Is a symbol operand a function's name (its address taken)? */
+static bool names_function(const px_verifier *v, const px_func *f, const px_opnd *o)
+{
+	if (o->kind != PX_O_SYM || px_func_local(f, o->sym))
+		return false;
+	uint32_t e = px_module_sym(v->m, o->sym);
+	return e != PX_STRMAP_NONE && (e & 1);
+}
+
+static void add_callee(uses_builder *b, px_str name, px_loc at, bool named)
+{
+	px_fn_uses *u = b->u;
+	if (u->ncalls == b->call_cap) {
+		uint32_t cap = b->call_cap ? 2 * b->call_cap : 8;
+		px_str *c = px_arena_alloc(b->v->keep, cap * sizeof *c);
+		px_loc *l = px_arena_alloc(b->v->keep, cap * sizeof *l);
+		bool *nm = px_arena_alloc(b->v->keep, cap * sizeof *nm);
+		if (u->ncalls) {
+			memcpy(c, u->callees, u->ncalls * sizeof *c);
+			memcpy(l, u->call_at, u->ncalls * sizeof *l);
+			memcpy(nm, u->named, u->ncalls * sizeof *nm);
+		}
+		u->callees = c;
+		u->call_at = l;
+		u->named = nm;
+		b->call_cap = cap;
+	}
+	u->callees[u->ncalls] = name;
+	u->named[u->ncalls] = named;
+	u->call_at[u->ncalls++] = at;
+}
+
+/* A function named as an operand counts as called there. */
+static void note_named(uses_builder *b, const px_opnd *o)
+{
+	if (!names_function(b->v, b->f, o))
+		return;
+	add_callee(b, o->sym, o->loc, true);
+	if (!px_loc_known(b->u->reach_at) || o->loc.pos < b->u->reach_at.pos)
+		b->u->reach_at = o->loc;
+}
 
 static void note_shared(uses_builder *b, const px_opnd *o)
 {
@@ -59,8 +110,10 @@ static void note_shared(uses_builder *b, const px_opnd *o)
 		return;
 	}
 	int64_t g = shared_var(b->v, b->f, o);
-	if (g < 0)
+	if (g < 0) {
+		note_named(b, o);
 		return;
+	}
 	px_fn_uses *u = b->u;
 	for (uint32_t i = 0; i < u->nshared; i++)
 		if (u->shared[i] == (uint32_t)g)
@@ -87,17 +140,12 @@ void px_record_uses(px_verifier *v, const px_func *f)
 	memset(u, 0, sizeof *u);
 	u->name = f->name;
 	u->is_kernel = f->is_kernel;
-	uses_builder b = {v, f, u, 0};
-	uint32_t ncalls = 0;
-	for (const px_node *n = f->first; n; n = n->next)
-		ncalls += n->kind == PX_N_CALL && !n->icall;
-	u->callees = px_arena_alloc(v->keep, (ncalls + 1) * sizeof *u->callees);
-	u->call_at = px_arena_alloc(v->keep, (ncalls + 1) * sizeof *u->call_at);
+	uses_builder b = {v, f, u, 0, 0};
 	for (const px_node *n = f->first; n; n = n->next) {
-		if (n->kind == PX_N_CALL && !n->icall) {
-			u->callees[u->ncalls] = n->callee;
-			u->call_at[u->ncalls++] = n->callee_loc;
-		}
+		if (n->kind == PX_N_CALL && !n->icall)
+			add_callee(&b, n->callee, n->callee_loc, false);
+		if (n->kind == PX_N_CALL && n->icall && (!px_loc_known(u->reach_at) || n->callee_loc.pos < u->reach_at.pos))
+			u->reach_at = n->callee_loc;
 		if (n->kind != PX_N_INST && n->kind != PX_N_CALL)
 			continue;
 		for (uint32_t i = 0; i < n->nops; i++)
@@ -129,15 +177,53 @@ static px_fn_uses **index_uses(px_verifier *v)
 	return by;
 }
 
-static px_fn_uses *callee_uses(px_verifier *v, px_fn_uses **by, px_str name)
+/* Which functions the module takes the address of: named by a function or
+ * in a variable's initializer (a call through a value may reach each). */
+static bool *taken_functions(px_verifier *v, px_fn_uses **by)
 {
-	uint32_t e = px_module_sym(v->m, name);
-	return e != PX_STRMAP_NONE && (e & 1) ? by[e >> 1] : NULL;
+	bool *taken = calloc(v->m->nfuncs + 1, sizeof *taken);
+	if (!taken)
+		abort();
+	for (uint32_t i = 0; i < v->m->nfuncs; i++)
+		for (uint32_t c = 0; by[i] && c < by[i]->ncalls; c++) {
+			uint32_t e = px_module_sym(v->m, by[i]->callees[c]);
+			if (by[i]->named[c] && e != PX_STRMAP_NONE && (e & 1))
+				taken[e >> 1] = true;
+		}
+	for (uint32_t g = 0; g < v->m->nglobals; g++)
+		for (uint32_t k = 0; k < v->m->globals[g].ninit; k++) {
+			const px_opnd *o = &v->m->globals[g].init[k];
+			uint32_t e = o->kind == PX_O_SYM ? px_module_sym(v->m, o->sym) : PX_STRMAP_NONE;
+			if (e != PX_STRMAP_NONE && (e & 1))
+				taken[e >> 1] = true;
+		}
+	return taken;
+}
+
+/* The function a call edge of u leads to, by index, or -1: edge c below
+ * u->ncalls is its call or name c; the rest, where u names a function or
+ * calls through a value, one per function the module takes the address of
+ * (at u->reach_at). */
+static int64_t edge_target(px_verifier *v, const px_fn_uses *u, const bool *taken, uint32_t c, px_loc *at)
+{
+	if (c < u->ncalls) {
+		uint32_t e = px_module_sym(v->m, u->callees[c]);
+		*at = u->call_at[c];
+		return e != PX_STRMAP_NONE && (e & 1) ? (int64_t)(e >> 1) : -1;
+	}
+	c -= u->ncalls;
+	*at = u->reach_at;
+	return px_loc_known(u->reach_at) && taken[c] ? (int64_t)c : -1;
+}
+
+static uint32_t edge_count(const px_verifier *v, const px_fn_uses *u)
+{
+	return u->ncalls + (px_loc_known(u->reach_at) ? v->m->nfuncs : 0);
 }
 
 /* Which of .cta_group::1 (bit 0) and ::2 (bit 1) each function reaches,
  * itself or through its callees: the sets only grow, so passes settle them. */
-static uint8_t *group_closure(px_verifier *v, px_fn_uses **by)
+static uint8_t *group_closure(px_verifier *v, px_fn_uses **by, const bool *taken)
 {
 	uint8_t *mask = calloc(v->m->nfuncs + 1, 1);
 	if (!mask)
@@ -149,10 +235,11 @@ static uint8_t *group_closure(px_verifier *v, px_fn_uses **by)
 			if (!u)
 				continue;
 			uint8_t m = mask[i] | (px_loc_known(u->group_at[0]) ? 1 : 0) | (px_loc_known(u->group_at[1]) ? 2 : 0);
-			for (uint32_t c = 0; c < u->ncalls; c++) {
-				uint32_t e = px_module_sym(v->m, u->callees[c]);
-				if (e != PX_STRMAP_NONE && (e & 1))
-					m |= mask[e >> 1];
+			for (uint32_t c = 0; c < edge_count(v, u); c++) {
+				px_loc at;
+				int64_t t = edge_target(v, u, taken, c, &at);
+				if (t >= 0)
+					m |= mask[t];
 			}
 			changed |= m != mask[i];
 			mask[i] = m;
@@ -164,7 +251,7 @@ static uint8_t *group_closure(px_verifier *v, px_fn_uses **by)
 /* A function that reaches both granularities while none of its callees
  * does: reported at the later of the two places (its own use, or the call
  * that reaches the other), naming the line of the first. */
-static void check_groups(px_verifier *v, px_fn_uses **by, const uint8_t *mask)
+static void check_groups(px_verifier *v, px_fn_uses **by, const uint8_t *mask, const bool *taken)
 {
 	for (uint32_t i = 0; i < v->m->nfuncs; i++) {
 		const px_fn_uses *u = by[i];
@@ -172,13 +259,14 @@ static void check_groups(px_verifier *v, px_fn_uses **by, const uint8_t *mask)
 			continue;
 		px_loc at[2] = {u->group_at[0], u->group_at[1]};
 		bool inner = false;
-		for (uint32_t c = 0; c < u->ncalls; c++) {
-			uint32_t e = px_module_sym(v->m, u->callees[c]);
-			uint8_t m = e != PX_STRMAP_NONE && (e & 1) ? mask[e >> 1] : 0;
+		for (uint32_t c = 0; c < edge_count(v, u); c++) {
+			px_loc via;
+			int64_t t = edge_target(v, u, taken, c, &via);
+			uint8_t m = t >= 0 && t != (int64_t)i ? mask[t] : 0; /* itself: no inner culprit */
 			inner |= m == 3;
 			for (unsigned k = 0; k < 2; k++)
-				if ((m >> k & 1) && (!px_loc_known(at[k]) || u->call_at[c].pos < at[k].pos))
-					at[k] = u->call_at[c];
+				if ((m >> k & 1) && (!px_loc_known(at[k]) || via.pos < at[k].pos))
+					at[k] = via;
 		}
 		if (inner)
 			continue;
@@ -190,8 +278,8 @@ static void check_groups(px_verifier *v, px_fn_uses **by, const uint8_t *mask)
 
 /* The shared variables a kernel reaches, each with the place to report it:
  * the kernel's own use, or its call that reaches the callee using it. */
-static void reach_shared(px_verifier *v, px_fn_uses **by, const px_fn_uses *u, px_loc via, bool *seen_fn,
-                         px_loc *at)
+static void reach_shared(px_verifier *v, px_fn_uses **by, const bool *taken, const px_fn_uses *u, px_loc via,
+                         bool *seen_fn, px_loc *at)
 {
 	uint32_t e = px_module_sym(v->m, u->name);
 	if (e == PX_STRMAP_NONE || !(e & 1) || seen_fn[e >> 1])
@@ -200,14 +288,15 @@ static void reach_shared(px_verifier *v, px_fn_uses **by, const px_fn_uses *u, p
 	for (uint32_t i = 0; i < u->nshared; i++)
 		if (!px_loc_known(at[u->shared[i]]))
 			at[u->shared[i]] = px_loc_known(via) ? via : u->shared_at[i];
-	for (uint32_t c = 0; c < u->ncalls; c++) {
-		const px_fn_uses *callee = callee_uses(v, by, u->callees[c]);
-		if (callee)
-			reach_shared(v, by, callee, px_loc_known(via) ? via : u->call_at[c], seen_fn, at);
+	for (uint32_t c = 0; c < edge_count(v, u); c++) {
+		px_loc edge;
+		int64_t t = edge_target(v, u, taken, c, &edge);
+		if (t >= 0 && by[t])
+			reach_shared(v, by, taken, by[t], px_loc_known(via) ? via : edge, seen_fn, at);
 	}
 }
 
-static void check_shared(px_verifier *v, px_fn_uses **by)
+static void check_shared(px_verifier *v, px_fn_uses **by, const bool *taken)
 {
 	uint32_t max = v->target ? v->target->static_shared : 0;
 	if (!max)
@@ -223,7 +312,7 @@ static void check_shared(px_verifier *v, px_fn_uses **by)
 		memset(seen_fn, 0, (v->m->nfuncs + 1) * sizeof *seen_fn);
 		memset(at, 0, (v->m->nglobals + 1) * sizeof *at);
 		px_loc none = {0};
-		reach_shared(v, by, u, none, seen_fn, at);
+		reach_shared(v, by, taken, u, none, seen_fn, at);
 		uint64_t end = 0;
 		for (uint32_t g = 0; g < v->m->nglobals; g++) {
 			if (!px_loc_known(at[g]))
@@ -270,9 +359,11 @@ void px_check_kernels(px_verifier *v)
 	if (!v->uses)
 		return;
 	px_fn_uses **by = index_uses(v);
-	uint8_t *mask = group_closure(v, by);
-	check_groups(v, by, mask);
-	check_shared(v, by);
+	bool *taken = taken_functions(v, by);
+	uint8_t *mask = group_closure(v, by, taken);
+	check_groups(v, by, mask, taken);
+	check_shared(v, by, taken);
 	free(mask);
+	free(taken);
 	free(by);
 }

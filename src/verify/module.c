@@ -146,10 +146,15 @@ void px_verify_module_end(px_verifier *v)
 		const px_funcsig *sig = &v->m->funcs[s >> 1];
 		px_check_call_sig(v, sig, "@", p->callee, p->loc, p->args, p->arg_bytes, p->lits, p->nargs, p->rets,
 		                  p->ret_bytes, p->nrets);
-		for (uint32_t i = 0; i < p->nargs && i < sig->nparams; i++)
-			if (p->not_pointer[i] && sig->params[i] == PX_T_ptr)
+		for (uint32_t i = 0; i < p->nargs && i < sig->nparams; i++) {
+			if (sig->params[i] != PX_T_ptr)
+				continue;
+			if (p->not_pointer[i])
 				px_error(v->d, p->arg_locs[i], PX_D_ptr_arg_space, i + 1, "@", (int)p->callee.n, p->callee.s,
 				         p->not_pointer[i]);
+			else
+				px_check_arg_space(v, sig, i, "@", p->callee, p->known_space[i], p->known_as[i], p->arg_locs[i]);
+		}
 	}
 	px_check_kernels(v);
 }

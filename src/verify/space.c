@@ -447,6 +447,42 @@ static const char *not_pointer(px_verifier *v, const px_func *f, const px_opnd *
 	return s;
 }
 
+/* The space an argument's address is known to be in (PX_AS_*), with the
+ * words "%g is a global address" in *why; -1 where it is of no known space
+ * (unknown, a generic address into no known space, or mixed by path). */
+int px_known_arg_space(px_verifier *v, const px_func *f, const px_opnd *o, const char **why)
+{
+	*why = NULL;
+	if (o->kind != PX_O_VALUE || o->elem >= 0)
+		return -1;
+	uint8_t t = f->values[o->id].aspace;
+	if (!t || t == PX_SP_UNKNOWN || (t & PX_SP_MIXED) || PX_SP_SPACE(t) == PX_AS_GENERIC)
+		return -1;
+	char bt[160], tt[80];
+	base_text(bt, sizeof bt, f, o);
+	tag_text(tt, sizeof tt, t, false);
+	size_t n = strlen(bt) + strlen(tt) + 5;
+	char *w = px_arena_alloc(v->keep, n);
+	snprintf(w, n, "%s is %s", bt, tt);
+	*why = w;
+	return (int)PX_SP_SPACE(t);
+}
+
+/* A pointer parameter of a space (ptr shared, ptr global...) takes a generic
+ * address into that space: the callee converts it with cvta.to.SPACE, which
+ * turns an address of any other memory into the wrong place. */
+void px_check_arg_space(px_verifier *v, const px_funcsig *sig, uint32_t i, const char *sigil, px_str callee,
+                        int have, const char *why, px_loc at)
+{
+	if (!sig->param_spaces || !sig->param_spaces[i] || have < 0)
+		return;
+	unsigned want = px_space_of_tok(sig->param_spaces[i]);
+	if ((unsigned)have == want)
+		return;
+	const char *w = space_words[want];
+	px_error(v->d, at, PX_D_ptr_arg_param_space, i + 1, sigil, (int)callee.n, callee.s, w, w, why, w, w);
+}
+
 /* Pointer arguments and results: each is a generic address, converted from a
  * window address where cvta can; the rest is refused here, or for a callee
  * not seen yet, when the module ends (verify/module.c). */
@@ -470,17 +506,25 @@ static void check_pointers(px_verifier *v, const px_func *f)
 			sig = e != PX_STRMAP_NONE && (e & 1) ? &v->m->funcs[e >> 1] : NULL;
 		}
 		if (!sig) { /* the next pending call is this one's: record for the module's end */
-			for (uint32_t i = 0; p && i < n->nops; i++)
+			for (uint32_t i = 0; p && i < n->nops; i++) {
 				p->not_pointer[i] = not_pointer(v, f, &n->ops[i]);
+				p->known_space[i] = (int8_t)px_known_arg_space(v, f, &n->ops[i], &p->known_as[i]);
+			}
 			p = p ? p->next : NULL;
 			continue;
 		}
 		px_str name = n->icall ? sig->name : n->callee;
+		const char *sigil = n->icall ? "%" : "@";
 		for (uint32_t i = 0; i < n->nops && i < sig->nparams && !sig->is_kernel; i++) {
-			const char *why = sig->params[i] == PX_T_ptr ? not_pointer(v, f, &n->ops[i]) : NULL;
-			if (why)
-				px_error(v->d, n->ops[i].loc, PX_D_ptr_arg_space, i + 1, n->icall ? "%" : "@", (int)name.n,
-				         name.s, why);
+			if (sig->params[i] != PX_T_ptr)
+				continue;
+			const char *why = not_pointer(v, f, &n->ops[i]);
+			if (why) {
+				px_error(v->d, n->ops[i].loc, PX_D_ptr_arg_space, i + 1, sigil, (int)name.n, name.s, why);
+				continue;
+			}
+			int have = px_known_arg_space(v, f, &n->ops[i], &why);
+			px_check_arg_space(v, sig, i, sigil, name, have, why, n->ops[i].loc);
 		}
 	}
 }

@@ -272,6 +272,36 @@ static bool is_literal(const px_opnd *o)
 	return o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS;
 }
 
+/* A literal, or a lane literal ( , ), crossing a call or ret as a value of
+ * type want: a packed type takes either, each lane rounded once (a scalar
+ * literal is every lane); any other type a literal only. */
+static void check_passed_literal(px_verifier *v, const px_opnd *o, int want, unsigned pos, const char *what,
+                                 const char *place)
+{
+	px_lanes ln;
+	if (px_type_lanes(want, &ln)) {
+		px_check_lanes(v, o, &ln, place);
+		return;
+	}
+	if (o->kind == PX_O_GROUP) {
+		px_error(v->d, o->loc, PX_D_pass_lanes_type, place, px_types[want].name);
+		return;
+	}
+	px_check_literal(v, o, want, pos, what);
+}
+
+/* A copy of a literal argument that outlives its function (a call checked
+ * when the module ends): a lane literal's elements too. */
+static px_opnd keep_literal(px_verifier *v, const px_opnd *o)
+{
+	px_opnd c = *o;
+	if (o->kind == PX_O_GROUP) {
+		c.elems = px_arena_alloc(v->keep, (o->nelems + 1) * sizeof *c.elems);
+		memcpy(c.elems, o->elems, o->nelems * sizeof *c.elems);
+	}
+	return c;
+}
+
 /* The bytes a value carries through a call as an aggregate: a whole array's
  * elements (not pred: a predicate has no bytes), or an aggregate parameter's
  * own bytes; 0 for anything else. */
@@ -314,6 +344,7 @@ static int arg_type(px_verifier *v, px_func *f, const px_opnd *o, uint32_t *byte
 	case PX_O_INT:
 	case PX_O_FLOAT:
 	case PX_O_FBITS:
+	case PX_O_GROUP: /* a lane literal: checked against the packed type it passes */
 		return 0;
 	default:
 		px_error(v->d, o->loc, PX_D_bad_argument);
@@ -382,8 +413,8 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil,
 				memcpy(what + 1, callee.s, callee.n);
 				what[callee.n + 1] = 0;
 			}
-			px_check_literal(v, &lits[i], sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i], i + 1,
-			                 what);
+			check_passed_literal(v, &lits[i], sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i], i + 1,
+			                     what, call_place(v, "argument", i + 1, sigil, callee));
 		} else if (args[i] && !px_type_fits(args[i], sig->params[i])) {
 			px_error(v->d, loc, PX_D_call_arg_type, i + 1, sigil, (int)callee.n, callee.s,
 			         px_types[args[i]].name, px_types[sig->params[i]].name);
@@ -426,8 +457,8 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	for (uint32_t i = 0; i < n->nops; i++) {
 		args[i] = (uint16_t)arg_type(v, f, &n->ops[i], &arg_bytes[i]);
 		memset(&lits[i], 0, sizeof lits[i]);
-		if (is_literal(&n->ops[i]))
-			lits[i] = n->ops[i];
+		if (is_literal(&n->ops[i]) || n->ops[i].kind == PX_O_GROUP)
+			lits[i] = keep_literal(v, &n->ops[i]);
 	}
 	px_define_results(v, f, n, NULL, 0);
 	for (uint32_t i = 0; i < n->nres; i++) {
@@ -465,6 +496,10 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 	p->nrets = n->nres;
 	p->not_pointer = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->not_pointer);
 	memset(p->not_pointer, 0, (n->nops + 1) * sizeof *p->not_pointer);
+	p->known_space = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->known_space);
+	memset(p->known_space, -1, (n->nops + 1) * sizeof *p->known_space);
+	p->known_as = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->known_as);
+	memset(p->known_as, 0, (n->nops + 1) * sizeof *p->known_as);
 	p->arg_locs = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *p->arg_locs);
 	for (uint32_t i = 0; i < n->nops; i++)
 		p->arg_locs[i] = n->ops[i].loc;
@@ -495,8 +530,12 @@ static void check_ret(px_verifier *v, px_func *f, px_node *n)
 			char what[32];
 			snprintf(what, sizeof what, "returned value %u", i + 1);
 			px_error(v->d, n->ops[i].loc, PX_D_agg_to_scalar, what, px_types[f->rets[i]].name);
-		} else if (is_literal(&n->ops[i]))
-			px_check_literal(v, &n->ops[i], f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i], i + 1, "ret");
+		} else if (is_literal(&n->ops[i]) || n->ops[i].kind == PX_O_GROUP) {
+			char what[32];
+			snprintf(what, sizeof what, "returned value %u", i + 1);
+			check_passed_literal(v, &n->ops[i], f->rets[i] == PX_T_ptr ? PX_T_u64 : f->rets[i], i + 1, "ret",
+			                     what);
+		}
 		else if (t && !px_type_fits(t, f->rets[i]))
 			px_error(v->d, n->ops[i].loc, PX_D_ret_type, i + 1, px_types[t].name, px_types[f->rets[i]].name);
 	}

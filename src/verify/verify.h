@@ -31,6 +31,10 @@ typedef struct px_pending_call {
 	/* per argument, what keeps it from being a generic pointer (an address
 	 * of a window cvta cannot convert), for a ptr parameter; NULL: nothing */
 	const char **not_pointer;
+	/* per argument, the space its address is known to be in (PX_AS_*), for a
+	 * pointer parameter of a space, and the words that say so; -1: none known */
+	int8_t *known_space;
+	const char **known_as;
 	px_loc *arg_locs;
 } px_pending_call;
 
@@ -115,6 +119,9 @@ void px_check_spaces(px_verifier *v, px_func *f);
  * address", "a generic address into shared memory"; NULL for no address, an
  * unknown one, or a generic address into no known space. */
 const char *px_space_tag_text(char *buf, size_t size, uint8_t tag);
+int px_known_arg_space(px_verifier *v, const px_func *f, const px_opnd *o, const char **why);
+void px_check_arg_space(px_verifier *v, const px_funcsig *sig, uint32_t i, const char *sigil, px_str callee,
+                        int have, const char *why, px_loc at);
 
 /* flow.c: may a path reach the end of f's body (f->falls_off)? An error for a func with results. */
 void px_check_flow(px_verifier *v, px_func *f);
