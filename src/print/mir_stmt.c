@@ -312,12 +312,16 @@ static void put_node(px_mir_printer *p, const px_node *n)
 		put_call(p, n);
 		break;
 	case PX_N_RET:
+	{
+		/* one lane literal is a group too: ((0.5, -1.0)), not two results */
+		bool wrap = n->nops > 1 || (n->nops == 1 && n->ops[0].kind == PX_O_GROUP);
 		px_buf_puts(out, n->nops ? "ret " : "ret");
-		if (n->nops > 1)
+		if (wrap)
 			px_buf_putc(out, '(');
 		put_list(p, n->ops, n->nops);
-		if (n->nops > 1)
+		if (wrap)
 			px_buf_putc(out, ')');
+	}
 		break;
 	case PX_N_ASM:
 		px_buf_puts(out, "asm ");
