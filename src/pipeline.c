@@ -52,6 +52,7 @@ static uint16_t ptx_limit(px_diags *d, const px_options *o, char *by, size_t siz
 	}
 	return max;
 }
+
 static void resolve_target(px_pipeline *p)
 {
 	if (p->target_done)
@@ -109,6 +110,44 @@ static void flush_insts(void *ctx, const px_mfunc *mf)
 		px_print_insts(&w->fbody, mf, mf->first);
 }
 
+/* Each worker with its own verifier and selector (pipeline.h). */
+static void workers_init(px_pipeline *p, px_module *m)
+{
+	const px_options *opt = p->opt;
+	p->nworkers = opt->jobs > 1 ? opt->jobs : 1;
+	p->workers = calloc(p->nworkers, sizeof *p->workers);
+	if (!p->workers)
+		abort();
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		px_worker *w = &p->workers[i];
+		w->p = p;
+		px_verifier_init(&w->v, m, NULL, opt->target, opt->ptx);
+		px_isel_init(&w->s, m, NULL);
+		px_arena_init(&w->keep);
+		/* an arena is one thread's: one worker keeps in the module's */
+		w->v.keep = w->s.keep = p->nworkers > 1 ? &w->keep : &m->arena;
+		w->s.remarks = opt->remarks;
+		w->s.mc_names = opt->emit == PX_EMIT_ISEL;
+		w->s.lineinfo = opt->lineinfo || opt->debug;
+		w->s.ptxmap = (opt->cubin || opt->resource_usage) && opt->emit == PX_EMIT_PTX;
+		w->s.flush = flush_insts;
+		w->s.flush_ctx = w;
+		px_buf_init(&w->fbody);
+	}
+}
+
+static void workers_free(px_pipeline *p)
+{
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		px_worker *w = &p->workers[i];
+		px_buf_free(&w->fbody);
+		px_isel_free(&w->s);
+		px_verifier_free(&w->v);
+		px_arena_free(&w->keep);
+	}
+	free(p->workers);
+}
+
 void px_pipeline_translate(px_worker *w, px_func *f, bool select)
 {
 	px_pipeline *p = w->p;
@@ -147,6 +186,8 @@ void px_pipeline_translate(px_worker *w, px_func *f, bool select)
 	}
 	w->late = w->s.late;
 }
+
+/* ---- reading the module ---- */
 
 /* Called by the parser as each function closes; the function arena is reset
  * after it returns, unless the scheduler took the function. */
@@ -247,45 +288,6 @@ static int assemble_out(px_pipeline *p, px_module *m, px_diag_fn diag, void *dia
 	if (outlen)
 		*outlen = len;
 	return errors;
-}
-
-/* ---- the workers ---- */
-
-static void workers_init(px_pipeline *p, px_module *m)
-{
-	const px_options *opt = p->opt;
-	p->nworkers = opt->jobs > 1 ? opt->jobs : 1;
-	p->workers = calloc(p->nworkers, sizeof *p->workers);
-	if (!p->workers)
-		abort();
-	for (unsigned i = 0; i < p->nworkers; i++) {
-		px_worker *w = &p->workers[i];
-		w->p = p;
-		px_verifier_init(&w->v, m, NULL, opt->target, opt->ptx);
-		px_isel_init(&w->s, m, NULL);
-		px_arena_init(&w->keep);
-		/* an arena is one thread's: one worker keeps in the module's */
-		w->v.keep = w->s.keep = p->nworkers > 1 ? &w->keep : &m->arena;
-		w->s.remarks = opt->remarks;
-		w->s.mc_names = opt->emit == PX_EMIT_ISEL;
-		w->s.lineinfo = opt->lineinfo || opt->debug;
-		w->s.ptxmap = (opt->cubin || opt->resource_usage) && opt->emit == PX_EMIT_PTX;
-		w->s.flush = flush_insts;
-		w->s.flush_ctx = w;
-		px_buf_init(&w->fbody);
-	}
-}
-
-static void workers_free(px_pipeline *p)
-{
-	for (unsigned i = 0; i < p->nworkers; i++) {
-		px_worker *w = &p->workers[i];
-		px_buf_free(&w->fbody);
-		px_isel_free(&w->s);
-		px_verifier_free(&w->v);
-		px_arena_free(&w->keep);
-	}
-	free(p->workers);
 }
 
 /* ---- the module ---- */
