@@ -58,16 +58,17 @@ struct px_pipeline {
 /* ---- pipeline.c, for the scheduler ---- */
 /* Verify f; unless that found an error, or select is false, select it and
  * print it into w->out. A function that calls one not defined yet (late)
- * leaves no text. */
+ * leaves no text. In the second pass the verifier's messages are dropped
+ * (the first pass reported them). */
 void px_pipeline_translate(px_worker *w, px_func *f, bool select);
 /* Text onto the module's body, handed to the sink in pieces when there is one. */
 void px_pipeline_put(px_pipeline *p, const char *s, size_t n);
 void px_pipeline_sink_full(px_pipeline *p);
 
 /* ---- jobs.c: the scheduler ---- */
-/* A pass over m begins: the functions handed on are numbered from ordinal
- * 0 and their call sequences from callseq; with threads (p->nworkers > 1)
- * they are translated on threads, else each as it is handed on. */
+/* A pass over m begins, its call sequences numbered from callseq. With
+ * threads the functions are translated on p->nworkers threads (the parser's
+ * among them), else each as it is handed on. */
 void px_jobs_begin(px_pipeline *p, px_module *m, bool threads, uint32_t callseq);
 /* f, the ordinal-th definition of this pass, closed (from m's hook). */
 void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal);
