@@ -103,40 +103,36 @@ void px_func_append(px_func *f, px_node *n)
 
 uint32_t px_module_sym(const px_module *m, px_str name)
 {
-	if (!m->live)
-		return px_strmap_get(&m->syms, name.s, name.n);
-	pthread_mutex_lock(m->live->syms_lock);
-	uint32_t e = px_strmap_get(&m->live->syms, name.s, name.n);
-	pthread_mutex_unlock(m->live->syms_lock);
+	const px_module *owner = m->live ? m->live : m; /* a view reads its module's */
+	const px_symtab *t = owner->symtab;
+	uint32_t e = t ? t->get(t->ctx, &owner->syms, name) : px_strmap_get(&owner->syms, name.s, name.n);
 	/* registered after the view was made: not there yet. A name keeps its
 	 * entry once registered (the parser quiesces before taking one back). */
-	if (e != PX_STRMAP_NONE && (e >> 1) >= (e & 1 ? m->nfuncs : m->nglobals))
+	if (m->live && e != PX_STRMAP_NONE && (e >> 1) >= (e & 1 ? m->nfuncs : m->nglobals))
 		return PX_STRMAP_NONE;
 	return e;
 }
 
 void px_module_sym_put(px_module *m, px_str name, uint32_t entry)
 {
-	if (m->syms_lock)
-		pthread_mutex_lock(m->syms_lock);
-	px_strmap_put(&m->syms, name.s, name.n, entry);
-	if (m->syms_lock)
-		pthread_mutex_unlock(m->syms_lock);
+	if (m->symtab)
+		m->symtab->put(m->symtab->ctx, &m->syms, name, entry);
+	else
+		px_strmap_put(&m->syms, name.s, name.n, entry);
 }
 
 void px_module_sym_remove(px_module *m, px_str name)
 {
-	if (m->syms_lock)
-		pthread_mutex_lock(m->syms_lock);
-	px_strmap_remove(&m->syms, name.s, name.n);
-	if (m->syms_lock)
-		pthread_mutex_unlock(m->syms_lock);
+	if (m->symtab)
+		m->symtab->remove(m->symtab->ctx, &m->syms, name);
+	else
+		px_strmap_remove(&m->syms, name.s, name.n);
 }
 
 void px_module_quiesce(px_module *m)
 {
-	if (m->quiesce)
-		m->quiesce(m->hook_ctx);
+	if (m->symtab)
+		m->symtab->quiesce(m->symtab->ctx);
 }
 
 void px_module_view(px_module *view, const px_module *m)

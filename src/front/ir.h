@@ -11,7 +11,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <pthread.h>
 
 #include "front/valmap.h"
 #include "px_tables.h" /* PX_MAX_SLOTS */
@@ -286,6 +285,17 @@ typedef struct px_funcsig {
 typedef struct px_module px_module;
 typedef void (*px_func_hook)(px_module *m, px_func *f, void *ctx);
 
+/* The module's names as another owner keeps them: every lookup, entry and
+ * removal of syms goes through get, put and remove, and quiesce comes before
+ * a registered signature changes in place or a name is taken back. */
+typedef struct px_symtab {
+	uint32_t (*get)(void *ctx, const px_strmap *syms, px_str name);
+	void (*put)(void *ctx, px_strmap *syms, px_str name, uint32_t entry);
+	void (*remove)(void *ctx, px_strmap *syms, px_str name);
+	void (*quiesce)(void *ctx);
+	void *ctx;
+} px_symtab;
+
 struct px_module {
 	const char *filename;   /* for diagnostics */
 	const char *src;        /* the whole input */
@@ -311,11 +321,11 @@ struct px_module {
 	 * value_buf as they were, both replaced by empty ones): the parser drops
 	 * it without touching it. Set by the hook, cleared by the parser. */
 	bool fn_taken;
-	/* With functions translated on other threads (-j): syms changes only
-	 * under this lock, and quiesce (with hook_ctx) is called before a
-	 * registered signature changes in place. NULL otherwise. */
-	pthread_mutex_t *syms_lock;
-	void (*quiesce)(void *ctx);
+	/* Set while others read syms as the parser goes on (the pipeline's
+	 * scheduler, under -j): px_module_sym, px_module_sym_put,
+	 * px_module_sym_remove and px_module_quiesce go through it. NULL: syms
+	 * is a plain map, read and changed directly. */
+	const px_symtab *symtab;
 	/* A view (px_module_view): the module whose syms it reads, seeing only
 	 * the first nfuncs functions and nglobals globals. NULL: this one. */
 	const struct px_module *live;
@@ -348,7 +358,7 @@ void px_func_append(px_func *f, px_node *n);
 /* The entry syms holds for name ((index << 1) | is_func), as m sees it, or
  * PX_STRMAP_NONE. */
 uint32_t px_module_sym(const px_module *m, px_str name);
-/* Enter, or take back, a name in syms (under syms_lock when there is one). */
+/* Enter, or take back, a name in syms (through m->symtab when there is one). */
 void px_module_sym_put(px_module *m, px_str name, uint32_t entry);
 void px_module_sym_remove(px_module *m, px_str name);
 /* Before a registered signature changes in place. */

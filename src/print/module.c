@@ -323,6 +323,41 @@ void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw
 	px_buf_puts(out, ";\n\n");
 }
 
+void px_print_front(px_buf *out, const px_module *m, const px_target *t, unsigned ptx_version,
+                    bool debug, bool files, const px_strmap *early)
+{
+	px_print_header(out, t, ptx_version, debug);
+	if (files)
+		px_print_files(out, m);
+	/* a function whose address initializes a variable is declared before it */
+	px_strmap inits;
+	px_strmap_init(&inits);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		for (uint32_t k = 0; k < m->globals[i].ninit; k++) {
+			const px_opnd *o = &m->globals[i].init[k];
+			uint32_t s = o->kind == PX_O_SYM ? px_module_sym(m, o->sym) : PX_STRMAP_NONE;
+			if (s != PX_STRMAP_NONE && (s & 1))
+				px_strmap_put(&inits, o->sym.s, o->sym.n, 1);
+		}
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass)
+			px_print_globals(out, m);
+		bool any = false;
+		for (uint32_t i = 0; i < m->nfuncs; i++) {
+			const px_funcsig *sig = &m->funcs[i];
+			bool called_early = px_strmap_get(early, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+			bool init = px_strmap_get(&inits, sig->name.s, sig->name.n) != PX_STRMAP_NONE;
+			if (sig->is_kernel || init != !pass || (!init && sig->defined && !called_early))
+				continue;
+			px_print_func_decl(out, sig, px_print_linkage(sig->defined ? sig->linkage : PX_LINK_EXTERN));
+			any = true;
+		}
+		if (any && pass)
+			px_buf_putc(out, '\n');
+	}
+	px_strmap_free(&inits);
+}
+
 /* ---------------------------------------------------------------- bodies */
 
 /* In px_directives order (NVPTX's), whatever order the MIR wrote them in;

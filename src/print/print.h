@@ -30,6 +30,12 @@ void px_print_func_decl(px_buf *out, const px_funcsig *s, const char *linkage_kw
 
 /* ".file N \"path\"" for the MIR file (1) and each file loc statements name. */
 void px_print_files(px_buf *out, const px_module *m);
+/* What comes before the functions: the header, the .file lines (files), the
+ * prototypes of the functions a variable's initializer names, the variables,
+ * and the prototypes of the functions called before their body or only
+ * declared (early: the callees called before their definition). */
+void px_print_front(px_buf *out, const px_module *m, const px_target *t, unsigned ptx_version,
+                    bool debug, bool files, const px_strmap *early);
 /* A function in pieces, its instructions printed as they are selected: the
  * signature, directives and register declarations (once mf->nregs is final),
  * the instructions from first on, the closing brace and a blank line. */

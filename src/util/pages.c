@@ -17,13 +17,20 @@ static pooled pool[PX_PAGES_SLOTS];
 static unsigned npool;
 static size_t pool_bytes;
 
+static size_t page;
+static pthread_once_t page_once = PTHREAD_ONCE_INIT;
+
+static void page_size(void)
+{
+	long sz = sysconf(_SC_PAGESIZE);
+	page = sz > 0 ? (size_t)sz : 4096;
+}
+
+/* Several translations may ask for their first pages at once (-j, or the
+ * library's own callers' threads). */
 static size_t whole_pages(size_t n)
 {
-	static size_t page;
-	if (!page) {
-		long sz = sysconf(_SC_PAGESIZE);
-		page = sz > 0 ? (size_t)sz : 4096;
-	}
+	pthread_once(&page_once, page_size);
 	return n > SIZE_MAX - page ? 0 : (n + page - 1) / page * page;
 }
 

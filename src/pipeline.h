@@ -1,0 +1,82 @@
+/* What the stage order (pipeline.c) and the scheduler that runs it over the
+ * module's functions (jobs.c) share; private to the library. */
+#ifndef PX_PIPELINE_H
+#define PX_PIPELINE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "diag/diag.h"
+#include "front/ir.h"
+#include "isel/isel.h"
+#include "ptxemit.h"
+#include "util/arena.h"
+#include "util/buf.h"
+#include "util/strmap.h"
+#include "verify/verify.h"
+
+typedef struct px_pipeline px_pipeline;
+
+/* What verifies, selects and prints one function at a time: one a thread
+ * ([0] the parser's), each with its own verifier and selector and what they
+ * keep to the module's end (pending calls, early callees' names). */
+typedef struct px_worker {
+	px_pipeline *p;
+	px_verifier v;
+	px_isel s;
+	px_arena keep;
+	px_buf *out;              /* where the function's text goes */
+	px_buf fbody;             /* its instructions, until the register declarations */
+	/* what translating the last function came to */
+	px_diag_mark select_mark; /* s.d's messages when selection began */
+	unsigned verify_errors;
+	bool selected;
+	bool late;                /* selection met a call to a function not defined yet */
+} px_worker;
+
+/* A call to a function defined later is printed as its callee's parameter and
+ * result types require (a literal argument, a discarded or left-out result), so
+ * the first pass prints only the functions before the first such call and
+ * verifies the rest; the second reads the module again with every signature
+ * known and prints from that function on. */
+struct px_pipeline {
+	const px_options *opt;
+	px_diags diags;
+	px_verifier v;            /* the module's: target, variables, the checks at its end */
+	px_strmap early_calls;    /* callees called before their definition: prototyped */
+	px_buf body;              /* the functions' text */
+	px_worker *workers;
+	unsigned nworkers;
+	struct px_jobs *jobs;     /* the scheduler's (jobs.c) */
+	bool target_done;
+	bool second;              /* the second pass is reading the module */
+	bool late;                /* a function called a later one: printed by the second pass */
+	uint32_t ordinal;         /* definitions handed on so far in this pass */
+	uint32_t late_from;       /* the first function the second pass prints */
+	uint32_t late_seq;        /* the call sequence number it starts with */
+	uint32_t mir_globals;     /* --emit=mir: the variables printed so far */
+	uint32_t mir_funcs;       /* and the functions declared or defined */
+};
+
+/* ---- pipeline.c, for the scheduler ---- */
+/* Verify f; unless that found an error, or select is false, select it and
+ * print it into w->out. A function that calls one not defined yet (late)
+ * leaves no text. In the second pass the verifier's messages are dropped
+ * (the first pass reported them). */
+void px_pipeline_translate(px_worker *w, px_func *f, bool select);
+/* Text onto the module's body, handed to the sink in pieces when there is one. */
+void px_pipeline_put(px_pipeline *p, const char *s, size_t n);
+void px_pipeline_sink_full(px_pipeline *p);
+
+/* ---- jobs.c: the scheduler ---- */
+/* A pass over m begins, its call sequences numbered from callseq. With
+ * threads the functions are translated on p->nworkers threads (the parser's
+ * among them), else each as it is handed on. */
+void px_jobs_begin(px_pipeline *p, px_module *m, bool threads, uint32_t callseq);
+/* f, the ordinal-th definition of this pass, closed (from m's hook). */
+void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal);
+/* The pass ends: every function handed on is retired, the threads are gone,
+ * and the functions' messages and errors are p->diags'. */
+void px_jobs_end(px_pipeline *p);
+void px_jobs_free(px_pipeline *p);
+
+#endif
