@@ -2,8 +2,9 @@
 # roundtrip.sh SRCDIR: --emit=mir is an oracle over the whole suite.
 #
 # Every MIR file of the suite (testsuite/cases, testsuite/isa, testsuite/gpu,
-# examples) is translated with the options each test macro line gives it
-# (once per distinct set; none for a file no line names). For every file
+# examples) is translated with the options its case's first line gives it
+# (testsuite/cases.sh) or a macro line of the .at files names (the examples
+# and the ISA probes); none for a file neither names. For every file
 # that translates:
 #   - --emit=mir with the same options succeeds, with no message;
 #   - that MIR, translated with the same options, prints PTX byte-identical
@@ -32,25 +33,22 @@ layout_free () {
   sed 's/^\([ 	]*\.loc[ 	]\{1,\}1[ 	]\).*/\1/; s/\$\$bt[0-9]*_/$$bt_/g' "$1"
 }
 
-# "PATH|OPTIONS" for every macro line that names a MIR file, paths relative
-# to SRCDIR; then every MIR file no line names, with no options
+# "PATH|OPTIONS" for every case and every macro line that names a MIR file,
+# paths relative to SRCDIR; then every MIR file none names, with no options
 {
+  sh "$srcdir/testsuite/cases.sh" "$srcdir" |
+    awk '{ o = ""; for (i = 4; i <= NF; i++) o = o (i > 4 ? " " : "") $i; print "testsuite/cases/" $1 ".mir|" o }' ||
+    exit 1
   for at in "$srcdir"/testsuite/*.at; do
     awk '
-      /^[ \t]*PX_[A-Z_]*\(\[/ {
+      /^[ \t]*PX_(EXAMPLE|ISA_PROBE)\(\[/ {
         s = $0; sub(/^[ \t]*/, "", s)
         mac = s; sub(/\(.*/, "", mac)
         sub(/^[A-Z_]*\(\[/, "", s)
         name = s; sub(/\].*/, "", name)
         opts = ""
         if (s ~ /^[^]]*\], *\[/) { opts = s; sub(/^[^]]*\], *\[/, "", opts); sub(/\].*/, "", opts) }
-        if (mac == "PX_EXAMPLE") path = "examples/" name
-        else if (mac == "PX_ISA_PROBE") path = "testsuite/isa/" name
-        else if (mac ~ /^PX_(WARN|QUIET)_CASE$/) path = "testsuite/cases/hazard/" name
-        else if (mac == "PX_CUBIN_CASE") { path = "testsuite/cases/cubin/" name; opts = "" }
-        else path = "testsuite/cases/" name
-        if (mac == "PX_QUIET_CASE") opts = "-Werror"
-        if (mac ~ /^PX_REMARKS?_CASE$/) opts = "--remarks"
+        path = (mac == "PX_EXAMPLE" ? "examples/" : "testsuite/isa/") name
         print path ".mir|" opts
       }
     ' "$at"

@@ -1,8 +1,10 @@
 #!/bin/sh
 # sweep.sh SRCDIR PTXEMIT PTXAS CACHE [JOBS]: the target sweep.
 #
-# Every MIR file the suite expects ptxemit to accept (PX_PTX_CASE,
-# PX_ISEL_CASE, PX_EXAMPLE, PX_ISA_PROBE and the execution tests' kernels) is
+# Every MIR file the suite expects ptxemit to accept (the cases with a .ptx or
+# .isel expectation, with the options of their first line: testsuite/cases.sh;
+# the examples and ISA probes of PX_EXAMPLE and PX_ISA_PROBE; the execution
+# tests' kernels) is
 # translated again for every target of data/targets.yaml (--max-errors=0, so
 # that every line ptxemit refuses is named; --lineinfo, so that every PTX line
 # names its MIR line), and ptxas judges every statement on its own:
@@ -51,16 +53,15 @@ ntargets=`wc -l <"$work/targets" | tr -d ' '`
 test "$ntargets" -gt 0 && test -n "$top" || { echo "sweep: no targets read" >&2; exit 1; }
 
 # the cases: "MIR-PATH [OPTIONS...]", paths relative to SRCDIR
+sh "$srcdir/testsuite/cases.sh" "$srcdir" >"$work/list" || exit 1
 {
+  awk '$3 ~ /(^|,)(ptx|isel)(,|$)/ {
+    printf "testsuite/cases/%s.mir", $1
+    for (i = 4; i <= NF; i++) printf " %s", $i
+    print ""
+  }' "$work/list"
   for at in "$srcdir"/testsuite/*.at; do
     awk '
-      /^[ \t]*PX_(PTX|ISEL)_CASE\(\[/ {
-        s = $0; sub(/^[ \t]*PX_[A-Z]*_CASE\(\[/, "", s)
-        name = s; sub(/\].*/, "", name)
-        opts = ""
-        if (s ~ /^[^]]*\], *\[/) { opts = s; sub(/^[^]]*\], *\[/, "", opts); sub(/\].*/, "", opts) }
-        print "testsuite/cases/" name ".mir", opts
-      }
       /^[ \t]*PX_EXAMPLE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "examples/" s ".mir" }
       /^[ \t]*PX_ISA_PROBE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "testsuite/isa/" s ".mir" }
     ' "$at"
