@@ -7,33 +7,13 @@
 #include "isel/isel.h"
 #include "verify/desc.h"
 
-static px_mop imm_of(int type, uint64_t v)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_IMM;
-	m.type = (uint16_t)type;
-	m.imm = (int64_t)v;
-	return m;
-}
-
-static px_mop new_reg(px_isel *s, int type) { return px_reg_mop(s, type, px_new_reg(s, type, 1)); }
-
 /* dst = op.type a, b */
 static px_mop binary(px_isel *s, unsigned opi, int type, px_mop dst, px_mop a, px_mop b, px_loc loc)
 {
 	const px_op_def *op = &px_ops[opi];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(op, slot, PX_SN_type, px_type_tok(op, PX_SN_type, type));
-	px_minst *mi = px_emit_inst(s, op, slot, loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = dst;
-	mi->nres = 1;
-	mi->ops = px_mops(s, 2);
-	mi->ops[0] = a;
-	mi->ops[1] = b;
-	mi->nops = 2;
-	px_finish(s, mi);
+	px_build_inst(s, op, slot, &dst, 1, (px_mop[]){a, b}, 2, loc);
 	return dst;
 }
 
@@ -51,11 +31,7 @@ static px_mop start_address(px_isel *s, const px_opnd *a, px_loc loc)
 	const px_opnd *b = a->base;
 	px_mop r;
 	if (b->kind == PX_O_SYM) {
-		px_mop sym;
-		memset(&sym, 0, sizeof sym);
-		sym.kind = PX_M_SYM;
-		sym.name = b->sym;
-		r = unary(s, PX_OP_mov, PX_SN_type, PX_T_u64, new_reg(s, PX_T_u64), sym, loc);
+		r = unary(s, PX_OP_mov, PX_SN_type, PX_T_u64, px_fresh_reg(s, PX_T_u64), px_sym_mop(b->sym), loc);
 	} else {
 		int t = s->f->values[b->id].type;
 		r = px_lower_value_as(s, b, t, loc);
@@ -64,11 +40,11 @@ static px_mop start_address(px_isel *s, const px_opnd *a, px_loc loc)
 			uint16_t slot[PX_MAX_SLOTS] = {0};
 			px_set_slot(cvt, slot, PX_SN_dtype, px_type_tok(cvt, PX_SN_dtype, PX_T_u64));
 			px_set_slot(cvt, slot, PX_SN_stype, px_type_tok(cvt, PX_SN_stype, PX_T_u32));
-			r = px_emit_unary(s, cvt, slot, new_reg(s, PX_T_u64), r, loc);
+			r = px_emit_unary(s, cvt, slot, px_fresh_reg(s, PX_T_u64), r, loc);
 		}
 	}
 	if (a->off)
-		r = binary(s, PX_OP_add, PX_T_u64, new_reg(s, PX_T_u64), r, imm_of(PX_T_u64, (uint64_t)a->off), loc);
+		r = binary(s, PX_OP_add, PX_T_u64, px_fresh_reg(s, PX_T_u64), r, px_imm_mop(PX_T_u64, a->off), loc);
 	return r;
 }
 
@@ -87,18 +63,18 @@ bool px_select_desc(px_isel *s, const px_node *n)
 		if (px_desc_fields[f].op == op && px_desc_fields[f].address)
 			start = &px_desc_fields[f];
 	if (!start) {
-		unary(s, PX_OP_mov, PX_SN_type, type, dst, imm_of(type, dv.word), n->loc);
+		unary(s, PX_OP_mov, PX_SN_type, type, dst, px_imm_mop(type, (int64_t)dv.word), n->loc);
 		px_set_guard(s, s->mf.last, n);
 		return true;
 	}
 	px_mop r = start_address(s, &n->ops[0], n->loc);
-	r = binary(s, PX_OP_shr, PX_T_u64, new_reg(s, PX_T_u64), r, imm_of(PX_T_u32, start->shift), n->loc);
-	r = binary(s, PX_OP_and, PX_T_b64, new_reg(s, PX_T_b64), r, imm_of(PX_T_b64, (1ull << start->bits) - 1), n->loc);
+	r = binary(s, PX_OP_shr, PX_T_u64, px_fresh_reg(s, PX_T_u64), r, px_imm_mop(PX_T_u32, start->shift), n->loc);
+	r = binary(s, PX_OP_and, PX_T_b64, px_fresh_reg(s, PX_T_b64), r, px_imm_mop(PX_T_b64, (int64_t)((1ull << start->bits) - 1)), n->loc);
 	if (start->lo)
-		r = binary(s, PX_OP_shl, PX_T_b64, new_reg(s, PX_T_b64), r, imm_of(PX_T_u32, (uint64_t)start->lo), n->loc);
+		r = binary(s, PX_OP_shl, PX_T_b64, px_fresh_reg(s, PX_T_b64), r, px_imm_mop(PX_T_u32, start->lo), n->loc);
 	/* the guard goes on the instruction that writes the result; the others
 	 * write scratch registers */
-	binary(s, PX_OP_or, PX_T_b64, dst, r, imm_of(PX_T_b64, dv.word), n->loc);
+	binary(s, PX_OP_or, PX_T_b64, dst, r, px_imm_mop(PX_T_b64, (int64_t)dv.word), n->loc);
 	px_set_guard(s, s->mf.last, n);
 	return true;
 }

@@ -115,16 +115,52 @@ void px_finish(px_isel *s, px_minst *mi)
 		mi->mc = px_mc_name(&s->ia, mi);
 }
 
-px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc)
+px_minst *px_build_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_mop *res, uint32_t nres,
+                        const px_mop *ops, uint32_t nops, px_loc loc)
 {
 	px_minst *mi = px_emit_inst(s, op, slot, loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = dst;
-	mi->nres = 1;
-	mi->ops = px_mops(s, 1);
-	mi->ops[0] = src;
-	mi->nops = 1;
+	if (nres) {
+		mi->res = px_mops(s, nres);
+		memcpy(mi->res, res, nres * sizeof *res);
+		mi->nres = nres;
+	}
+	if (nops) {
+		mi->ops = px_mops(s, nops);
+		memcpy(mi->ops, ops, nops * sizeof *ops);
+		mi->nops = nops;
+	}
 	px_finish(s, mi);
+	return mi;
+}
+
+px_mop px_mop_of(uint8_t kind)
+{
+	px_mop m;
+	memset(&m, 0, sizeof m);
+	m.kind = kind;
+	return m;
+}
+
+px_mop px_imm_mop(int type, int64_t v)
+{
+	px_mop m = px_mop_of(PX_M_IMM);
+	m.type = (uint16_t)type;
+	m.imm = v;
+	return m;
+}
+
+px_mop px_sym_mop(px_str name)
+{
+	px_mop m = px_mop_of(PX_M_SYM);
+	m.name = name;
+	return m;
+}
+
+px_mop px_fresh_reg(px_isel *s, int type) { return px_reg_mop(s, type, px_new_reg(s, type, 1)); }
+
+px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc)
+{
+	px_build_inst(s, op, slot, &dst, 1, &src, 1, loc);
 	return dst;
 }
 

@@ -89,6 +89,17 @@ void px_set_slot(const px_op_def *op, uint16_t *slot, unsigned sname, unsigned t
 unsigned px_type_tok(const px_op_def *op, unsigned sname, int type);
 void px_finish(px_isel *s, px_minst *mi);        /* MC name */
 void px_set_guard(px_isel *s, px_minst *mi, const px_node *n); /* n's guard, if it has one */
+/* An instruction the selector makes itself (no node wrote it): op with slot,
+ * the results res[0..nres) and operands ops[0..nops) copied, its MC name
+ * settled; a guard set on it afterwards does not change that name. */
+px_minst *px_build_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, const px_mop *res, uint32_t nres,
+                        const px_mop *ops, uint32_t nops, px_loc loc);
+/* The operands such an instruction takes: an empty one of a kind, an integer
+ * immediate printed as type, a symbol, a fresh register of type. */
+px_mop px_mop_of(uint8_t kind);
+px_mop px_imm_mop(int type, int64_t v);
+px_mop px_sym_mop(px_str name);
+px_mop px_fresh_reg(px_isel *s, int type);
 /* dst = op src (one result, one operand); returns dst */
 px_mop px_emit_unary(px_isel *s, const px_op_def *op, const uint16_t *slot, px_mop dst, px_mop src, px_loc loc);
 /* dst = cvta.to.space.u64 src: a generic address into the space's own */

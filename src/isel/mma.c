@@ -151,7 +151,7 @@ bool px_select_tcgen05_commit(px_isel *s, const px_node *n)
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(cvt, slot, PX_SN_dtype, PX_TOK_u16);
 	px_set_slot(cvt, slot, PX_SN_stype, PX_TOK_u32);
-	px_mop narrow = px_reg_mop(s, PX_T_u16, px_new_reg(s, PX_T_u16, 1));
+	px_mop narrow = px_fresh_reg(s, PX_T_u16);
 	mi->ops[1] = px_emit_unary(s, cvt, slot, narrow, mi->ops[1], n->loc);
 	reattach(s, mi);
 	px_finish(s, mi);

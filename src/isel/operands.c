@@ -9,20 +9,12 @@
 #include "tables/query.h"
 #include "util/fp.h"
 
-static px_mop mop_of(uint8_t kind)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = kind;
-	return m;
-}
-
 /* A literal as an immediate of type want (0: as written). */
 static px_mop immediate(const px_opnd *o, int want)
 {
 	const px_type_info *t = &px_types[want];
 	bool is_float = want && t->kind == PX_KIND_FLOAT;
-	px_mop m = mop_of(PX_M_IMM);
+	px_mop m = px_mop_of(PX_M_IMM);
 	m.type = (uint16_t)want;
 	if (o->kind == PX_O_FBITS) {
 		m.kind = PX_M_FIMM;
@@ -71,7 +63,7 @@ px_mop px_materialize_to(px_isel *s, int type, px_mop dst, px_mop src, px_loc lo
 /* mov the immediate or special register into a fresh register of type. */
 px_mop px_materialize(px_isel *s, int type, px_mop src, px_loc loc)
 {
-	return px_materialize_to(s, type, px_reg_mop(s, type, px_new_reg(s, type, 1)), src, loc);
+	return px_materialize_to(s, type, px_fresh_reg(s, type), src, loc);
 }
 
 /* A value (or one element) as a register; `_` becomes a scratch register. */
@@ -80,12 +72,12 @@ px_mop px_lower_value_as(px_isel *s, const px_opnd *o, int want, px_loc loc)
 	(void)loc;
 	if (o->kind != PX_O_VALUE) {
 		int t = want ? want : PX_T_b32;
-		return px_reg_mop(s, t, px_new_reg(s, t, 1));
+		return px_fresh_reg(s, t);
 	}
 	const px_value *v = &s->f->values[o->id];
 	uint32_t r = px_value_reg(s, o->id);
 	if (v->count && o->elem < 0) {
-		px_mop g = mop_of(PX_M_GROUP);
+		px_mop g = px_mop_of(PX_M_GROUP);
 		g.elems = px_mops(s, v->count);
 		g.nelems = v->count;
 		for (uint32_t k = 0; k < v->count; k++)
@@ -104,7 +96,7 @@ static bool is_literal(const px_opnd *o)
 
 static px_mop sreg_mop(const px_opnd *o)
 {
-	px_mop m = mop_of(PX_M_SREG);
+	px_mop m = px_mop_of(PX_M_SREG);
 	m.name.s = px_sregs[o->id].name;
 	m.name.n = (uint32_t)strlen(m.name.s);
 	return m;
@@ -122,7 +114,7 @@ static px_mop generic_of(px_isel *s, unsigned space, px_mop sym, px_loc loc)
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(cvta, slot, PX_SN_space, space_tok[space]);
 	px_set_slot(cvta, slot, PX_SN_type, PX_TOK_u64);
-	return px_emit_unary(s, cvta, slot, px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), sym, loc);
+	return px_emit_unary(s, cvta, slot, px_fresh_reg(s, PX_T_u64), sym, loc);
 }
 
 /* A pointer argument or result (a generic address, ptr): a window address of
@@ -150,7 +142,7 @@ static px_mop symbol_register(px_isel *s, const px_opnd *b, px_mop sym, unsigned
 	const px_op_def *mov = &px_ops[PX_OP_mov];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(mov, slot, PX_SN_type, px_type_tok(mov, PX_SN_type, t));
-	return px_emit_unary(s, mov, slot, px_reg_mop(s, t, px_new_reg(s, t, 1)), sym, loc);
+	return px_emit_unary(s, mov, slot, px_fresh_reg(s, t), sym, loc);
 }
 
 /* The address base an instruction working in space can take. A generic
@@ -161,19 +153,19 @@ static px_mop symbol_register(px_isel *s, const px_opnd *b, px_mop sym, unsigned
 static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, unsigned space, px_loc loc)
 {
 	if (b->kind == PX_O_SYM) {
-		px_mop m = mop_of(PX_M_SYM);
+		px_mop m = px_mop_of(PX_M_SYM);
 		m.name = b->sym;
 		return n->op->flags & PX_OPF_REGISTER_ADDRESS ? symbol_register(s, b, m, space, loc) : m;
 	}
 	if (b->kind == PX_O_INT) {
-		px_mop m = mop_of(PX_M_IMM);
+		px_mop m = px_mop_of(PX_M_IMM);
 		m.imm = b->ival;
 		m.type = PX_T_u64;
 		return m;
 	}
 	const px_value *v = &s->f->values[b->id];
 	if (v->param == PX_PARAM_AGG) {
-		px_mop m = mop_of(PX_M_SYM);
+		px_mop m = px_mop_of(PX_M_SYM);
 		m.name = px_param_sym(s, v->param_index);
 		return space == PX_AS_GENERIC ? generic_of(s, PX_AS_PARAM, m, loc) : m;
 	}
@@ -183,19 +175,19 @@ static px_mop address_base(px_isel *s, const px_node *n, const px_opnd *b, unsig
 	unsigned have = PX_SP_SPACE(v->aspace);
 	if (space != have && !(space == PX_AS_CLUSTER && have == PX_AS_SHARED))
 		return base; /* generic, as written */
-	return px_emit_cvta_to(s, space_tok[have], px_reg_mop(s, PX_T_u64, px_new_reg(s, PX_T_u64, 1)), base, loc);
+	return px_emit_cvta_to(s, space_tok[have], px_fresh_reg(s, PX_T_u64), base, loc);
 }
 
 static px_mop address(px_isel *s, const px_node *n, const px_opnd *o, unsigned space, px_loc loc)
 {
-	px_mop m = mop_of(PX_M_ADDR);
+	px_mop m = px_mop_of(PX_M_ADDR);
 	m.base = px_mops(s, 1);
 	*m.base = address_base(s, n, o->base, space, loc);
 	m.off = o->off;
 	const px_opnd *g = px_addr_idx(o);
 	if (g) {
 		m.idx = px_mops(s, 1);
-		*m.idx = mop_of(PX_M_GROUP);
+		*m.idx = px_mop_of(PX_M_GROUP);
 		m.idx->elems = px_mops(s, g->nelems);
 		m.idx->nelems = g->nelems;
 		for (uint32_t i = 0; i < g->nelems; i++) {
@@ -235,7 +227,7 @@ static px_mop group_of_one(px_isel *s, px_mop m)
 {
 	if (m.kind == PX_M_GROUP)
 		return m; /* an array value is its own group */
-	px_mop g = mop_of(PX_M_GROUP);
+	px_mop g = px_mop_of(PX_M_GROUP);
 	g.elems = px_mops(s, 1);
 	g.elems[0] = m;
 	g.nelems = 1;
@@ -244,7 +236,7 @@ static px_mop group_of_one(px_isel *s, px_mop m)
 
 static px_mop label_mop(px_isel *s, const px_opnd *o)
 {
-	px_mop m = mop_of(PX_M_LABEL);
+	px_mop m = px_mop_of(PX_M_LABEL);
 	m.name = s->f->labels[o->id].name;
 	return m;
 }
@@ -256,7 +248,7 @@ static px_mop label_mop(px_isel *s, const px_opnd *o)
 static px_mop packed_literal(px_isel *s, const px_node *n, const px_opnd *o, const px_opnd_def *def,
                              const px_lanes *ln, px_loc loc)
 {
-	px_mop imm = mop_of(PX_M_IMM);
+	px_mop imm = px_mop_of(PX_M_IMM);
 	imm.imm = (int64_t)px_lanes_bits(o, ln);
 	imm.type = ln->whole;
 	if (n->op == &px_ops[PX_OP_mov] && def->kind != PX_OK_REG)
@@ -265,7 +257,7 @@ static px_mop packed_literal(px_isel *s, const px_node *n, const px_opnd *o, con
 		return px_materialize(s, ln->whole, imm, loc);
 	/* PTX moves no immediate into a true .b8 register (an e2m1x2 pair): a .b16
 	 * one unpacked into two, the high byte a scratch */
-	px_mop pair = mop_of(PX_M_GROUP);
+	px_mop pair = px_mop_of(PX_M_GROUP);
 	pair.elems = px_mops(s, 2);
 	pair.nelems = 2;
 	for (unsigned i = 0; i < 2; i++)
@@ -290,13 +282,13 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 	case PX_O_LABEL:
 		return label_mop(s, o);
 	case PX_O_SYM: {
-		px_mop m = mop_of(PX_M_SYM);
+		px_mop m = px_mop_of(PX_M_SYM);
 		m.name = o->sym;
 		return m;
 	}
 	case PX_O_GROUP: {
 		int lt = px_literal_type(s->f, n, def); /* mov's lanes: an f16 in a .b16 element */
-		px_mop g = mop_of(PX_M_GROUP);
+		px_mop g = px_mop_of(PX_M_GROUP);
 		g.elems = px_mops(s, o->nelems);
 		g.nelems = o->nelems;
 		for (uint32_t i = 0; i < o->nelems; i++) /* a label list is brx.idx's */

@@ -51,22 +51,11 @@ static px_str sym_name(px_isel *s, const char *prefix, uint32_t i)
 	return (px_str){p, (uint32_t)len};
 }
 
-static px_mop sym_mop(px_str name)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_SYM;
-	m.name = name;
-	return m;
-}
-
 static px_mop param_addr(px_isel *s, px_str name, uint32_t off)
 {
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_ADDR;
+	px_mop m = px_mop_of(PX_M_ADDR);
 	m.base = px_mops(s, 1);
-	*m.base = sym_mop(name);
+	*m.base = px_sym_mop(name);
 	m.off = off;
 	return m;
 }
@@ -88,22 +77,7 @@ static void store_param(px_isel *s, int type, px_str name, uint32_t off, px_mop 
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(st, slot, PX_SN_space, PX_TOK_param);
 	px_set_slot(st, slot, PX_SN_type, px_type_tok(st, PX_SN_type, type));
-	px_minst *mi = px_emit_inst(s, st, slot, loc);
-	mi->ops = px_mops(s, 2);
-	mi->ops[0] = param_addr(s, name, off);
-	mi->ops[1] = src;
-	mi->nops = 2;
-	px_finish(s, mi);
-}
-
-static px_mop imm_mop(int type, int64_t v)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_IMM;
-	m.type = (uint16_t)type;
-	m.imm = v;
-	return m;
+	px_build_inst(s, st, slot, NULL, 0, (px_mop[]){param_addr(s, name, off), src}, 2, loc);
 }
 
 /* A pred crosses a call as LLVM's NVPTX passes an i1: a .b32 parameter or
@@ -114,38 +88,23 @@ static void read_pred(px_isel *s, int ld, px_mop dst, px_str name, uint32_t off,
                       px_loc loc)
 {
 	int bits = ld == PX_T_u8 ? PX_T_b16 : PX_T_b32;
-	px_mop raw = px_reg_mop(s, ld, px_new_reg(s, ld, 1));
+	px_mop raw = px_fresh_reg(s, ld);
 	load_param(s, ld, raw, name, off, loc);
 	const px_op_def *and = &px_ops[PX_OP_and];
 	uint16_t aslot[PX_MAX_SLOTS] = {0};
 	px_set_slot(and, aslot, PX_SN_type, px_type_tok(and, PX_SN_type, bits));
-	px_minst *a = px_emit_inst(s, and, aslot, loc);
-	a->res = px_mops(s, 1);
-	a->res[0] = px_reg_mop(s, bits, px_new_reg(s, bits, 1));
-	a->nres = 1;
-	a->ops = px_mops(s, 2);
-	a->ops[0] = raw;
-	a->ops[1] = imm_mop(bits, 1);
-	a->nops = 2;
-	px_finish(s, a);
+	px_mop bit = px_fresh_reg(s, bits);
+	px_build_inst(s, and, aslot, &bit, 1, (px_mop[]){raw, px_imm_mop(bits, 1)}, 2, loc);
 	const px_op_def *setp = &px_ops[PX_OP_setp];
 	uint16_t sslot[PX_MAX_SLOTS] = {0};
 	px_set_slot(setp, sslot, PX_SN_cmp, PX_TOK_eq);
 	px_set_slot(setp, sslot, PX_SN_type, px_type_tok(setp, PX_SN_type, bits));
-	px_minst *p = px_emit_inst(s, setp, sslot, loc);
-	p->res = px_mops(s, 1);
-	p->res[0] = dst;
-	p->nres = 1;
-	p->ops = px_mops(s, 2);
-	p->ops[0] = a->res[0];
-	p->ops[1] = imm_mop(bits, 1);
-	p->nops = 2;
+	px_minst *p = px_build_inst(s, setp, sslot, &dst, 1, (px_mop[]){bit, px_imm_mop(bits, 1)}, 2, loc);
 	if (guard && guard->has_guard) { /* a call that did not happen leaves dst as it was */
 		p->has_guard = true;
 		p->guard_neg = guard->guard_neg;
 		p->guard_reg = guard->guard_reg;
 	}
-	px_finish(s, p);
 }
 
 /* The b32 that carries a pred operand: selp.u32 %r, 1, 0, %p, or the literal
@@ -153,7 +112,7 @@ static void read_pred(px_isel *s, int ld, px_mop dst, px_str name, uint32_t off,
 static px_mop pred_bits(px_isel *s, const px_node *n, const px_opnd *o, px_loc loc)
 {
 	if (o->kind == PX_O_INT)
-		return imm_mop(PX_T_b32, o->ival);
+		return px_imm_mop(PX_T_b32, o->ival);
 	px_opnd_def def;
 	memset(&def, 0, sizeof def);
 	def.kind = PX_OK_VALUE;
@@ -162,17 +121,9 @@ static px_mop pred_bits(px_isel *s, const px_node *n, const px_opnd *o, px_loc l
 	const px_op_def *selp = &px_ops[PX_OP_selp];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(selp, slot, PX_SN_type, PX_TOK_u32);
-	px_minst *mi = px_emit_inst(s, selp, slot, loc);
-	mi->res = px_mops(s, 1);
-	mi->res[0] = px_reg_mop(s, PX_T_u32, px_new_reg(s, PX_T_u32, 1));
-	mi->nres = 1;
-	mi->ops = px_mops(s, 3);
-	mi->ops[0] = imm_mop(PX_T_u32, 1);
-	mi->ops[1] = imm_mop(PX_T_u32, 0);
-	mi->ops[2] = p;
-	mi->nops = 3;
-	px_finish(s, mi);
-	return mi->res[0];
+	px_mop r = px_fresh_reg(s, PX_T_u32);
+	px_build_inst(s, selp, slot, &r, 1, (px_mop[]){px_imm_mop(PX_T_u32, 1), px_imm_mop(PX_T_u32, 0), p}, 3, loc);
+	return r;
 }
 
 /* A value operand of a call or ret as the bits its .param holds; a literal
@@ -185,7 +136,7 @@ static px_mop param_source(px_isel *s, const px_node *n, const px_opnd *o, int t
 	px_lanes ln;
 	if ((o->kind == PX_O_INT || o->kind == PX_O_FLOAT || o->kind == PX_O_FBITS || o->kind == PX_O_GROUP) &&
 	    px_type_lanes(type, &ln))
-		return imm_mop(ln.whole, (int64_t)px_lanes_bits(o, &ln));
+		return px_imm_mop(ln.whole, (int64_t)px_lanes_bits(o, &ln));
 	px_opnd_def def;
 	memset(&def, 0, sizeof def);
 	def.kind = PX_OK_VALUE;
@@ -213,7 +164,7 @@ static void copy_agg(px_isel *s, const px_value *v, uint32_t align, px_str name,
 		while (piece > p->size - off)
 			piece /= 2;
 		int t = bits_of(piece);
-		px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
+		px_mop tmp = px_fresh_reg(s, t);
 		load_param(s, t, tmp, px_param_sym(s, v->param_index), off, loc);
 		store_param(s, t, name, off, tmp, loc);
 		off += piece;
@@ -252,7 +203,7 @@ void px_select_entry(px_isel *s)
 		px_mop dst = px_reg_mop(s, t, reg);
 		bool to_global = f->is_kernel && p->kind == PX_PARAM_PTR && p->space == PX_TOK_global;
 		if (to_global) /* load into a scratch register, convert into the value's */
-			dst = px_reg_mop(s, t, px_new_reg(s, t, 1));
+			dst = px_fresh_reg(s, t);
 		load_param(s, t, dst, px_param_sym(s, i), 0, p->loc);
 		if (!to_global)
 			continue;
@@ -270,7 +221,7 @@ static void read_result(px_isel *s, int t, px_mop dst, uint32_t off, const px_mi
 		load_param(s, t, dst, sym_name(s, PX_RETVAL_CALLER, 0), off, loc);
 		return;
 	}
-	px_mop tmp = px_reg_mop(s, t, px_new_reg(s, t, 1));
+	px_mop tmp = px_fresh_reg(s, t);
 	load_param(s, t, tmp, sym_name(s, PX_RETVAL_CALLER, 0), off, loc);
 	const px_op_def *mov = &px_ops[PX_OP_mov];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
@@ -395,11 +346,11 @@ void px_select_call(px_isel *s, const px_node *n)
 	c->res = px_mops(s, 1);
 	c->nres = nrets ? 1 : 0;
 	if (nrets)
-		c->res[0] = sym_mop(sym_name(s, PX_RETVAL_CALLER, 0));
+		c->res[0] = px_sym_mop(sym_name(s, PX_RETVAL_CALLER, 0));
 	c->ops = px_mops(s, n->nops);
 	c->nops = n->nops;
 	for (uint32_t i = 0; i < n->nops; i++)
-		c->ops[i] = sym_mop(sym_name(s, "param", i));
+		c->ops[i] = px_sym_mop(sym_name(s, "param", i));
 	if (n->has_guard) {
 		c->has_guard = true;
 		c->guard_neg = n->guard_neg;
@@ -453,11 +404,11 @@ void px_select_vprintf(px_isel *s, const px_node *n, px_mop fmt, px_mop buf)
 	px_minst *c = pseudo(s, PX_OP_call, n->loc);
 	c->name = (px_str){"vprintf", 7};
 	c->res = px_mops(s, 1);
-	c->res[0] = sym_mop(sym_name(s, PX_RETVAL_CALLER, 0));
+	c->res[0] = px_sym_mop(sym_name(s, PX_RETVAL_CALLER, 0));
 	c->nres = 1;
 	c->ops = px_mops(s, 2);
-	c->ops[0] = sym_mop(sym_name(s, "param", 0));
-	c->ops[1] = sym_mop(sym_name(s, "param", 1));
+	c->ops[0] = px_sym_mop(sym_name(s, "param", 0));
+	c->ops[1] = px_sym_mop(sym_name(s, "param", 1));
 	c->nops = 2;
 	if (n->has_guard) {
 		c->has_guard = true;

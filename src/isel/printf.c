@@ -8,23 +8,6 @@
 #include "front/format.h"
 #include "isel/isel.h"
 
-static px_mop mop_of(uint8_t kind)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = kind;
-	return m;
-}
-
-static px_mop sym_mop(px_str name)
-{
-	px_mop m = mop_of(PX_M_SYM);
-	m.name = name;
-	return m;
-}
-
-static px_mop new_reg(px_isel *s, int type) { return px_reg_mop(s, type, px_new_reg(s, type, 1)); }
-
 /* dst = cvt.dtype.stype src */
 static px_mop convert(px_isel *s, int dtype, int stype, px_mop src, px_loc loc)
 {
@@ -32,7 +15,7 @@ static px_mop convert(px_isel *s, int dtype, int stype, px_mop src, px_loc loc)
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(cvt, slot, PX_SN_dtype, px_type_tok(cvt, PX_SN_dtype, dtype));
 	px_set_slot(cvt, slot, PX_SN_stype, px_type_tok(cvt, PX_SN_stype, stype));
-	return px_emit_unary(s, cvt, slot, new_reg(s, dtype), src, loc);
+	return px_emit_unary(s, cvt, slot, px_fresh_reg(s, dtype), src, loc);
 }
 
 /* The generic address of a symbol in space: mov.u64, then cvta.space.u64. */
@@ -41,18 +24,18 @@ static px_mop generic_address(px_isel *s, px_str name, unsigned space, px_loc lo
 	const px_op_def *mov = &px_ops[PX_OP_mov];
 	uint16_t mslot[PX_MAX_SLOTS] = {0};
 	px_set_slot(mov, mslot, PX_SN_type, PX_TOK_u64);
-	px_mop a = px_emit_unary(s, mov, mslot, new_reg(s, PX_T_u64), sym_mop(name), loc);
+	px_mop a = px_emit_unary(s, mov, mslot, px_fresh_reg(s, PX_T_u64), px_sym_mop(name), loc);
 	const px_op_def *cvta = &px_ops[PX_OP_cvta];
 	uint16_t cslot[PX_MAX_SLOTS] = {0};
 	px_set_slot(cvta, cslot, PX_SN_space, space);
 	px_set_slot(cvta, cslot, PX_SN_type, PX_TOK_u64);
-	return px_emit_unary(s, cvta, cslot, new_reg(s, PX_T_u64), a, loc);
+	return px_emit_unary(s, cvta, cslot, px_fresh_reg(s, PX_T_u64), a, loc);
 }
 
 /* A float literal as the f64 bits vprintf reads (a 0f pattern widened). */
 static px_mop double_imm(const px_opnd *o)
 {
-	px_mop m = mop_of(PX_M_FIMM);
+	px_mop m = px_mop_of(PX_M_FIMM);
 	m.type = PX_T_f64;
 	double d = o->fval;
 	if (o->kind == PX_O_FBITS && o->fwidth == 32) {
@@ -73,7 +56,7 @@ static px_mop promoted(px_isel *s, const px_node *n, const px_opnd *o, unsigned 
 {
 	bool wide = want != PX_FMT_INT;
 	if (o->kind == PX_O_INT) {
-		px_mop m = mop_of(PX_M_IMM);
+		px_mop m = px_mop_of(PX_M_IMM);
 		m.type = (uint16_t)(wide ? PX_T_b64 : PX_T_b32);
 		m.imm = o->ival;
 		*st = m.type;
@@ -115,15 +98,11 @@ static void store_local(px_isel *s, int type, uint32_t off, px_mop v, px_loc loc
 	uint16_t slot[PX_MAX_SLOTS] = {0};
 	px_set_slot(st, slot, PX_SN_space, PX_TOK_local);
 	px_set_slot(st, slot, PX_SN_type, px_type_tok(st, PX_SN_type, type));
-	px_minst *mi = px_emit_inst(s, st, slot, loc);
-	mi->ops = px_mops(s, 2);
-	mi->nops = 2;
-	mi->ops[0] = mop_of(PX_M_ADDR);
-	mi->ops[0].base = px_mops(s, 1);
-	*mi->ops[0].base = sym_mop((px_str){PX_PRINTF_BUFFER, sizeof PX_PRINTF_BUFFER - 1});
-	mi->ops[0].off = off;
-	mi->ops[1] = v;
-	px_finish(s, mi);
+	px_mop at = px_mop_of(PX_M_ADDR);
+	at.base = px_mops(s, 1);
+	*at.base = px_sym_mop((px_str){PX_PRINTF_BUFFER, sizeof PX_PRINTF_BUFFER - 1});
+	at.off = off;
+	px_build_inst(s, st, slot, NULL, 0, (px_mop[]){at, v}, 2, loc);
 }
 
 void px_select_printf(px_isel *s, const px_node *n)
@@ -135,7 +114,7 @@ void px_select_printf(px_isel *s, const px_node *n)
 		px_mop v = promoted(s, n, &n->ops[i], fmt.items[i].want, &st, n->loc);
 		store_local(s, st, fmt.items[i].off, v, n->loc);
 	}
-	px_mop buf = mop_of(PX_M_IMM);
+	px_mop buf = px_mop_of(PX_M_IMM);
 	buf.type = PX_T_b64;
 	if (fmt.nitems)
 		buf = generic_address(s, (px_str){PX_PRINTF_BUFFER, sizeof PX_PRINTF_BUFFER - 1}, PX_TOK_local, n->loc);

@@ -102,9 +102,7 @@ uint32_t px_new_reg(px_isel *s, int type, uint32_t count)
 px_mop px_reg_mop(px_isel *s, int type, uint32_t reg)
 {
 	(void)s;
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_REG;
+	px_mop m = px_mop_of(PX_M_REG);
 	m.rc = px_rc_of_type(type);
 	m.reg = reg;
 	if (reg != UINT32_MAX && (reg & RB_TAG)) {

@@ -143,21 +143,10 @@ static bool try_num(const px_layout *r, const px_layout *s, int num, fit *f)
 
 /* ---- building instructions ---- */
 
-static px_mop imm(int64_t v, int type)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_IMM;
-	m.imm = v;
-	m.type = (uint16_t)type;
-	return m;
-}
-
-static px_mop reg(px_isel *s, int type) { return px_reg_mop(s, type, px_new_reg(s, type, 1)); }
-
 /* px_ops[opi] with the given tokens (PX_TOK_*, 0 ends them), each in the
- * first empty slot that holds it */
-static px_minst *inst(px_isel *s, unsigned opi, const uint16_t *toks, px_loc loc)
+ * first empty slot that holds it, its results and operands */
+static px_minst *inst(px_isel *s, unsigned opi, const uint16_t *toks, const px_mop *res, uint32_t nres,
+                      const px_mop *ops, uint32_t nops, px_loc loc)
 {
 	const px_op_def *op = &px_ops[opi];
 	uint16_t slot[PX_MAX_SLOTS] = {0};
@@ -167,37 +156,22 @@ static px_minst *inst(px_isel *s, unsigned opi, const uint16_t *toks, px_loc loc
 				slot[i] = *toks;
 				break;
 			}
-	return px_emit_inst(s, op, slot, loc);
-}
-
-static px_mop *one(px_isel *s, px_mop m)
-{
-	px_mop *p = px_mops(s, 1);
-	*p = m;
-	return p;
+	return px_build_inst(s, op, slot, res, nres, ops, nops, loc);
 }
 
 /* d = name.toks a [, b [, c]] */
 static px_mop op3(px_isel *s, unsigned opi, const uint16_t *toks, px_mop d, const px_mop *a, unsigned na, px_loc loc)
 {
-	px_minst *mi = inst(s, opi, toks, loc);
-	mi->res = one(s, d);
-	mi->nres = 1;
-	mi->ops = px_mops(s, na);
-	memcpy(mi->ops, a, na * sizeof *a);
-	mi->nops = na;
-	px_finish(s, mi);
+	inst(s, opi, toks, &d, 1, a, na, loc);
 	return d;
 }
 
 static px_mop sreg_u32(px_isel *s, const char *name, px_loc loc)
 {
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_SREG;
+	px_mop m = px_mop_of(PX_M_SREG);
 	m.name.s = name;
 	m.name.n = (uint32_t)strlen(name);
-	return op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), &m, 1, loc);
+	return op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u32), &m, 1, loc);
 }
 
 /* off += ((x / div) % size) * scale, all u32 */
@@ -205,13 +179,13 @@ static px_mop add_index(px_isel *s, px_mop off, px_mop x, int64_t div, int64_t s
 {
 	px_mop t = x;
 	if (div > 1)
-		t = op3(s, PX_OP_div, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), (px_mop[]){t, imm(div, PX_T_u32)}, 2, loc);
-	t = op3(s, PX_OP_rem, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), (px_mop[]){t, imm(size, PX_T_u32)}, 2, loc);
+		t = op3(s, PX_OP_div, (const uint16_t[]){PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u32), (px_mop[]){t, px_imm_mop(PX_T_u32, div)}, 2, loc);
+	t = op3(s, PX_OP_rem, (const uint16_t[]){PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u32), (px_mop[]){t, px_imm_mop(PX_T_u32, size)}, 2, loc);
 	if (off.kind == PX_M_NONE)
-		return op3(s, PX_OP_mul, (const uint16_t[]){PX_TOK_lo, PX_TOK_u32, 0}, reg(s, PX_T_u32),
-		           (px_mop[]){t, imm(scale, PX_T_u32)}, 2, loc);
-	return op3(s, PX_OP_mad, (const uint16_t[]){PX_TOK_lo, PX_TOK_u32, 0}, reg(s, PX_T_u32),
-	           (px_mop[]){t, imm(scale, PX_T_u32), off}, 3, loc);
+		return op3(s, PX_OP_mul, (const uint16_t[]){PX_TOK_lo, PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u32),
+		           (px_mop[]){t, px_imm_mop(PX_T_u32, scale)}, 2, loc);
+	return op3(s, PX_OP_mad, (const uint16_t[]){PX_TOK_lo, PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u32),
+	           (px_mop[]){t, px_imm_mop(PX_T_u32, scale), off}, 3, loc);
 }
 
 /* The 64-bit base register of the copy's address and its constant offset. */
@@ -228,7 +202,7 @@ static px_mop base_reg(px_isel *s, const px_node *n, int64_t *off)
 	px_mop b = *a.base;
 	if (b.kind == PX_M_REG)
 		return b;
-	return op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_u64, 0}, reg(s, PX_T_u64), &b, 1, n->loc);
+	return op3(s, PX_OP_mov, (const uint16_t[]){PX_TOK_u64, 0}, px_fresh_reg(s, PX_T_u64), &b, 1, n->loc);
 }
 
 /* base + off32, as the 64-bit address register every lane uses */
@@ -236,16 +210,15 @@ static px_mop lane_address(px_isel *s, px_mop base, px_mop off32, px_loc loc)
 {
 	if (off32.kind == PX_M_NONE)
 		return base;
-	px_mop w = op3(s, PX_OP_cvt, (const uint16_t[]){PX_TOK_u64, PX_TOK_u32, 0}, reg(s, PX_T_u64), &off32, 1, loc);
-	return op3(s, PX_OP_add, (const uint16_t[]){PX_TOK_s64, 0}, reg(s, PX_T_u64), (px_mop[]){base, w}, 2, loc);
+	px_mop w = op3(s, PX_OP_cvt, (const uint16_t[]){PX_TOK_u64, PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u64), &off32, 1, loc);
+	return op3(s, PX_OP_add, (const uint16_t[]){PX_TOK_s64, 0}, px_fresh_reg(s, PX_T_u64), (px_mop[]){base, w}, 2, loc);
 }
 
 static px_mop at(px_isel *s, px_mop base, int64_t off)
 {
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = PX_M_ADDR;
-	m.base = one(s, base);
+	px_mop m = px_mop_of(PX_M_ADDR);
+	m.base = px_mops(s, 1);
+	*m.base = base;
 	m.off = off;
 	return m;
 }
@@ -269,7 +242,7 @@ static bool slot_is(const px_node *n, unsigned sname, unsigned tok)
 static px_mop warp_index(px_isel *s, px_loc loc)
 {
 	px_mop tid = sreg_u32(s, "%tid.x", loc);
-	return op3(s, PX_OP_shr, (const uint16_t[]){PX_TOK_u32, 0}, reg(s, PX_T_u32), (px_mop[]){tid, imm(5, PX_T_u32)}, 2, loc);
+	return op3(s, PX_OP_shr, (const uint16_t[]){PX_TOK_u32, 0}, px_fresh_reg(s, PX_T_u32), (px_mop[]){tid, px_imm_mop(PX_T_u32, 5)}, 2, loc);
 }
 
 /* ---- ldmatrix / stmatrix ---- */
@@ -288,33 +261,23 @@ static void emit_matrix(px_isel *s, const px_node *n, const fit *f, const px_op_
 		off = add_index(s, off, warp_index(s, n->loc), 1, f->s[G_WARP].size, 2 * f->s[G_WARP].stride, n->loc);
 	px_mop addr = lane_address(s, base, off, n->loc);
 	for (int64_t mm = 0; mm < f->r[G_OUTER].size; mm++) {
-		px_mop g;
-		memset(&g, 0, sizeof g);
-		g.kind = PX_M_GROUP;
+		px_mop g = px_mop_of(PX_M_GROUP);
 		g.elems = px_mops(s, (uint32_t)f->num);
 		g.nelems = (uint32_t)f->num;
 		for (int i = 0; i < f->num; i++)
 			g.elems[i] = tile_reg(s, n, (unsigned)((mm * f->r[G_OUTER].stride + i * f->r[G_NUM].stride) / 2));
-		px_minst *mi = px_emit_inst(s, op, slot, n->loc);
 		px_mop a = at(s, addr, off0 + 2 * mm * f->s[G_OUTER].stride);
-		mi->res = ld ? one(s, g) : NULL;
-		mi->nres = ld ? 1 : 0;
-		mi->ops = ld ? one(s, a) : px_mops(s, 2);
-		mi->nops = ld ? 1 : 2;
-		if (!ld) {
-			mi->ops[0] = a;
-			mi->ops[1] = g;
-		}
-		px_finish(s, mi);
+		if (ld)
+			px_build_inst(s, op, slot, &g, 1, &a, 1, n->loc);
+		else
+			px_build_inst(s, op, slot, NULL, 0, (px_mop[]){a, g}, 2, n->loc);
 	}
 }
 
 /* Two 16-bit registers as the {lo, hi} group a mov.b32 packs or unpacks. */
 static px_mop half_pair(px_mop *half, int64_t j)
 {
-	px_mop pair;
-	memset(&pair, 0, sizeof pair);
-	pair.kind = PX_M_GROUP;
+	px_mop pair = px_mop_of(PX_M_GROUP);
 	pair.elems = &half[2 * j];
 	pair.nelems = 2;
 	return pair;
@@ -341,7 +304,7 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 	int64_t elems = px_layout_local_size(r);
 	px_mop *half = px_mops(s, (uint32_t)elems);
 	for (int64_t e = 0; e < elems; e++)
-		half[e] = reg(s, PX_T_b16);
+		half[e] = px_fresh_reg(s, PX_T_b16);
 	static const uint16_t shared_b16[] = {PX_TOK_shared, PX_TOK_b16, 0}, generic_b16[] = {PX_TOK_b16, 0};
 	const uint16_t *memtoks = shared ? shared_b16 : generic_b16;
 	if (!ld)
@@ -364,12 +327,7 @@ static void emit_elements(px_isel *s, const px_node *n, const px_layout *r, cons
 		if (ld) {
 			op3(s, PX_OP_ld, memtoks, half[re], &a, 1, n->loc);
 		} else {
-			px_minst *mi = inst(s, PX_OP_st, memtoks, n->loc);
-			mi->ops = px_mops(s, 2);
-			mi->ops[0] = a;
-			mi->ops[1] = half[re];
-			mi->nops = 2;
-			px_finish(s, mi);
+			inst(s, PX_OP_st, memtoks, NULL, 0, (px_mop[]){a, half[re]}, 2, n->loc);
 		}
 	}
 	if (ld)
