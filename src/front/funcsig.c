@@ -58,13 +58,5 @@ void px_func_register(px_parser *P, bool defined)
 		}
 		return;
 	}
-	if (m->nfuncs == m->cap_funcs) {
-		uint32_t cap = m->cap_funcs ? m->cap_funcs * 2 : 16;
-		m->funcs = px_arena_grow(&m->arena, m->funcs, m->nfuncs, cap, sizeof *m->funcs);
-		m->cap_funcs = cap;
-	}
-	m->funcs[m->nfuncs] = sig;
-	px_module_sym_put(m, f->name, m->nfuncs << 1 | 1);
-	P->reg_undo = (px_reg_undo){.what = PX_REG_ADDED, .index = m->nfuncs};
-	m->nfuncs++;
+	P->reg_undo = (px_reg_undo){.what = PX_REG_ADDED, .index = px_module_add_func(m, &sig)};
 }

@@ -54,12 +54,5 @@ void px_global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name, px
 		px_report(m->diags, PX_SEV_NOTE, px_sym_loc(m, prev), PX_D_previous, (int)g.name.n, g.name.s);
 		return;
 	}
-	if (m->nglobals == m->cap_globals) {
-		uint32_t cap = m->cap_globals ? m->cap_globals * 2 : 16;
-		m->globals = px_arena_grow(&m->arena, m->globals, m->nglobals, cap, sizeof *m->globals);
-		m->cap_globals = cap;
-	}
-	m->globals[m->nglobals] = g;
-	px_module_sym_put(m, g.name, m->nglobals << 1);
-	m->nglobals++;
+	px_module_add_global(m, &g);
 }

@@ -129,6 +129,30 @@ void px_module_sym_remove(px_module *m, px_str name)
 		px_strmap_remove(&m->syms, name.s, name.n);
 }
 
+uint32_t px_module_add_func(px_module *m, const px_funcsig *sig)
+{
+	if (m->nfuncs == m->cap_funcs) {
+		uint32_t cap = m->cap_funcs ? m->cap_funcs * 2 : 16;
+		m->funcs = px_arena_grow(&m->arena, m->funcs, m->nfuncs, cap, sizeof *m->funcs);
+		m->cap_funcs = cap;
+	}
+	m->funcs[m->nfuncs] = *sig;
+	px_module_sym_put(m, sig->name, m->nfuncs << 1 | 1);
+	return m->nfuncs++;
+}
+
+uint32_t px_module_add_global(px_module *m, const px_global *g)
+{
+	if (m->nglobals == m->cap_globals) {
+		uint32_t cap = m->cap_globals ? m->cap_globals * 2 : 16;
+		m->globals = px_arena_grow(&m->arena, m->globals, m->nglobals, cap, sizeof *m->globals);
+		m->cap_globals = cap;
+	}
+	m->globals[m->nglobals] = *g;
+	px_module_sym_put(m, g->name, m->nglobals << 1);
+	return m->nglobals++;
+}
+
 void px_module_quiesce(px_module *m)
 {
 	if (m->symtab)

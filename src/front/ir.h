@@ -361,6 +361,10 @@ uint32_t px_module_sym(const px_module *m, px_str name);
 /* Enter, or take back, a name in syms (through m->symtab when there is one). */
 void px_module_sym_put(px_module *m, px_str name, uint32_t entry);
 void px_module_sym_remove(px_module *m, px_str name);
+/* Append a function's signature, or a variable, to m and enter its name;
+ * returns its index. */
+uint32_t px_module_add_func(px_module *m, const px_funcsig *sig);
+uint32_t px_module_add_global(px_module *m, const px_global *g);
 /* Before a registered signature changes in place. */
 void px_module_quiesce(px_module *m);
 /* Make view what a function closing now may see of m: the functions and

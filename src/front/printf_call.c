@@ -73,14 +73,7 @@ static void printf_decl(px_parser *P, px_loc loc)
 		}
 		return;
 	}
-	if (m->nfuncs == m->cap_funcs) {
-		uint32_t cap = m->cap_funcs ? m->cap_funcs * 2 : 16;
-		m->funcs = px_arena_grow(&m->arena, m->funcs, m->nfuncs, cap, sizeof *m->funcs);
-		m->cap_funcs = cap;
-	}
-	m->funcs[m->nfuncs] = sig;
-	px_module_sym_put(m, sig.name, m->nfuncs << 1 | 1);
-	m->nfuncs++;
+	px_module_add_func(m, &sig);
 }
 
 /* `printf "format", args`: the arguments go through a buffer in local memory,
