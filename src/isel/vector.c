@@ -14,6 +14,7 @@
 #include "isel/isel.h"
 #include "isel/match.h"
 #include "tables/query.h"
+#include "verify/align.h"
 #include "verify/verify.h"
 
 /* Merged widths, widest first. .v8 only for 32-bit elements (the 256-bit
@@ -23,57 +24,21 @@ static const unsigned widths[] = {8, 4, 2};
 
 static int slot_of(const px_node *n, unsigned sname) { return px_slot_find(n->op, sname); }
 
-static const px_global *global_named(const px_module *m, px_str name)
-{
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		if (m->globals[i].name.n == name.n && !memcmp(m->globals[i].name.s, name.s, name.n))
-			return &m->globals[i];
-	return NULL;
-}
-
 /* The value's only definition, if it is `mov @symbol`: that symbol's global. */
 static const px_global *moved_symbol(const px_isel *s, uint32_t id)
 {
 	const px_node *n = px_match_def(s, id);
 	if (!n || n->kind != PX_N_INST || n->op != &px_ops[PX_OP_mov] || n->nops != 1 || n->ops[0].kind != PX_O_SYM)
 		return NULL;
-	return global_named(s->m, n->ops[0].sym);
+	return px_global_named(s->m, n->ops[0].sym);
 }
 
-static uint32_t low_bit(int64_t c) { return c ? (uint32_t)((uint64_t)c & -(uint64_t)c) : 1u << 30; }
-
-/* What value id is known to be aligned to, in bytes (1: unknown): a
- * parameter's `align` (no statement assigns it again), the `align` of a
- * variable whose address it was moved from, what its only statement states
- * with {align = N}, or, for an add of such a value and a constant, the smaller
- * of the two alignments. depth bounds the walk up the adds. */
-static uint32_t value_align(const px_isel *s, uint32_t id, unsigned depth)
+/* The selector's view of the definitions (px_value_align). */
+static unsigned match_defs(const void *ctx, uint32_t id, const px_node **only)
 {
-	const px_value *v = &s->f->values[id];
-	if (v->count)
-		return 1;
-	if (v->param && v->param_index < s->f->nparams && !px_match_ndefs(s, id))
-		return s->f->params[v->param_index].align ? s->f->params[v->param_index].align : 1;
-	const px_node *d = px_match_def(s, id);
-	if (!d || d->kind != PX_N_INST)
-		return 1;
-	unsigned lg = (d->flags & PX_NF_align) >> PX_NF_align_SHIFT;
-	if (lg)
-		return 1u << lg;
-	const px_global *g = moved_symbol(s, id);
-	if (g)
-		return g->align ? g->align : 1;
-	if (!depth || d->op != &px_ops[PX_OP_add] || d->nops != 2)
-		return 1;
-	uint32_t a = 1u << 30;
-	for (unsigned i = 0; i < 2; i++) {
-		const px_opnd *o = &d->ops[i];
-		uint32_t x = o->kind == PX_O_INT ? low_bit(o->ival)
-		             : o->kind == PX_O_VALUE && o->elem < 0 ? value_align(s, o->id, depth - 1) : 1;
-		if (x < a)
-			a = x;
-	}
-	return a;
+	const px_isel *s = ctx;
+	*only = px_match_def(s, id);
+	return px_match_ndefs(s, id);
 }
 
 /* What the address's base is known to be aligned to, in bytes (1: unknown). */
@@ -83,12 +48,13 @@ static uint32_t base_align(const px_isel *s, const px_opnd *addr)
 	if (!b)
 		return 1;
 	if (b->kind == PX_O_SYM) {
-		const px_global *g = global_named(s->m, b->sym);
-		return g && g->align ? g->align : 1;
+		const px_global *g = px_global_named(s->m, b->sym);
+		return g ? px_symbol_align(g) : 1;
 	}
 	if (b->kind != PX_O_VALUE || b->elem >= 0)
 		return 1;
-	return value_align(s, b->id, 8);
+	uint32_t a = px_value_align(s->m, s->f, b->id, match_defs, s, 8);
+	return a ? a : 1;
 }
 
 /* The remark's advice for a base aligned to less than need: give the pointer

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/align.h"
 #include "verify/desc.h"
 #include "verify/verify.h"
 
@@ -328,71 +329,34 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 	return true;
 }
 
+/* How many statements define value in f, and the one when there is one. */
+static unsigned count_defs(const void *ctx, uint32_t value, const px_node **only)
+{
+	const px_func *f = ctx;
+	unsigned n = 0;
+	for (const px_node *x = f->first; x; x = x->next)
+		for (uint32_t r = 0; r < x->nres; r++)
+			if (x->res[r].kind == PX_O_VALUE && x->res[r].id == value && n++ == 0)
+				*only = x;
+	if (n != 1)
+		*only = NULL;
+	return n;
+}
+
 /* The one statement that defines value in f, or NULL (none, or several: a
  * value reassigned is not followed). */
 static const px_node *only_def(const px_func *f, uint32_t value)
 {
-	const px_node *def = NULL;
-	for (const px_node *x = f->first; x; x = x->next)
-		for (uint32_t r = 0; r < x->nres; r++)
-			if (x->res[r].kind == PX_O_VALUE && x->res[r].id == value) {
-				if (def)
-					return NULL;
-				def = x;
-			}
+	const px_node *def;
+	count_defs(f, value, &def);
 	return def;
-}
-
-/* The alignment a shared variable's address has: its align, else its
- * element's size. */
-static uint32_t symbol_align(const px_global *g)
-{
-	return g->align ? g->align : px_types[g->type].width / 8;
-}
-
-static uint32_t low_bit(int64_t c) { return c ? (uint32_t)((uint64_t)c & -(uint64_t)c) : 1u << 30; }
-
-/* What the address in value id is known to be a multiple of, in bytes; 0:
- * nothing is known. Known: a parameter's `align` (a parameter no statement
- * assigns), {align = N} on the one statement that defines it, a `mov` of a
- * shared variable's address, and an add of known values and constants (the
- * smaller alignment). depth bounds the walk up the adds. */
-static uint32_t known_align(const px_verifier *v, const px_func *f, uint32_t id, unsigned depth)
-{
-	const px_value *val = &f->values[id];
-	if (val->count)
-		return 0;
-	const px_node *d = only_def(f, id);
-	if (val->param)
-		return d || val->param_index >= f->nparams ? 0 : f->params[val->param_index].align;
-	if (!d || d->kind != PX_N_INST)
-		return 0;
-	unsigned lg = (d->flags & PX_NF_align) >> PX_NF_align_SHIFT;
-	if (lg)
-		return 1u << lg;
-	if (d->op == &px_ops[PX_OP_mov] && d->nops == 1 && d->ops[0].kind == PX_O_SYM) {
-		uint32_t e = px_module_sym(v->m, d->ops[0].sym);
-		return e == PX_STRMAP_NONE || (e & 1) ? 0 : symbol_align(&v->m->globals[e >> 1]);
-	}
-	if (!depth || d->op != &px_ops[PX_OP_add] || d->nops != 2)
-		return 0;
-	uint32_t a = 1u << 30;
-	for (unsigned i = 0; i < 2; i++) {
-		const px_opnd *o = &d->ops[i];
-		uint32_t x = o->kind == PX_O_INT ? low_bit(o->ival)
-		             : o->kind == PX_O_VALUE && o->elem < 0 ? known_align(v, f, o->id, depth - 1) : 0;
-		if (!x)
-			return 0;
-		a = x < a ? x : a;
-	}
-	return a;
 }
 
 /* The swizzle's alignment rule: the tile's start must be a multiple of the
  * bytes the swizzle pattern repeats in, unless base_offset says where in
  * the pattern it starts (then 16). The start is a shared variable plus a
  * constant (its align, else its element's size), or a register plus a
- * constant, known as known_align says; a register nothing is known of is
+ * constant, known as px_value_align says; a register nothing is known of is
  * assumed aligned (ptxemit-mir(5), "Descriptors"). */
 static void check_start(px_verifier *v, const px_func *fn, const px_node *n, const px_desc_value *dv)
 {
@@ -423,9 +387,9 @@ static void check_start(px_verifier *v, const px_func *fn, const px_node *n, con
 		const px_global *g = &v->m->globals[e >> 1];
 		if (g->space != PX_SPACE_SHARED) /* the space check reports it */
 			return;
-		align = symbol_align(g);
+		align = px_symbol_align(g);
 	} else if (a->base->kind == PX_O_VALUE && a->base->elem < 0) {
-		if (!(align = known_align(v, fn, a->base->id, 8)))
+		if (!(align = px_value_align(v->m, fn, a->base->id, count_defs, fn, 8)))
 			return;
 	} else
 		return;
