@@ -24,6 +24,12 @@
 # In-process latency: bench/latency.c, linked with libptxemit, translates a
 # one-kernel module of 1,000 statements many times in one process.
 #
+# The hazard checks' cost: bench/hazards.c, linked with libptxemit and
+# -Wl,--wrap=px_check_hazards, translates the largest module of each kind
+# (many functions, one kernel) and times the checks inside each translation:
+# their CPU time against the rest's (not measured where the linker cannot
+# wrap a symbol).
+#
 # Everything above runs ptxemit -j 1 (one thread). Then -j: bench/jobs.c,
 # linked with libptxemit, translates the largest module with 1, 2 and (where
 # the machine has more) as many threads as it has CPUs: wall time, CPU time,
@@ -86,11 +92,23 @@ if [ -f "$lib" ] && $CC -O2 -std=c11 -pthread -I"$here/../src" -o "$work/jobs" "
 	${PTXEMIT_LIBS:-} 2>/dev/null; then
 	have_jobs=yes
 fi
+# the hazard checks' cost: the verifier's call to them reaches a timer in the
+# benchmark; the library stays as ptxemit is built from it
+have_hazards=no
+if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -Wl,--wrap=px_check_hazards -o "$work/hazards" \
+	"$here/hazards.c" "$lib" ${PTXEMIT_LIBS:-} 2>/dev/null; then
+	have_hazards=yes
+fi
+haz_cost='' haz_nodes='' haz_ms='' haz_in_ms='' haz_rounds=''
+haz_one_cost='' haz_one_nodes='' haz_one_ms='' haz_one_in_ms='' haz_one_rounds=''
+# CPU ms in the checks, and their cost against the rest, from bench/hazards.c's line
+haz_read() { awk '{ printf "%.1f %.1f %.2f", $1 * 1000, $2 * 1000, $3 }' "$1"; }
 cpus=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 jobs_n="1 2"
 [ "$cpus" -gt 2 ] && jobs_n="$jobs_n $cpus"
-last_size=
+last_size= one_last=
 for size in $sizes; do last_size=$size; done
+for size in $one_sizes; do one_last=$size; done
 # the cheapest process there is: static where the C library allows it
 $CC -O2 -static -o "$work/bare" "$here/bare.c" 2>/dev/null || $CC -O2 -o "$work/bare" "$here/bare.c"
 have_llc=yes
@@ -196,6 +214,11 @@ for size in $sizes; do
 		"$work/jobs" "$rounds" "$mir" $jobs_n > "$work/jobs.out"
 		jobs_nodes=$nodes jobs_l0=${n_l0:-}
 	fi
+	if [ "$size" = "$last_size" ] && [ $have_hazards = yes ]; then
+		"$work/hazards" "$rounds" "$mir" > "$work/hazards.out"
+		set -- $(haz_read "$work/hazards.out")
+		haz_nodes=$nodes haz_ms=$1 haz_in_ms=$2 haz_cost=$3 haz_rounds=$rounds
+	fi
 	rm -f "$mir" "$ll" "$ptx" "$work/l0.ptx" "$work/l2.ptx" "$work/out.cubin" "$work/floor.out"
 done
 
@@ -262,6 +285,11 @@ if [ -n "$one_sizes" ]; then
 		one_worst_t=$(awk -v w="${one_worst_t:-0}" -v r="$ratio" 'BEGIN { print (r > w ? r : w) }')
 		bps=$(awk -v k="$rss" -v n="$nodes" 'BEGIN { printf "%.0f", k * 1024 / n }')
 		[ "$size" -ge 1000000 ] && one_worst_b=$bps
+		if [ "$size" = "$one_last" ] && [ $have_hazards = yes ]; then
+			"$work/hazards" "$rounds" "$mir" > "$work/hazards.out"
+			set -- $(haz_read "$work/hazards.out")
+			haz_one_nodes=$nodes haz_one_ms=$1 haz_one_in_ms=$2 haz_one_cost=$3 haz_one_rounds=$rounds
+		fi
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$nodes" "$(ms "$t_px")" \
 			"$(awk -v s="$n_px" 'BEGIN { printf "%.2f", s * 1000 }')" "$per" "$many_per" "$ratio" \
 			"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" "$bps" >> "$one_table"
@@ -277,6 +305,13 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "a bare static process (bench/bare.c) takes $spawn_wall_ms ms wall, $spawn_ms ms CPU here (medians of 51),"
 	echo "so ptxemit's own start-up is $startup_net ms."
 	[ -n "$lat_ms" ] && echo "In-process (bench/latency.c, px_translate on one kernel of $lat_nodes statements, 201 rounds): $lat_ms ms CPU median, $lat_min_ms ms least."
+	if [ -n "$haz_cost" ]; then
+		haz_one=
+		[ -n "$haz_one_cost" ] &&
+			haz_one="; $haz_one_in_ms of $haz_one_ms ms on one kernel of $haz_one_nodes statements ($haz_one_rounds rounds), +$haz_one_cost%"
+		echo "Hazard checks (bench/hazards.c, px_check_hazards timed inside px_translate, -j 1, thread CPU time, medians):" \
+			"$haz_in_ms of $haz_ms ms on the $haz_nodes-node module ($haz_rounds rounds), +$haz_cost% over the rest$haz_one."
+	fi
 	[ -n "$linearity" ] && echo "Linearity (ptxemit's least CPU time over the rounds when the module doubles):$linearity"
 	echo
 	echo "Times are CPU times (user + system) except the wall column; net times, ratios and the"
@@ -293,6 +328,8 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 	echo "| within 2.5x of the parse floor at $last_nodes nodes | x$last_parse | $(verdict "$last_parse" 2.5 "<") |"
 	echo "| start-up < 2 ms (over a bare process) | $startup_net ms | $(verdict "$startup_net" 2 "<") |"
 	echo "| < 64 MiB resident at $last_nodes nodes | $last_rss MiB | $(verdict "$last_rss" 64 "<") |"
+	haz_worst=$(awk -v a="$haz_cost" -v b="$haz_one_cost" 'BEGIN { if (a != "") print (b != "" && b + 0 > a + 0 ? b : a) }')
+	echo "| hazard checks: < 15% more CPU time at ${haz_nodes:-$last_nodes} nodes | ${haz_worst:++$haz_worst%${haz_one_cost:+ (worst)}} | $(verdict "$haz_worst" 15 "<") |"
 	echo "| a 1K-statement kernel translated in-process in < 1 ms | ${lat_ms:+$lat_ms ms} | $(verdict "$lat_ms" 1 "<") |"
 	if [ -n "$one_sizes" ]; then
 		echo "| one kernel: time per statement within 1.5x of many functions | ${one_worst_t:+x$one_worst_t (worst)} | $(verdict "$one_worst_t" 1.5 "<") |"
@@ -376,6 +413,6 @@ cat "$table"
 	echo
 	cat "$table"
 } > "$results"
-rm -f "$work/jobs" "$work/jobs.out" "$jobs_table" "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
+rm -f "$work/jobs" "$work/jobs.out" "$work/hazards" "$work/hazards.out" "$jobs_table" "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
 rmdir "$work" 2>/dev/null || true
 echo "results written to $results"
