@@ -92,6 +92,8 @@ static void put_imms(px_buf *out, const px_op_def *op, const px_opnd_def *d)
 			px_buf_printf(out, ", a multiple of %d", (int)d->range->multiple);
 		if (d->range->pow2)
 			px_buf_puts(out, ", a power of two");
+		if (d->range->nonzero)
+			px_buf_puts(out, ", not 0");
 	}
 }
 
@@ -172,6 +174,8 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	for (unsigned i = 0; i < op->noperands; i++)
 		px_buf_printf(out, "%s%s", i || op->nresults ? ", " : " ", op->operands[i].name);
 	px_buf_putc(out, '\n');
+	if (op->flags & PX_OPF_CARRY_IN)
+		px_buf_puts(out, "  reads the carry flag: a .cc instruction before it in its basic block sets it\n");
 	for (unsigned i = 0; i < op->nslots; i++) {
 		const px_slot_def *s = &op->slots[i];
 		px_buf_printf(out, "  slot .%s:", s->name);
