@@ -24,9 +24,11 @@
 # "S OPI TARGET PTX KERNEL COMBINATION<tab>TEXT<tab>TEXT IN THE OTHER ORDER"
 # per statement, "P OPI TARGET PTX KERNEL<tab>TEXT" per value a kernel
 # defines first, and at the end "count OP VARIANTS DESCRIBED BUILT STATEMENTS
-# LISTED" (DESCRIBED: the combinations written for, BIG slots counted once a
-# token; LISTED: the full product the variant lines list; BUILT: those a
-# statement was written for); an operand it cannot write is reported as
+# LISTED RULED" (DESCRIBED: the combinations written for, BIG slots counted
+# once a token; LISTED: the full product the variant lines list; BUILT: those
+# a statement was written for; RULED: those a "refused with" line of the
+# describe text refuses on every target, not written); an operand it cannot
+# write is reported as
 # "unbuilt OP VARIANT: WHY".
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
@@ -311,8 +313,25 @@ function combination(idx,    i, n, z, ch) {
 		if (vopt[i]) tok[slot[i]] = z == 0 ? "" : ch[z]
 		else tok[slot[i]] = ch[z + 1]
 	}
-	emit()
+	if (refused()) { described--; ruled++ }
+	else emit()
 	ncombos++
+}
+
+# whether a rule of the tables refuses the combination in tok[] on every
+# target ("refused with .sem weak, .scope cta gpu": each slot named holds one
+# of its tokens, or is empty where the list says "(empty)")
+function refused(    r, k, n, c, sl, want) {
+	for (r = 1; r <= nrules; r++) {
+		n = split(rules[r], c, /, /)
+		for (k = 1; k <= n; k++) {
+			sl = c[k]; sub(/^\./, "", sl); sub(/ .*/, "", sl)
+			want = c[k]; sub(/^[^ ]* /, "", want)
+			if (want == "(empty)" ? tok[sl] != "" : index(" " want " ", " " tok[sl] " ") == 0 || tok[sl] == "") break
+		}
+		if (k > n) return 1
+	}
+	return 0
 }
 
 BEGIN {
@@ -364,6 +383,7 @@ FNR == 1 {
 	next
 }
 /^  reads the carry flag/ { carry_in = 1; next }
+/^  refused with / { rules[++nrules] = substr($0, 17); next }
 /^  result / { opres[++nopres] = $0; next }
 /^  operand / { opopnd[++nopopnd] = $0; next }
 /^  variant [0-9]+:/ {
@@ -394,5 +414,5 @@ FNR == 1 {
 END {
 	variant_done()
 	for (u in unbuilt) print "unbuilt " u
-	print "count", op, nvariants, described, built, statements, listed
+	print "count", op, nvariants, described, built, statements, listed, ruled + 0
 }

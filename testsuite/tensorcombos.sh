@@ -34,7 +34,9 @@
 # (testsuite/sweepcache.sh), so a second run asks ptxas only about texts that
 # changed; JOBS ptxas run at once. The number of combinations written must
 # equal the number the describe text lists: a variant whose operands the
-# generator cannot write fails the test instead of being left out.
+# generator cannot write fails the test instead of being left out. A
+# combination a rule of the tables refuses on every target (the describe
+# text's "refused with" lines) is counted and not written.
 # PX_COMBOS_OPS, an extended regular expression, limits the operations
 # (default: every one).
 #
@@ -262,7 +264,7 @@ done <targets
 awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split($1, f, " "); op[f[1]] = f[2]; text[f[1]] = $2; own[f[1]] = f[3]; next }
   FILENAME == ARGV[2] {
     split($0, c, " "); $0 = ""; for (i in c) $i = c[i]
-    if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; listed += $7
+    if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; listed += $7; ruled += $8
       if ($4 != $5) { bad++; print "tensorcombos: " $2 " lists " $4 " combinations, " $5 " written" } }
     else { bad++; print "tensorcombos: cannot write " substr($0, 9) }
     next }
@@ -277,6 +279,7 @@ awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split
   END {
     printf "tensorcombos: %d operations, %d variants, %d combinations listed (%d in full), %d written as %d statements\n",
       nops, nvar, desc, listed, built, stmts
+    if (ruled) printf "tensorcombos: %d combinations listed that a rule of the tables refuses on every target, not written\n", ruled
     printf "tensorcombos: %d statement and value verdicts on %d targets: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects\n",
       tot, ntarg, n["acc"], n["rej"], n["unsound"], n["false"]
     printf "tensorcombos: the same statements with their tokens in another order: %d refused or printed otherwise\n", nord

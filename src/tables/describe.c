@@ -193,6 +193,26 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	}
 	put_opnds(out, "  ", false, op, op->results, op->nresults);
 	put_opnds(out, "  ", true, op, op->operands, op->noperands);
+	/* the token combinations a rule refuses on every target, which the
+	 * variants below may list */
+	for (unsigned i = 0; i < op->nrules; i++) {
+		const px_rule *r = &op->rules[i];
+		if (r->sm_below || r->ptx_below || r->sm_from || r->not_arch)
+			continue;
+		px_buf_puts(out, "  refused with");
+		bool first = true;
+		for (unsigned k = 0; k < op->nslots; k++) {
+			if (!r->when[k])
+				continue;
+			px_buf_printf(out, "%s .%s ", first ? "" : ",", op->slots[k].name);
+			if (r->when[k][0])
+				put_toks(out, r->when[k]);
+			else
+				px_buf_puts(out, "(empty)");
+			first = false;
+		}
+		px_buf_putc(out, '\n');
+	}
 	for (const px_prop_def *p = op->props; p && p->key; p++) {
 		px_buf_printf(out, "  property %s: fills .%s", p->key,
 		              p->slot >= 0 && p->slot < op->nslots ? op->slots[p->slot].name : "?");
