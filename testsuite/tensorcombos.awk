@@ -43,6 +43,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
 	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
 	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""; list[n, "group"] = 0
+	list[n, "crd"] = ""; list[n, "crdn"] = 0
 	for (i = 2; i <= nf; i++) {
 		if (f[i] ~ /^type from \./) {
 			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
@@ -66,6 +67,8 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 		else if (f[i] == "not 0" && list[n, "lo"] == "0") list[n, "lo"] = mult != "" ? mult : 1
 		else if (f[i] == "a power of two" && list[n, "lo"] + 0 <= 0) list[n, "lo"] = 1
 		else if (f[i] ~ /^a multiple of /) mult = substr(f[i], 15)
+		else if (f[i] ~ /^one per dimension of \./ && rest ~ /coordinates \[a, /) { list[n, "crd"] = f[i]; sub(/.*of \./, "", list[n, "crd"]) }
+		else if (f[i] ~ /^[0-9]+ of them$/ && rest ~ /coordinates \[a, /) list[n, "crdn"] = f[i] + 0
 		else if (f[i] == "optional") list[n, "opt"] = 1
 		else if (f[i] == "only _") list[n, "sink"] = 1
 	}
@@ -191,7 +194,12 @@ function operand(list, i,    k, t, c, sp) {
 	if (k == "address") {
 		sp = list[i, "space"]
 		if (list[i, "sslot"] != "") sp = tok[list[i, "sslot"]] != "" ? tok[list[i, "sslot"]] : fixed[list[i, "sslot"]] != "" ? fixed[list[i, "sslot"]] : "generic"
-		if (address(sp) == "") why = "an address in " sp
+		if (address(sp) == "") { why = "an address in " sp; return "" }
+		# a tensor map's coordinates, s32 values: one per dimension of
+		# the slot named (.dim: 3d, three), or the count given
+		c = list[i, "crdn"]
+		if (list[i, "crd"] != "") { c = tok[list[i, "crd"]]; gsub(/[^0-9]/, "", c); c += 0 }
+		if (c) return substr(address(sp), 1, length(address(sp)) - 1) ", (" list_of(value("s32", 0), c) ")]"
 		return address(sp)
 	}
 	if (k == "value" || k == "register") {

@@ -142,6 +142,12 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 		}
 		if (operands)
 			put_space(out, op, &d[i]);
+		if ((d[i].flags & PX_OPND_COORDS) && d[i].count_slot >= 0 && d[i].count_slot < op->nslots)
+			px_buf_printf(out, ", coordinates [a, (c0 ...)], one per dimension of .%s", op->slots[d[i].count_slot].name);
+		else if ((d[i].flags & PX_OPND_COORDS) && d[i].count)
+			px_buf_printf(out, ", coordinates [a, (c0 ...)], %u of them", d[i].count);
+		else if (d[i].flags & PX_OPND_COORDS)
+			px_buf_puts(out, ", coordinates [a, (c0 ...)], as many as its geometry takes");
 		put_imms(out, op, &d[i]);
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");
