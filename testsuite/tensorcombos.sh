@@ -189,11 +189,13 @@ while read -r t tmin; do
       idx++; nb = 0
       while ((getline l < file) > 0) {
         if (name == "") {
-          if (l ~ /^\.(visible|weak|entry|func)/) {
+          # a function; a module variable (.visible .const too) is declared
+          # once a version, in every text of it
+          if (l ~ /^(\.(visible|weak|extern) +)?\.(entry|func)/) {
             name = l; sub(/^.*(entry|func) +/, "", name); sub(/[( ].*/, "", name)
             fam = name; sub(/_.*/, "", fam); tid = v "." fam
             instmt = 0; any = 0; nb = 0
-          } else if (l ~ /^\.(shared|global|const)/ && !((v, l) in decl)) { decl[v, l] = 1; decls[v] = decls[v] l "\n" }
+          } else if (l ~ /^(\.(visible|weak|extern) +)?\.(shared|global|const)/ && !((v, l) in decl)) { decl[v, l] = 1; decls[v] = decls[v] l "\n" }
           if (name == "") continue
         }
         if (l ~ /^[ \t]*\.loc /) {
