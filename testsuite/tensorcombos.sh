@@ -279,7 +279,7 @@ awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split
       print (f[3] == "false" ? "false reject" : "unsound") " on " f[1] ": " text[f[2]] (f[3] == "false" ? "\n  ptxemit: " line : "")
     } }
   END {
-    printf "tensorcombos: %d operations, %d variants, %d combinations listed (%d in full), %d written as %d statements\n",
+    printf "tensorcombos: %d operations, %d variants, %d combinations listed (%.0f in full), %d written as %d statements\n",
       nops, nvar, desc, listed, built, stmts
     if (ruled) printf "tensorcombos: %d combinations listed that a rule of the tables refuses on every target, not written\n", ruled
     printf "tensorcombos: %d statement and value verdicts on %d targets: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects\n",
