@@ -114,7 +114,11 @@ awk -F '\t' -v most=200 '
           # over a long function (wgmma most of all)
           for (p = 0; p * most < nsl[k] || p == 0; p++) {
             print "kernel @" k "_" p "(%p: ptr, %g: ptr global" (k in usepa ? ", %pa: b8[64] align 16" : "") ") {" > file; ln++
-            for (l = 1; l <= npl[k]; l++) { print pl[k, l] > file; ln++; if (!tw_) print key, ln, pid[k, l] >"map" }
+            # a local array before the values: MIR declares it before any
+            # statement of the body
+            for (pass = 0; pass <= 1; pass++)
+              for (l = 1; l <= npl[k]; l++)
+                if ((pl[k, l] ~ /^  local /) == !pass) { print pl[k, l] > file; ln++; if (!tw_) print key, ln, pid[k, l] >"map" }
             for (l = p * most + 1; l <= nsl[k] && l <= (p + 1) * most; l++) {
               print (tw_ ? tw[k, l] : sl[k, l]) > file; ln++; if (!tw_) print key, ln, sid[k, l] >"map"
             }
