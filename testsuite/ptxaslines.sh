@@ -10,6 +10,8 @@
 # lines up to the next (labels kept, so that no branch loses its target), and
 # ptxas is asked again, until it assembles what is left or names no new line.
 # Line numbers do not move: a blanked line stays, empty.
+# A fatal error with a line (ptxas stops at a video selector it cannot parse,
+# "line N; fatal : Parsing error near '.b1024'") names its line too.
 # -O0: the verdicts are the parser's and the code generator's, the same at
 # every optimization level, and -O0 spares the optimizer's time on big texts.
 set -u
@@ -23,7 +25,7 @@ while :; do
     v=ok; test -n "$lines" && v=no:$lines
     break
   fi
-  new=`sed -n 's/^ptxas [^,]*, line \([0-9]*\); error.*/\1/p' "$work.err" | sort -un`
+  new=`sed -n 's/^ptxas [^,]*, line \([0-9]*\); \(error\|fatal\).*/\1/p' "$work.err" | sort -un`
   test -n "$new" || { v=no; test -n "$lines" && v=no:$lines; test -z "$lines" && cp "$work.err" "$file.fatal"; break; }
   # the same lines again: ptxas refuses something blanking cannot remove
   fresh=`echo "$new" | awk -v had=",$lines," 'index(had, "," $1 ",") == 0'`

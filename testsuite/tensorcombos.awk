@@ -24,15 +24,17 @@
 # "S OPI TARGET PTX KERNEL COMBINATION<tab>TEXT<tab>TEXT IN THE OTHER ORDER"
 # per statement, "P OPI TARGET PTX KERNEL<tab>TEXT" per value a kernel
 # defines first, and at the end "count OP VARIANTS DESCRIBED BUILT STATEMENTS
-# LISTED" (DESCRIBED: the combinations written for, BIG slots counted once a
-# token; LISTED: the full product the variant lines list; BUILT: those a
-# statement was written for); an operand it cannot write is reported as
+# LISTED RULED" (DESCRIBED: the combinations written for, BIG slots counted
+# once a token; LISTED: the full product the variant lines list; BUILT: those
+# a statement was written for; RULED: those a "refused with" line of the
+# describe text refuses on every target, not written); an operand it cannot
+# write is reported as
 # "unbuilt OP VARIANT: WHY".
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
 
 # an operand or result line of the describe text, kept as its fields
-function opnd(line, list, n,    name, rest, f, nf, i, hi) {
+function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 	name = line; sub(/:.*/, "", name); sub(/^.* /, "", name)
 	rest = line; sub(/^[^:]*: */, "", rest)
 	nf = split(rest, f, /, /)
@@ -41,6 +43,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi) {
 	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
 	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
 	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""; list[n, "group"] = 0
+	list[n, "crd"] = ""; list[n, "crdn"] = 0
 	for (i = 2; i <= nf; i++) {
 		if (f[i] ~ /^type from \./) {
 			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
@@ -51,7 +54,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi) {
 		else if (f[i] ~ /^a group sized by \./) list[n, "cslot"] = substr(f[i], 19)
 		else if (f[i] ~ /^space from \./) { list[n, "sslot"] = substr(f[i], 13); sub(/ .*/, "", list[n, "sslot"]) }
 		else if (f[i] ~ /^space /) list[n, "space"] = substr(f[i], 7)
-		else if (f[i] ~ /^one of /) { if (list[n, "imm"] == "") { list[n, "imm"] = substr(f[i], 8); sub(/[ ;].*/, "", list[n, "imm"]) } }
+		else if (f[i] ~ /^one of /) list[n, "imm"] = substr(f[i], 8)
 		else if (f[i] ~ /^-?[0-9]+ to -?[0-9]+$/) {
 			# the range's low end, or 0 where the range holds it (the low end
 			# of a signed 64-bit range is out of range for a 32-bit operand)
@@ -59,6 +62,13 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi) {
 			hi = f[i]; sub(/.* /, "", hi)
 			if (list[n, "lo"] + 0 <= 0 && hi + 0 >= 0) list[n, "lo"] = "0"
 		}
+		# a range that holds 0 where 0 is no value it takes: its least
+		# positive power of two or multiple
+		else if (f[i] == "not 0" && list[n, "lo"] == "0") list[n, "lo"] = mult != "" ? mult : 1
+		else if (f[i] == "a power of two" && list[n, "lo"] + 0 <= 0) list[n, "lo"] = 1
+		else if (f[i] ~ /^a multiple of /) mult = substr(f[i], 15)
+		else if (f[i] ~ /^one per dimension of \./ && rest ~ /coordinates \[a, /) { list[n, "crd"] = f[i]; sub(/.*of \./, "", list[n, "crd"]) }
+		else if (f[i] ~ /^[0-9]+ of them$/ && rest ~ /coordinates \[a, /) list[n, "crdn"] = f[i] + 0
 		else if (f[i] == "optional") list[n, "opt"] = 1
 		else if (f[i] == "only _") list[n, "sink"] = 1
 	}
@@ -81,6 +91,31 @@ function countof(list, i,    c) {
 	return list[i, "count"]
 }
 
+# the width in bits of a type (f16x2: 32), 0 where it has none (pred)
+function width(t,    n, x) {
+	n = t; sub(/^[a-z]+/, "", n); x = 1
+	if (n ~ /x[0-9]+$/) { x = n; sub(/.*x/, "", x); sub(/x.*/, "", n) }
+	return n ~ /^[0-9]+$/ ? n * x : 0
+}
+
+# whether a group of type t is the pieces of one register of the type the
+# statement's one type slot names (mov's packing and unpacking): pieces are
+# written as a list, (a, b) or several results, not as an array value. An
+# operation of several type slots (mma's) takes its groups as arrays.
+function pieces(t,    i, w, n) {
+	# 8-bit values have no array: always a list
+	if (width(t) == 8) return 1
+	n = 0
+	for (i = 1; i <= nslots; i++) n += typeslot[slot[i]]
+	if (n != 1) return 0
+	for (i = 1; i <= nslots; i++)
+		if (typeslot[slot[i]] && tok[slot[i]] != "") {
+			w = width(tok[slot[i]])
+			return w > 0 && width(t) > 0 && width(t) < w
+		}
+	return 0
+}
+
 # a value of type t and count c (0: a scalar), defined once in the kernel's prelude
 function value(t, c,    name) {
 	name = "%v" t (c ? "_" c : "")
@@ -89,7 +124,11 @@ function value(t, c,    name) {
 		if (t == "pred") {
 			value("u32", 0)
 			prelude(name ":pred = setp.ne %vu32, 0")
-		} else
+		} else if (width(t) == 8)
+			# no mov writes an 8-bit value (ptxemit-mir(5): it lives in
+			# a 16-bit or a true .b8 register); a load does
+			prelude(name ":" t " = ld.global [%g]")
+		else
 			prelude(name ":" t (c ? "[" c "]" : "") " = mov " (t ~ /^f[0-9]+$/ ? "0.0" : "0"))
 	}
 	return name
@@ -126,10 +165,23 @@ function symbol(sp) {
 	return "@sh"
 }
 
+# the first literal of an allowed set ("4 8 16 with .cop ca; 16 with .cop
+# cg": the set of the slot's token in the combination, else the first)
+function oneof(spec,    sets, n, k, w, wf) {
+	n = split(spec, sets, /; one of /)
+	for (k = 1; k <= n; k++)
+		if (match(sets[k], / with \.[^ ]+ [^ ;]+$/)) {
+			w = substr(sets[k], RSTART + 7); split(w, wf, " ")
+			if (tok[wf[1]] == wf[2]) { sub(/ .*/, "", sets[k]); return sets[k] }
+		}
+	sub(/[ ;].*/, "", sets[1])
+	return sets[1]
+}
+
 # one operand of the statement, or "" where it cannot be written (why says why)
 function operand(list, i,    k, t, c, sp) {
 	k = list[i, "kind"]; t = typeof_(list, i); c = countof(list, i)
-	if (k == "immediate") return list[i, "imm"] != "" ? list[i, "imm"] : list[i, "lo"] != "" ? list[i, "lo"] : "0"
+	if (k == "immediate") return list[i, "imm"] != "" ? oneof(list[i, "imm"]) : list[i, "lo"] != "" ? list[i, "lo"] : "0"
 	if (k == "predicate") return value("pred", 0)
 	# a label the prelude defines (a branch back to it is never taken: the
 	# statements are judged, not run); a list of labels has two
@@ -142,24 +194,44 @@ function operand(list, i,    k, t, c, sp) {
 	if (k == "address") {
 		sp = list[i, "space"]
 		if (list[i, "sslot"] != "") sp = tok[list[i, "sslot"]] != "" ? tok[list[i, "sslot"]] : fixed[list[i, "sslot"]] != "" ? fixed[list[i, "sslot"]] : "generic"
-		if (address(sp) == "") why = "an address in " sp
+		if (address(sp) == "") { why = "an address in " sp; return "" }
+		# a tensor map's coordinates, s32 values: one per dimension of
+		# the slot named (.dim: 3d, three), or the count given
+		c = list[i, "crdn"]
+		if (list[i, "crd"] != "") { c = tok[list[i, "crd"]]; gsub(/[^0-9]/, "", c); c += 0 }
+		if (c) return substr(address(sp), 1, length(address(sp)) - 1) ", (" list_of(value("s32", 0), c) ")]"
 		return address(sp)
 	}
 	if (k == "value" || k == "register") {
-		if (k == "value" && list[i, "imm"] != "") return list[i, "imm"]
+		if (k == "value" && list[i, "imm"] != "") return oneof(list[i, "imm"])
 		if (k == "value" && list[i, "lo"] != "") return list[i, "lo"]
 		if (t == "") { why = "operand " list[i, "name"] " has no type"; return "" }
+		if (c && pieces(t)) return "(" list_of(value(t, 0), c) ")"
 		return value(t, c)
 	}
 	why = "a " k " operand"
 	return ""
 }
 
-function result(list, i,    t) {
+# n copies of s, comma-separated
+function list_of(s, n,    r, k) { r = s; for (k = 2; k <= n; k++) r = r ", " s; return r }
+
+# a result: a fresh name for a scalar (a result is never read by a later
+# statement, so no statement sees the space or value another one left in a
+# name, such as a cvta's global address read as a shared one), several for
+# pieces; a group is the kernel's value of its type and count (fresh groups
+# would multiply the registers of the wgmma and tcgen05 kernels)
+function result(list, i,    t, c, r, k) {
 	if (list[i, "sink"]) return "_"
-	t = typeof_(list, i)
+	t = typeof_(list, i); c = countof(list, i)
 	if (t == "") { why = "result " list[i, "name"] " has no type"; return "" }
-	return value(t, countof(list, i))
+	if (c && pieces(t)) {
+		r = ""
+		for (k = 1; k <= c; k++) r = r (k > 1 ? ", " : "") "%d" ++nfresh ":" t
+		return r
+	}
+	if (c) return value(t, c)
+	return "%d" ++nfresh ":" t
 }
 
 # the statements of the current combination (tok[]): "S OPI TARGET PTX
@@ -179,6 +251,10 @@ function emit(    s, s2, g, props, i, r, r2, o, cta, nop, tail, dropped, lastopt
 	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
 	kern = "k" (cta == "" ? 0 : cta)
 	mod = target " " ptxv
+	# an operation that reads the carry flag follows a .cc instruction that
+	# sets it in its basic block (ptxemit refuses it otherwise): one in the
+	# kernel's prelude; every statement after it keeps its flag
+	if (carry_in) once("%vcc", "%vcc:u32 = add.cc.u32 " value("u32", 0) ", %vu32")
 	why = ""
 	r = ""
 	for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
@@ -188,6 +264,11 @@ function emit(    s, s2, g, props, i, r, r2, o, cta, nop, tail, dropped, lastopt
 	# with every optional operand, then (where there is one) without
 	r2 = r != "" ? r " = " : ""
 	for (dropped = 0; dropped <= (lastopt > 0); dropped++) {
+		if (dropped) {
+			r = ""
+			for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
+			r2 = r != "" ? r " = " : ""
+		}
 		tail = ""
 		nop = dropped ? lastopt - 1 : nopnds
 		for (i = 1; i <= nop; i++) tail = tail (i > 1 ? ", " : " ") o[i]
@@ -240,8 +321,25 @@ function combination(idx,    i, n, z, ch) {
 		if (vopt[i]) tok[slot[i]] = z == 0 ? "" : ch[z]
 		else tok[slot[i]] = ch[z + 1]
 	}
-	emit()
+	if (refused()) { described--; ruled++ }
+	else emit()
 	ncombos++
+}
+
+# whether a rule of the tables refuses the combination in tok[] on every
+# target ("refused with .sem weak, .scope cta gpu": each slot named holds one
+# of its tokens, or is empty where the list says "(empty)")
+function refused(    r, k, n, c, sl, want) {
+	for (r = 1; r <= nrules; r++) {
+		n = split(rules[r], c, /, /)
+		for (k = 1; k <= n; k++) {
+			sl = c[k]; sub(/^\./, "", sl); sub(/ .*/, "", sl)
+			want = c[k]; sub(/^[^ ]* /, "", want)
+			if (want == "(empty)" ? tok[sl] != "" : index(" " want " ", " " tok[sl] " ") == 0 || tok[sl] == "") break
+		}
+		if (k > n) return 1
+	}
+	return 0
 }
 
 BEGIN {
@@ -289,8 +387,11 @@ FNR == 1 {
 	fixed[name] = ""; noprint[nslots] = 0
 	if ($0 ~ /\(always\)/) fixed[name] = $3
 	if ($0 ~ /\(a property; not printed\)/) noprint[nslots] = 1
+	typeslot[name] = $0 ~ /\(inferred when left out\)/
 	next
 }
+/^  reads the carry flag/ { carry_in = 1; next }
+/^  refused with / { rules[++nrules] = substr($0, 17); next }
 /^  result / { opres[++nopres] = $0; next }
 /^  operand / { opopnd[++nopopnd] = $0; next }
 /^  variant [0-9]+:/ {
@@ -321,5 +422,5 @@ FNR == 1 {
 END {
 	variant_done()
 	for (u in unbuilt) print "unbuilt " u
-	print "count", op, nvariants, described, built, statements, listed
+	print "count", op, nvariants, described, built, statements, listed, ruled + 0
 }

@@ -34,7 +34,9 @@
 # (testsuite/sweepcache.sh), so a second run asks ptxas only about texts that
 # changed; JOBS ptxas run at once. The number of combinations written must
 # equal the number the describe text lists: a variant whose operands the
-# generator cannot write fails the test instead of being left out.
+# generator cannot write fails the test instead of being left out. A
+# combination a rule of the tables refuses on every target (the describe
+# text's "refused with" lines) is counted and not written.
 # PX_COMBOS_OPS, an extended regular expression, limits the operations
 # (default: every one).
 #
@@ -112,7 +114,11 @@ awk -F '\t' -v most=200 '
           # over a long function (wgmma most of all)
           for (p = 0; p * most < nsl[k] || p == 0; p++) {
             print "kernel @" k "_" p "(%p: ptr, %g: ptr global" (k in usepa ? ", %pa: b8[64] align 16" : "") ") {" > file; ln++
-            for (l = 1; l <= npl[k]; l++) { print pl[k, l] > file; ln++; if (!tw_) print key, ln, pid[k, l] >"map" }
+            # a local array before the values: MIR declares it before any
+            # statement of the body
+            for (pass = 0; pass <= 1; pass++)
+              for (l = 1; l <= npl[k]; l++)
+                if ((pl[k, l] ~ /^  local /) == !pass) { print pl[k, l] > file; ln++; if (!tw_) print key, ln, pid[k, l] >"map" }
             for (l = p * most + 1; l <= nsl[k] && l <= (p + 1) * most; l++) {
               print (tw_ ? tw[k, l] : sl[k, l]) > file; ln++; if (!tw_) print key, ln, sid[k, l] >"map"
             }
@@ -187,11 +193,13 @@ while read -r t tmin; do
       idx++; nb = 0
       while ((getline l < file) > 0) {
         if (name == "") {
-          if (l ~ /^\.(visible|weak|entry|func)/) {
+          # a function; a module variable (.visible .const too) is declared
+          # once a version, in every text of it
+          if (l ~ /^(\.(visible|weak|extern) +)?\.(entry|func)/) {
             name = l; sub(/^.*(entry|func) +/, "", name); sub(/[( ].*/, "", name)
             fam = name; sub(/_.*/, "", fam); tid = v "." fam
             instmt = 0; any = 0; nb = 0
-          } else if (l ~ /^\.(shared|global|const)/ && !((v, l) in decl)) { decl[v, l] = 1; decls[v] = decls[v] l "\n" }
+          } else if (l ~ /^(\.(visible|weak|extern) +)?\.(shared|global|const)/ && !((v, l) in decl)) { decl[v, l] = 1; decls[v] = decls[v] l "\n" }
           if (name == "") continue
         }
         if (l ~ /^[ \t]*\.loc /) {
@@ -262,7 +270,7 @@ done <targets
 awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split($1, f, " "); op[f[1]] = f[2]; text[f[1]] = $2; own[f[1]] = f[3]; next }
   FILENAME == ARGV[2] {
     split($0, c, " "); $0 = ""; for (i in c) $i = c[i]
-    if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; listed += $7
+    if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; listed += $7; ruled += $8
       if ($4 != $5) { bad++; print "tensorcombos: " $2 " lists " $4 " combinations, " $5 " written" } }
     else { bad++; print "tensorcombos: cannot write " substr($0, 9) }
     next }
@@ -275,8 +283,9 @@ awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split
       print (f[3] == "false" ? "false reject" : "unsound") " on " f[1] ": " text[f[2]] (f[3] == "false" ? "\n  ptxemit: " line : "")
     } }
   END {
-    printf "tensorcombos: %d operations, %d variants, %d combinations listed (%d in full), %d written as %d statements\n",
+    printf "tensorcombos: %d operations, %d variants, %d combinations listed (%.0f in full), %d written as %d statements\n",
       nops, nvar, desc, listed, built, stmts
+    if (ruled) printf "tensorcombos: %d combinations listed that a rule of the tables refuses on every target, not written\n", ruled
     printf "tensorcombos: %d statement and value verdicts on %d targets: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects\n",
       tot, ntarg, n["acc"], n["rej"], n["unsound"], n["false"]
     printf "tensorcombos: the same statements with their tokens in another order: %d refused or printed otherwise\n", nord

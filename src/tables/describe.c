@@ -92,6 +92,8 @@ static void put_imms(px_buf *out, const px_op_def *op, const px_opnd_def *d)
 			px_buf_printf(out, ", a multiple of %d", (int)d->range->multiple);
 		if (d->range->pow2)
 			px_buf_puts(out, ", a power of two");
+		if (d->range->nonzero)
+			px_buf_puts(out, ", not 0");
 	}
 }
 
@@ -140,6 +142,12 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 		}
 		if (operands)
 			put_space(out, op, &d[i]);
+		if ((d[i].flags & PX_OPND_COORDS) && d[i].count_slot >= 0 && d[i].count_slot < op->nslots)
+			px_buf_printf(out, ", coordinates [a, (c0 ...)], one per dimension of .%s", op->slots[d[i].count_slot].name);
+		else if ((d[i].flags & PX_OPND_COORDS) && d[i].count)
+			px_buf_printf(out, ", coordinates [a, (c0 ...)], %u of them", d[i].count);
+		else if (d[i].flags & PX_OPND_COORDS)
+			px_buf_puts(out, ", coordinates [a, (c0 ...)], as many as its geometry takes");
 		put_imms(out, op, &d[i]);
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");
@@ -172,6 +180,8 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	for (unsigned i = 0; i < op->noperands; i++)
 		px_buf_printf(out, "%s%s", i || op->nresults ? ", " : " ", op->operands[i].name);
 	px_buf_putc(out, '\n');
+	if (op->flags & PX_OPF_CARRY_IN)
+		px_buf_puts(out, "  reads the carry flag: a .cc instruction before it in its basic block sets it\n");
 	for (unsigned i = 0; i < op->nslots; i++) {
 		const px_slot_def *s = &op->slots[i];
 		px_buf_printf(out, "  slot .%s:", s->name);
@@ -189,6 +199,26 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	}
 	put_opnds(out, "  ", false, op, op->results, op->nresults);
 	put_opnds(out, "  ", true, op, op->operands, op->noperands);
+	/* the token combinations a rule refuses on every target, which the
+	 * variants below may list */
+	for (unsigned i = 0; i < op->nrules; i++) {
+		const px_rule *r = &op->rules[i];
+		if (r->sm_below || r->ptx_below || r->sm_from || r->not_arch)
+			continue;
+		px_buf_puts(out, "  refused with");
+		bool first = true;
+		for (unsigned k = 0; k < op->nslots; k++) {
+			if (!r->when[k])
+				continue;
+			px_buf_printf(out, "%s .%s ", first ? "" : ",", op->slots[k].name);
+			if (r->when[k][0])
+				put_toks(out, r->when[k]);
+			else
+				px_buf_puts(out, "(empty)");
+			first = false;
+		}
+		px_buf_putc(out, '\n');
+	}
 	for (const px_prop_def *p = op->props; p && p->key; p++) {
 		px_buf_printf(out, "  property %s: fills .%s", p->key,
 		              p->slot >= 0 && p->slot < op->nslots ? op->slots[p->slot].name : "?");

@@ -172,13 +172,14 @@ enum px_opnd_kind {
 	PX_OK_SYM,    /* @symbol */
 };
 enum px_derive { PX_DERIVE_NONE, PX_DERIVE_WIDE, PX_DERIVE_HALF };
-/* An operand's `range:`, `multiple:` and `power_of_two:` (data/ops): an integer
- * literal there must lie in [lo, hi], be a multiple of `multiple` and, with pow2,
- * a power of two. */
+/* An operand's `range:`, `multiple:`, `power_of_two:` and `nonzero:` (data/ops):
+ * an integer literal there must lie in [lo, hi], be a multiple of `multiple`,
+ * with pow2 a power of two and with nonzero other than 0. */
 typedef struct px_imm_range {
 	int64_t lo, hi;
 	int32_t multiple; /* 1: any */
 	bool pow2;
+	bool nonzero;
 } px_imm_range;
 
 typedef struct px_opnd_def {

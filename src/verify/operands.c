@@ -85,7 +85,8 @@ static void check_value_use(px_verifier *v, px_func *f, const px_opnd *o)
 
 static bool range_ok(const px_imm_range *r, int64_t x)
 {
-	return x >= r->lo && x <= r->hi && x % r->multiple == 0 && (!r->pow2 || (x > 0 && !(x & (x - 1))));
+	return x >= r->lo && x <= r->hi && x % r->multiple == 0 && (!r->pow2 || (x > 0 && !(x & (x - 1)))) &&
+	       (!r->nonzero || x != 0);
 }
 
 /* The allowed value nearest x from below (dir -1) or above (dir 1), searching
@@ -133,7 +134,10 @@ static void check_range(px_verifier *v, const px_opnd *o, const px_opnd_def *def
 	char rule[96], fix[64];
 	int k = snprintf(rule, sizeof rule, "%s", r->pow2 ? "a power of two" : "");
 	if (r->multiple > 1)
-		k += snprintf(rule + k, sizeof rule - k, "%sa multiple of %d", k ? " and " : "", (int)r->multiple);
+		k += snprintf(rule + k, sizeof rule - k, "%sa %smultiple of %d", k ? " and " : "",
+		              r->nonzero ? "nonzero " : "", (int)r->multiple);
+	else if (r->nonzero)
+		k += snprintf(rule + k, sizeof rule - k, "%snot 0", k ? " and " : "");
 	if (r->lo == r->hi)
 		snprintf(rule + k, sizeof rule - k, "%lld", (long long)r->lo);
 	else if (r->lo != INT64_MIN && r->hi != INT64_MAX)

@@ -150,7 +150,8 @@ static const char *opnd_array(const opnd_list *l)
 				sb_printf(&r, "INT64_MAX, ");
 			else
 				sb_printf(&r, "%d, ", (int)o->hi);
-			sb_printf(&r, "%d, %s}", (int)o->multiple, o->pow2 ? "true" : "false");
+			sb_printf(&r, "%d, %s, %s}", (int)o->multiple, o->pow2 ? "true" : "false",
+			          o->nonzero ? "true" : "false");
 			sb_printf(&b, ", %s", pool_array("rg", "px_imm_range", r.p));
 			free(r.p);
 		} else {

@@ -251,8 +251,8 @@ static void read_allowed(const op_row *op, opnd_row *o, const ynode *v)
 	}
 }
 
-/* range: [lo, hi], multiple: N, power_of_two: true: what an immediate may be
- * (checked wherever the operand is an integer literal). */
+/* range: [lo, hi], multiple: N, power_of_two: true, nonzero: true: what an
+ * immediate may be (checked wherever the operand is an integer literal). */
 static void read_range(opnd_row *o, const ynode *e)
 {
 	const ynode *v;
@@ -275,10 +275,12 @@ static void read_range(opnd_row *o, const ynode *e)
 	}
 	if ((v = map_get(e, "power_of_two")))
 		o->ranged |= o->pow2 = to_bool(v, "power_of_two");
+	if ((v = map_get(e, "nonzero")))
+		o->ranged |= o->nonzero = to_bool(v, "nonzero");
 	bool some = false; /* the verifier's message names the nearest allowed value */
 	for (int64_t x = o->lo + (((-(int64_t)o->lo) % o->multiple) + o->multiple) % o->multiple;
 	     x <= o->hi && !some; x += o->multiple)
-		some = !o->pow2 || (x > 0 && !(x & (x - 1)));
+		some = (!o->pow2 || (x > 0 && !(x & (x - 1)))) && (!o->nonzero || x != 0);
 	if (o->ranged && !some)
 		fail(e, "range, multiple and power_of_two admit no value");
 }
@@ -307,7 +309,7 @@ static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, cons
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
 	                                   "inout", "b8reg", "sink", "allowed", "range", "multiple",
-	                                   "power_of_two", "select", "negate", "coords", NULL};
+	                                   "power_of_two", "nonzero", "select", "negate", "coords", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
 	out->given = true;

@@ -181,6 +181,7 @@ typedef struct opnd_row {
 	int32_t lo, hi;  /* range: [lo, hi] (INT32_MIN, INT32_MAX: the type's own) */
 	int32_t multiple; /* multiple: N (1: any) */
 	bool pow2;       /* power_of_two: true */
+	bool nonzero;    /* nonzero: true */
 	int select_slot; /* select: the noprint slot whose token prints after the operand, or -1 */
 	int negate_slot; /* negate: the noprint slot that, filled, prints '-' before it, or -1 */
 } opnd_row;
