@@ -115,7 +115,9 @@ static bool range_near(const px_imm_range *r, int64_t x, int dir, int64_t *out)
 	int64_t y = x - ((x % m) + m) % m; /* the multiple at or below x */
 	if (dir > 0 && y < x)
 		y += m;
-	for (; y >= r->lo && y <= r->hi; y += dir * m)
+	/* a nonzero operand's search from a value of one sign stops at 0: past
+	 * it lies the other sign, no nearer a value the writer meant */
+	for (; y >= r->lo && y <= r->hi && !(r->nonzero && y == 0 && x != 0); y += dir * m)
 		if (range_ok(r, y)) {
 			*out = y;
 			return true;
