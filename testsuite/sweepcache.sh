@@ -52,27 +52,34 @@ append_cache () {
 # knows are not asked again, the rest are asked $jobs at a time and their
 # verdicts appended to the cache. Needs $srcdir, $ptxas, $hash, $cache, $jobs.
 # The KEY's first part names ptxas's version and the options it is run with.
+# ask SCRIPT KEYS: the texts of KEYS ("FILE ARCH KEY" lines) whose key the
+# cache does not hold go to testsuite/SCRIPT, JOBS at a time, and its verdicts
+# into the cache; KEYS.known holds the cache's verdicts, KEYS.new this run's,
+# and asked how many texts were asked.
+ask () {
+  cache_verdicts >"$2.known"
+  awk 'FILENAME == ARGV[1] { seen[$1] = 1; next }
+    !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' "$2.known" "$2" >"$2.todo"
+  asked=`wc -l <"$2.todo" | tr -d ' '`
+  : >"$2.new"
+  test "$asked" -gt 0 || return 0
+  xargs -P "$jobs" -n 3 sh "$srcdir/testsuite/$1" "$ptxas" <"$2.todo" >"$2.new" || return 1
+  test `wc -l <"$2.new"` -eq "$asked" || { echo "$1: ptxas gave no verdict for some texts" >&2; return 1; }
+  append_cache "$2.new"
+}
+
 judge_texts () {
   pver=`{ "$ptxas" --version 2>&1; echo -O0 lines; } | $hash | cut -c1-16`
   test -s "$1" || { : >"$2"; return 0; }
   cut -d' ' -f1 "$1" | xargs $hash | sed 's/^\([0-9a-f]*\) *\**\(.*\)/\2 \1/' >"$1.hash" || return 1
   awk -v p="$pver" 'FILENAME == ARGV[1] { h[$1] = $2; next }
     { print $1, $2, p ":" $2 ":" h[$1] }' "$1.hash" "$1" >"$1.keys"
-  cache_verdicts >"$1.known"
-  awk 'FILENAME == ARGV[1] { seen[$1] = 1; next }
-    !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' "$1.known" "$1.keys" >"$1.todo"
-  judged=`wc -l <"$1.todo" | tr -d ' '`
-  : >"$1.new"
-  if test "$judged" -gt 0; then
-    # shellcheck disable=SC2016
-    xargs -P "$jobs" -n 3 sh "$srcdir/testsuite/ptxaslines.sh" "$ptxas" <"$1.todo" >"$1.new" || return 1
-    test `wc -l <"$1.new"` -eq "$judged" || { echo "ptxas gave no verdict for some texts" >&2; return 1; }
-    append_cache "$1.new" || return 1
-  fi
+  ask ptxaslines.sh "$1.keys" || return 1
+  judged=$asked
   # this run's own answers first: another sweep may have written a
   # disagreeing line for one of them meanwhile
   awk 'FILENAME != ARGV[3] { if (!($1 in v)) v[$1] = $2; next } { print $1, v[$3] }' \
-    "$1.new" "$1.known" "$1.keys" >"$2"
+    "$1.keys.new" "$1.keys.known" "$1.keys" >"$2"
   : >"$2.whole"
   test "${whole-}" = yes || return 0
   # With whole=yes, a text ptxas assembles under -c that is a whole program
@@ -89,19 +96,10 @@ judge_texts () {
   done >"$1.wf"
   awk -v p="$pwhole" 'FILENAME == ARGV[1] { w[$1] = 1; next }
     ($1 in w) { k = $3; sub(/^[0-9a-f]*:/, p ":", k); print $1, $2, k }' "$1.wf" "$1.keys" >"$1.wkeys"
-  cache_verdicts >"$1.wknown"
-  awk 'FILENAME == ARGV[1] { seen[$1] = 1; next }
-    !($3 in seen) && !($3 in todo) { todo[$3] = 1; print $1, $2, $3 }' "$1.wknown" "$1.wkeys" >"$1.wtodo"
-  n=`wc -l <"$1.wtodo" | tr -d ' '`
-  : >"$1.wnew"
-  if test "$n" -gt 0; then
-    xargs -P "$jobs" -n 3 sh "$srcdir/testsuite/ptxaswhole.sh" "$ptxas" <"$1.wtodo" >"$1.wnew" || return 1
-    test `wc -l <"$1.wnew"` -eq "$n" || { echo "ptxas gave no whole-program verdict for some texts" >&2; return 1; }
-    append_cache "$1.wnew" || return 1
-    judged=$((judged + n))
-  fi
+  ask ptxaswhole.sh "$1.wkeys" || return 1
+  judged=$((judged + asked))
   awk 'FILENAME == ARGV[1] || FILENAME == ARGV[2] { if (!($1 in v)) v[$1] = $2; next }
     FILENAME == ARGV[3] { wv[$1] = v[$3]; next }
     { w = ($1 in wv) && wv[$1] != "" && wv[$1] != "ok"; print $1, (w ? wv[$1] : $2); if (w) print $1 > (ARGV[4] ".whole") }' \
-    "$1.wnew" "$1.wknown" "$1.wkeys" "$2" >"$2.w" && mv "$2.w" "$2"
+    "$1.wkeys.new" "$1.wkeys.known" "$1.wkeys" "$2" >"$2.w" && mv "$2.w" "$2"
 }

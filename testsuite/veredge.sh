@@ -31,17 +31,17 @@ sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 
   "$srcdir/data/targets.yaml" >"$work/targets"
 sed -n '/^ptx_versions:/,/\]/p' "$srcdir/data/targets.yaml" | tr -c '0-9.\n' ' ' | tr ' ' '\n' |
   grep '^[0-9]' >"$work/versions"
-# the sweep's cases (testsuite/sweep.sh says which)
+# the sweep's cases (testsuite/sweep.sh says which): a case with a .ptx or
+# .isel expectation, with its first line's options (testsuite/cases.sh)
+sh "$srcdir/testsuite/cases.sh" "$srcdir" >"$work/list" || exit 1
 {
+  awk '$3 ~ /(^|,)(ptx|isel)(,|$)/ {
+    printf "testsuite/cases/%s.mir", $1
+    for (i = 4; i <= NF; i++) printf " %s", $i
+    print ""
+  }' "$work/list"
   for at in "$srcdir"/testsuite/*.at; do
     awk '
-      /^[ \t]*PX_(PTX|ISEL)_CASE\(\[/ {
-        s = $0; sub(/^[ \t]*PX_[A-Z]*_CASE\(\[/, "", s)
-        name = s; sub(/\].*/, "", name)
-        opts = ""
-        if (s ~ /^[^]]*\], *\[/) { opts = s; sub(/^[^]]*\], *\[/, "", opts); sub(/\].*/, "", opts) }
-        print "testsuite/cases/" name ".mir", opts
-      }
       /^[ \t]*PX_EXAMPLE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "examples/" s ".mir" }
       /^[ \t]*PX_ISA_PROBE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "testsuite/isa/" s ".mir" }
     ' "$at"
