@@ -45,7 +45,7 @@ static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
 	/* an empty state space is the generic one (NVPTX's address space 0) */
 	if (!n->slot[arg] && n->op->slots[arg].sname == PX_SN_space)
 		return "generic";
-	return px_tok_names[n->slot[arg]];
+	return px_tok_names[px_slot_tok(n->op, n->slot, (unsigned)arg)];
 }
 
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r)

@@ -395,12 +395,12 @@ static uint32_t byte_of(uint32_t x, int i) { return (x >> (8 * i)) & 0xffu; }
 static void video_reference(uint32_t a, uint32_t b, uint32_t c, uint32_t *r)
 {
 	int32_t sa = (int32_t)a, sb = (int32_t)b, sc = (int32_t)c;
-	uint64_t sum = (uint64_t)a + b;
-	r[0] = sum > 0xffffffffu ? 0xffffffffu : (uint32_t)sum;           /* vadd.sat: clamped to u32 */
+	int64_t sum = (int64_t)sa + sb;                                     /* vadd.sat: clamped to s32 */
+	r[0] = (uint32_t)(int32_t)(sum > INT32_MAX ? INT32_MAX : sum < INT32_MIN ? INT32_MIN : sum);
 	int64_t diff = (int64_t)sa - sb;
 	r[1] = (uint32_t)(int32_t)(diff > INT32_MAX ? INT32_MAX : diff < INT32_MIN ? INT32_MIN : diff);
-	uint32_t part = byte_of(a, 1) + byte_of(b, 0);                       /* a.b1 + b.b0 into d.h1 */
-	r[2] = (part & 0xffffu) << 16 | (c & 0xffffu);
+	uint32_t part = byte_of(a, 1) + byte_of(b, 0);                       /* a.b1 + b.b0 into d.b2 */
+	r[2] = (part & 0xffu) << 16 | (c & 0xff00ffffu);
 	uint32_t sad = c;                                                    /* vabsdiff4.add */
 	for (int i = 0; i < 4; i++)
 		sad += byte_of(a, i) > byte_of(b, i) ? byte_of(a, i) - byte_of(b, i) : byte_of(b, i) - byte_of(a, i);
