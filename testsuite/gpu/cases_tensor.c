@@ -1,6 +1,6 @@
 /* Tensor cores: mma.sync for f16, bf16 (fragments through ldmatrix), tf32
  * and s8; f16 accumulators through stmatrix; wgmma from shared-memory
- * descriptors. The inputs are small multiples of 1/2 (or small integers), so
+ * descriptors, unswizzled and in each swizzle mode. The inputs are small multiples of 1/2 (or small integers), so
  * every product and every partial sum is exact and the comparison is exact. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +161,56 @@ static gpu_verdict wgmma_f16(gpu *g, const gpu_case *c)
 	return gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
 }
 
+/* The byte at which element (row, k) of a K-major 16-bit tile sits in the
+ * swizzled layout of width w bytes (128, 64, 32): rows w bytes apart, groups
+ * of eight rows 8 * w apart, and in each the 16-byte chunk (offset bits 4
+ * and up) xored with the row's bits (offset bits 7 and up), as many bits
+ * as the pattern has chunks across a row: 3, 2 or 1. The tile starts at a
+ * multiple of 8 * w, so offset bits are address bits. */
+static size_t swizzled_offset(unsigned w, unsigned row, unsigned k)
+{
+	size_t o = (size_t)(row / 8) * 8 * w + (row % 8) * w + k * 2;
+	size_t chunks = w / 16 - 1;
+	return o ^ (((o >> 7) & chunks) << 4);
+}
+
+static gpu_verdict wgmma_swizzle(gpu *g, const gpu_case *c)
+{
+	enum { M = 64, N = 8, K = 16, IMAGE = 16384 };
+	static const struct { unsigned width; size_t a, b; } tile[] = {
+		{128, 0, 14336}, {64, 8192, 15360}, {32, 12288, 15872}, /* as wgmma_swizzle.mir places them */
+	};
+	static const char *const what[] = {"D128", "D64", "D32"};
+	static uint8_t image[IMAGE];
+	uint16_t ra[M * K], rbt[N * K];
+	long prod[3][M * N];
+	uint32_t cin[M * N], got[3 * M * N], want[3 * M * N];
+	memset(image, 0, sizeof image);
+	for (unsigned s = 0; s < 3; s++) {
+		gpu_exact_product(81 + s, M, N, K, ra, rbt, prod[s]);
+		for (unsigned r = 0; r < M; r++)
+			for (unsigned k = 0; k < K; k++)
+				memcpy(image + tile[s].a + swizzled_offset(tile[s].width, r, k), &ra[r * K + k], 2);
+		for (unsigned n = 0; n < N; n++)
+			for (unsigned k = 0; k < K; k++)
+				memcpy(image + tile[s].b + swizzled_offset(tile[s].width, n, k), &rbt[n * K + k], 2);
+	}
+	uint32_t seed = 84;
+	for (unsigned i = 0; i < M * N; i++) {
+		int ci = (int)(gpu_rand(&seed) % 201) - 100;
+		cin[i] = gpu_f32_bits((float)ci / 4.0f);
+		for (unsigned s = 0; s < 3; s++)
+			want[s * M * N + i] = gpu_f32_bits((float)(prod[s][i] + ci) / 4.0f);
+	}
+	gpu_buf bufs[] = {{image, sizeof image, GPU_IN}, {cin, sizeof cin, GPU_IN}, {got, sizeof got, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){"wgmma_swizzle", bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	size_t bad = 0;
+	for (unsigned s = 0; s < 3; s++)
+		bad += gpu_cmp_u32(g, what[s], got + s * M * N, want + s * M * N, M * N);
+	return bad ? GPU_FAIL : GPU_PASS;
+}
+
 const gpu_case gpu_cases_tensor[] = {
 	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16},
 	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16},
@@ -168,5 +218,6 @@ const gpu_case gpu_cases_tensor[] = {
 	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8},
 	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix},
 	{"wgmma_f16", "testsuite/gpu/wgmma.mir", NULL, 90, 90, wgmma_f16},
+	{"wgmma_swizzle", "testsuite/gpu/wgmma_swizzle.mir", NULL, 90, 90, wgmma_swizzle},
 	{0},
 };
