@@ -174,41 +174,65 @@ static size_t swizzled_offset(unsigned w, unsigned row, unsigned k)
 	return o ^ (((o >> 7) & chunks) << 4);
 }
 
-static gpu_verdict wgmma_swizzle(gpu *g, const gpu_case *c)
+/* One operand pair of a swizzled wgmma case: its swizzle width and where
+ * A and B sit in the image the kernel copies to shared memory as it is. */
+typedef struct swizzled_tiles {
+	const char *what;   /* D's name in messages */
+	unsigned width;
+	size_t a, b;
+} swizzled_tiles;
+
+/* D = A * B + C (64 x 8, K = k) for each pair of tiles, D after D in out[]. */
+static gpu_verdict run_swizzled(gpu *g, const gpu_case *c, const char *kernel, const swizzled_tiles *tile,
+                                unsigned ntiles, unsigned k, size_t image_bytes, uint32_t seed)
 {
-	enum { M = 64, N = 8, K = 16, IMAGE = 16384 };
-	static const struct { unsigned width; size_t a, b; } tile[] = {
-		{128, 0, 14336}, {64, 8192, 15360}, {32, 12288, 15872}, /* as wgmma_swizzle.mir places them */
-	};
-	static const char *const what[] = {"D128", "D64", "D32"};
+	enum { M = 64, N = 8, KMAX = 32, TILES = 3, IMAGE = 16384 };
 	static uint8_t image[IMAGE];
-	uint16_t ra[M * K], rbt[N * K];
-	long prod[3][M * N];
-	uint32_t cin[M * N], got[3 * M * N], want[3 * M * N];
+	uint16_t ra[M * KMAX], rbt[N * KMAX];
+	long prod[TILES][M * N];
+	uint32_t cin[M * N], got[TILES * M * N], want[TILES * M * N];
+	if (ntiles > TILES || k > KMAX || image_bytes > IMAGE)
+		abort();
 	memset(image, 0, sizeof image);
-	for (unsigned s = 0; s < 3; s++) {
-		gpu_exact_product(81 + s, M, N, K, ra, rbt, prod[s]);
+	for (unsigned s = 0; s < ntiles; s++) {
+		gpu_exact_product(seed + s, M, N, k, ra, rbt, prod[s]);
 		for (unsigned r = 0; r < M; r++)
-			for (unsigned k = 0; k < K; k++)
-				memcpy(image + tile[s].a + swizzled_offset(tile[s].width, r, k), &ra[r * K + k], 2);
+			for (unsigned j = 0; j < k; j++)
+				memcpy(image + tile[s].a + swizzled_offset(tile[s].width, r, j), &ra[r * k + j], 2);
 		for (unsigned n = 0; n < N; n++)
-			for (unsigned k = 0; k < K; k++)
-				memcpy(image + tile[s].b + swizzled_offset(tile[s].width, n, k), &rbt[n * K + k], 2);
+			for (unsigned j = 0; j < k; j++)
+				memcpy(image + tile[s].b + swizzled_offset(tile[s].width, n, j), &rbt[n * k + j], 2);
 	}
-	uint32_t seed = 84;
+	seed += TILES;
 	for (unsigned i = 0; i < M * N; i++) {
 		int ci = (int)(gpu_rand(&seed) % 201) - 100;
 		cin[i] = gpu_f32_bits((float)ci / 4.0f);
-		for (unsigned s = 0; s < 3; s++)
+		for (unsigned s = 0; s < ntiles; s++)
 			want[s * M * N + i] = gpu_f32_bits((float)(prod[s][i] + ci) / 4.0f);
 	}
-	gpu_buf bufs[] = {{image, sizeof image, GPU_IN}, {cin, sizeof cin, GPU_IN}, {got, sizeof got, GPU_OUT}};
-	if (gpu_run(g, c, &(gpu_call){"wgmma_swizzle", bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {128, 1, 1}}))
+	gpu_buf bufs[] = {{image, image_bytes, GPU_IN}, {cin, sizeof cin, GPU_IN},
+	                  {got, (size_t)ntiles * M * N * 4, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){kernel, bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {128, 1, 1}}))
 		return GPU_FAIL;
 	size_t bad = 0;
-	for (unsigned s = 0; s < 3; s++)
-		bad += gpu_cmp_u32(g, what[s], got + s * M * N, want + s * M * N, M * N);
+	for (unsigned s = 0; s < ntiles; s++)
+		bad += gpu_cmp_u32(g, tile[s].what, got + s * M * N, want + s * M * N, M * N);
 	return bad ? GPU_FAIL : GPU_PASS;
+}
+
+/* The tiles where wgmma_swizzle.mir and wgmma_kstep.mir read them. */
+static gpu_verdict wgmma_swizzle(gpu *g, const gpu_case *c)
+{
+	static const swizzled_tiles tile[] = {
+		{"D128", 128, 0, 14336}, {"D64", 64, 8192, 15360}, {"D32", 32, 12288, 15872},
+	};
+	return run_swizzled(g, c, "wgmma_swizzle", tile, 3, 16, 16384, 81);
+}
+
+static gpu_verdict wgmma_kstep(gpu *g, const gpu_case *c)
+{
+	static const swizzled_tiles tile[] = {{"D128", 128, 0, 12288}, {"D64", 64, 8192, 13312}};
+	return run_swizzled(g, c, "wgmma_kstep", tile, 2, 32, 14336, 91);
 }
 
 const gpu_case gpu_cases_tensor[] = {
@@ -219,5 +243,6 @@ const gpu_case gpu_cases_tensor[] = {
 	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix},
 	{"wgmma_f16", "testsuite/gpu/wgmma.mir", NULL, 90, 90, wgmma_f16},
 	{"wgmma_swizzle", "testsuite/gpu/wgmma_swizzle.mir", NULL, 90, 90, wgmma_swizzle},
+	{"wgmma_kstep", "testsuite/gpu/wgmma_kstep.mir", NULL, 90, 90, wgmma_kstep},
 	{0},
 };
