@@ -75,7 +75,7 @@ static uint32_t fmt_random(fmt f, int elo, int ehi, uint32_t *seed)
 
 /* ------------------------------------------------------- packed floats */
 
-enum { PK_THREADS = 64, PK_OUT = 10 };
+enum { PK_THREADS = 64, PK_OUT = 13 };
 
 /* Two lanes of format f, lane 0 the low half of a word. */
 typedef struct lanes { double v[2]; } lanes;
@@ -130,6 +130,9 @@ static gpu_verdict packed(gpu *g, const gpu_case *c)
 		o[7] = pack(fmt_bits(BF16, strtod("1.1", NULL)), fmt_bits(BF16, strtod("1.1", NULL)));
 		o[8] = lanes_op(F16, ADD, x, unpack(F16, 0x3C00BC00u), NONE);
 		o[9] = lanes_op(F16, SUB, x, lits(F16, "1e-3", "1000.0"), NONE);
+		o[10] = lanes_op(F16, ADD, x, lits(F16, "0.5", "-1.0"), NONE);
+		o[11] = lanes_op(BF16, FMA, y, lits(BF16, "1.5", "1.5"), y);
+		o[12] = lanes_op(F16, MUL, x, lits(F16, "0.75", "0.75"), NONE);
 	}
 	gpu_buf bufs[] = {{h, sizeof h, GPU_IN}, {b, sizeof b, GPU_IN}, {got, sizeof got, GPU_OUT}};
 	if (gpu_run(g, c, &(gpu_call){"packed", bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {PK_THREADS, 1, 1}}))
@@ -216,7 +219,7 @@ static gpu_verdict packed_int(gpu *g, const gpu_case *c)
 
 static gpu_verdict call_addr(gpu *g, const gpu_case *c)
 {
-	enum { T = 128, OUT = 10, BINS = 16 };
+	enum { T = 128, OUT = 11, BINS = 16 };
 	uint32_t in[T], io[T], io0[T], got[T * OUT], want[T * OUT], hist[BINS], want_hist[BINS] = {0};
 	uint32_t seed = 107;
 	for (size_t t = 0; t < T; t++) {
@@ -236,6 +239,7 @@ static gpu_verdict call_addr(gpu *g, const gpu_case *c)
 		o[7] = o[0] + 1;
 		o[8] = o[1] + 2;
 		o[9] = in[t] + 3;
+		o[10] = in[lo + 2] - in[(t + 1) % T];
 		want_hist[in[t] % BINS]++;
 	}
 	gpu_buf bufs[] = {{in, sizeof in, GPU_IN}, {io, sizeof io, GPU_INOUT}, {got, sizeof got, GPU_OUT},
