@@ -1,6 +1,6 @@
 /* Tensor cores: mma.sync for f16, bf16 (fragments through ldmatrix), tf32
  * and s8; f16 accumulators through stmatrix; wgmma from shared-memory
- * descriptors. The inputs are small multiples of 1/2 (or small integers), so
+ * descriptors, unswizzled and in each swizzle mode. The inputs are small multiples of 1/2 (or small integers), so
  * every product and every partial sum is exact and the comparison is exact. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -161,6 +161,80 @@ static gpu_verdict wgmma_f16(gpu *g, const gpu_case *c)
 	return gpu_cmp_u32(g, "D", got, want, M * N) ? GPU_FAIL : GPU_PASS;
 }
 
+/* The byte at which element (row, k) of a K-major 16-bit tile sits in the
+ * swizzled layout of width w bytes (128, 64, 32): rows w bytes apart, groups
+ * of eight rows 8 * w apart, and in each the 16-byte chunk (offset bits 4
+ * and up) xored with the row's bits (offset bits 7 and up), as many bits
+ * as the pattern has chunks across a row: 3, 2 or 1. The tile starts at a
+ * multiple of 8 * w, so offset bits are address bits. */
+static size_t swizzled_offset(unsigned w, unsigned row, unsigned k)
+{
+	size_t o = (size_t)(row / 8) * 8 * w + (row % 8) * w + k * 2;
+	size_t chunks = w / 16 - 1;
+	return o ^ (((o >> 7) & chunks) << 4);
+}
+
+/* One operand pair of a swizzled wgmma case: its swizzle width and where
+ * A and B sit in the image the kernel copies to shared memory as it is. */
+typedef struct swizzled_tiles {
+	const char *what;   /* D's name in messages */
+	unsigned width;
+	size_t a, b;
+} swizzled_tiles;
+
+/* D = A * B + C (64 x 8, K = k) for each pair of tiles, D after D in out[]. */
+static gpu_verdict run_swizzled(gpu *g, const gpu_case *c, const char *kernel, const swizzled_tiles *tile,
+                                unsigned ntiles, unsigned k, size_t image_bytes, uint32_t seed)
+{
+	enum { M = 64, N = 8, KMAX = 32, TILES = 3, IMAGE = 16384 };
+	static uint8_t image[IMAGE];
+	uint16_t ra[M * KMAX], rbt[N * KMAX];
+	long prod[TILES][M * N];
+	uint32_t cin[M * N], got[TILES * M * N], want[TILES * M * N];
+	if (ntiles > TILES || k > KMAX || image_bytes > IMAGE)
+		abort();
+	memset(image, 0, sizeof image);
+	for (unsigned s = 0; s < ntiles; s++) {
+		gpu_exact_product(seed + s, M, N, k, ra, rbt, prod[s]);
+		for (unsigned r = 0; r < M; r++)
+			for (unsigned j = 0; j < k; j++)
+				memcpy(image + tile[s].a + swizzled_offset(tile[s].width, r, j), &ra[r * k + j], 2);
+		for (unsigned n = 0; n < N; n++)
+			for (unsigned j = 0; j < k; j++)
+				memcpy(image + tile[s].b + swizzled_offset(tile[s].width, n, j), &rbt[n * k + j], 2);
+	}
+	seed += TILES;
+	for (unsigned i = 0; i < M * N; i++) {
+		int ci = (int)(gpu_rand(&seed) % 201) - 100;
+		cin[i] = gpu_f32_bits((float)ci / 4.0f);
+		for (unsigned s = 0; s < ntiles; s++)
+			want[s * M * N + i] = gpu_f32_bits((float)(prod[s][i] + ci) / 4.0f);
+	}
+	gpu_buf bufs[] = {{image, image_bytes, GPU_IN}, {cin, sizeof cin, GPU_IN},
+	                  {got, (size_t)ntiles * M * N * 4, GPU_OUT}};
+	if (gpu_run(g, c, &(gpu_call){kernel, bufs, GPU_COUNT(bufs), NULL, 0, {1, 1, 1}, {128, 1, 1}}))
+		return GPU_FAIL;
+	size_t bad = 0;
+	for (unsigned s = 0; s < ntiles; s++)
+		bad += gpu_cmp_u32(g, tile[s].what, got + s * M * N, want + s * M * N, M * N);
+	return bad ? GPU_FAIL : GPU_PASS;
+}
+
+/* The tiles where wgmma_swizzle.mir and wgmma_kstep.mir read them. */
+static gpu_verdict wgmma_swizzle(gpu *g, const gpu_case *c)
+{
+	static const swizzled_tiles tile[] = {
+		{"D128", 128, 0, 14336}, {"D64", 64, 8192, 15360}, {"D32", 32, 12288, 15872},
+	};
+	return run_swizzled(g, c, "wgmma_swizzle", tile, 3, 16, 16384, 81);
+}
+
+static gpu_verdict wgmma_kstep(gpu *g, const gpu_case *c)
+{
+	static const swizzled_tiles tile[] = {{"D128", 128, 0, 12288}, {"D64", 64, 8192, 13312}};
+	return run_swizzled(g, c, "wgmma_kstep", tile, 2, 32, 14336, 91);
+}
+
 const gpu_case gpu_cases_tensor[] = {
 	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16},
 	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16},
@@ -168,5 +242,7 @@ const gpu_case gpu_cases_tensor[] = {
 	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8},
 	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix},
 	{"wgmma_f16", "testsuite/gpu/wgmma.mir", NULL, 90, 90, wgmma_f16},
+	{"wgmma_swizzle", "testsuite/gpu/wgmma_swizzle.mir", NULL, 90, 90, wgmma_swizzle},
+	{"wgmma_kstep", "testsuite/gpu/wgmma_kstep.mir", NULL, 90, 90, wgmma_kstep},
 	{0},
 };

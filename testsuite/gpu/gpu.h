@@ -10,6 +10,7 @@
 #define PX_GPU_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* The driver API's own types, declared here rather than taken from cuda.h:
  * the build must not need the CUDA toolkit's headers either. */
@@ -108,6 +109,7 @@ extern const gpu_case gpu_cases_basic[];
 extern const gpu_case gpu_cases_alu[];
 extern const gpu_case gpu_cases_memory[];
 extern const gpu_case gpu_cases_tensor[];
+extern const gpu_case gpu_cases_lang[];
 
 /* Helpers for cases. Each failing call reports and returns nonzero / 0. */
 int gpu_load(gpu *g, const gpu_case *c, const char *kernel, gpu_kernel *k);
@@ -157,6 +159,18 @@ size_t gpu_cmp_u64(gpu *g, const char *what, const uint64_t *got, const uint64_t
 /* |got - want| <= abs_tol + rel_tol * |want|; NaN matches NaN. */
 size_t gpu_cmp_f32(gpu *g, const char *what, const float *got, const float *want, size_t n,
                    double abs_tol, double rel_tol);
+
+/* Text, line by line: prints the first differing lines (numbered from 1)
+ * and returns their count; a missing line is shown as "(none)". */
+size_t gpu_cmp_text(gpu *g, const char *what, const char *got, const char *want);
+
+/* What the process writes on its standard output between begin and end,
+ * where the driver prints a kernel's printf at synchronization: begin
+ * redirects file descriptor 1 to a temporary file, end puts it back and
+ * returns the text (malloc'd; NULL after reporting a failure). */
+typedef struct gpu_capture { int saved_fd; FILE *file; } gpu_capture;
+int gpu_capture_begin(gpu *g, gpu_capture *cap);
+char *gpu_capture_end(gpu *g, gpu_capture *cap);
 
 uint32_t gpu_f32_bits(float f);
 float gpu_bits_f32(uint32_t u);

@@ -15,12 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptxemit.h"
 #include "gpu.h"
 
 static const gpu_case *const tables[] = {
-	gpu_cases_basic, gpu_cases_alu, gpu_cases_memory, gpu_cases_tensor,
+	gpu_cases_basic, gpu_cases_alu, gpu_cases_memory, gpu_cases_tensor, gpu_cases_lang,
 };
 
 #define NTABLES (sizeof tables / sizeof tables[0])
@@ -398,6 +399,72 @@ size_t gpu_cmp_f32(gpu *g, const char *what, const float *got, const float *want
 			        (double)got[i], (double)want[i]);
 	}
 	return bad;
+}
+
+/* One line of text at *p (without its newline), advancing *p past it. */
+static int next_line(const char **p, const char **line, size_t *len)
+{
+	if (!**p)
+		return 0;
+	const char *nl = strchr(*p, '\n');
+	*line = *p;
+	*len = nl ? (size_t)(nl - *p) : strlen(*p);
+	*p += *len + (nl != NULL);
+	return 1;
+}
+
+size_t gpu_cmp_text(gpu *g, const char *what, const char *got, const char *want)
+{
+	size_t bad = 0, n = 0;
+	const char *gl, *wl;
+	size_t glen, wlen;
+	for (;;) {
+		int hg = next_line(&got, &gl, &glen), hw = next_line(&want, &wl, &wlen);
+		if (!hg && !hw)
+			break;
+		n++;
+		if (hg && hw && glen == wlen && memcmp(gl, wl, glen) == 0)
+			continue;
+		if (bad++ < SHOW_MISMATCHES)
+			fprintf(stderr, "  %s: %s line %zu is \"%.*s\", expected \"%.*s\"\n", g->case_name, what, n,
+			        hg ? (int)glen : 6, hg ? gl : "(none)", hw ? (int)wlen : 6, hw ? wl : "(none)");
+	}
+	return bad;
+}
+
+int gpu_capture_begin(gpu *g, gpu_capture *cap)
+{
+	fflush(stdout);
+	cap->file = tmpfile();
+	cap->saved_fd = dup(STDOUT_FILENO);
+	if (!cap->file || cap->saved_fd < 0 || dup2(fileno(cap->file), STDOUT_FILENO) < 0) {
+		fprintf(stderr, "  %s: cannot redirect standard output: %s\n", g->case_name, strerror(errno));
+		if (cap->saved_fd >= 0)
+			close(cap->saved_fd);
+		if (cap->file)
+			fclose(cap->file);
+		return 1;
+	}
+	return 0;
+}
+
+char *gpu_capture_end(gpu *g, gpu_capture *cap)
+{
+	fflush(stdout);
+	dup2(cap->saved_fd, STDOUT_FILENO);
+	close(cap->saved_fd);
+	char *text = NULL;
+	long n = fseek(cap->file, 0, SEEK_END) == 0 ? ftell(cap->file) : -1;
+	if (n >= 0 && fseek(cap->file, 0, SEEK_SET) == 0 && (text = malloc((size_t)n + 1)) &&
+	    fread(text, 1, (size_t)n, cap->file) == (size_t)n)
+		text[n] = 0;
+	else {
+		fprintf(stderr, "  %s: cannot read the captured output back\n", g->case_name);
+		free(text);
+		text = NULL;
+	}
+	fclose(cap->file);
+	return text;
 }
 
 /* ------------------------------------------------------------------- main */
