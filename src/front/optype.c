@@ -174,9 +174,13 @@ uint64_t px_lanes_bits(const px_opnd *o, const px_lanes *ln)
 	return bits;
 }
 
-/* The tag of a variable's address (its own window); unknown for a function. */
-uint8_t px_sym_space(const px_module *m, px_str name)
+/* The tag of a variable's address (its own window): one of f's local arrays
+ * (looked up first: the body's name hides a module's) or a module variable;
+ * unknown for a function. */
+uint8_t px_sym_space(const px_module *m, const px_func *f, px_str name)
 {
+	if (f && px_func_local(f, name))
+		return PX_SP_IN(PX_AS_LOCAL);
 	uint32_t e = px_module_sym(m, name);
 	if (e == PX_STRMAP_NONE || (e & 1) || m->globals[e >> 1].handle)
 		return PX_SP_UNKNOWN; /* a texref or surfref variable is a handle, not memory */

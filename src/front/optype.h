@@ -33,8 +33,9 @@ bool px_type_lanes(int type, px_lanes *out);
 /* A packed literal's bits: one literal in every lane, a lane literal ( , )
  * lane by lane (lane 0 low), or a bit pattern of the whole register. */
 uint64_t px_lanes_bits(const px_opnd *o, const px_lanes *ln);
-/* The PX_SP_* tag of a variable's address (its own window); unknown for a function. */
-uint8_t px_sym_space(const px_module *m, px_str name);
+/* The PX_SP_* tag of a variable's address (its own window), f's local arrays
+ * first; unknown for a function. */
+uint8_t px_sym_space(const px_module *m, const px_func *f, px_str name);
 /* Whether a tag is a window address that cvta.space.u64 makes generic:
  * shared, const or local (what a ptr argument or result converts). */
 bool px_space_is_window(uint8_t t);

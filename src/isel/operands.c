@@ -124,7 +124,7 @@ static px_mop generic_of(px_isel *s, unsigned space, px_mop sym, px_loc loc)
 px_mop px_generic_pointer(px_isel *s, const px_opnd *o, px_mop src, px_loc loc)
 {
 	uint8_t t = o->kind == PX_O_VALUE && o->elem < 0 ? s->f->values[o->id].aspace
-	          : o->kind == PX_O_SYM                 ? px_sym_space(s->m, o->sym)
+	          : o->kind == PX_O_SYM                 ? px_sym_space(s->m, s->f, o->sym)
 	                                                : PX_SP_UNKNOWN;
 	if (!px_space_is_window(t))
 		return src;
@@ -135,7 +135,7 @@ px_mop px_generic_pointer(px_isel *s, const px_opnd *o, px_mop src, px_loc loc)
  * address for an instruction in its space, else its generic address. */
 static px_mop symbol_register(px_isel *s, const px_opnd *b, px_mop sym, unsigned space, px_loc loc)
 {
-	unsigned have = PX_SP_SPACE(px_sym_space(s->m, b->sym));
+	unsigned have = PX_SP_SPACE(px_sym_space(s->m, s->f, b->sym));
 	if (space == PX_AS_GENERIC)
 		return generic_of(s, have, sym, loc);
 	int t = have == PX_AS_GLOBAL ? PX_T_u64 : PX_T_u32;

@@ -352,12 +352,16 @@ static const px_node *only_def(const px_func *f, uint32_t value)
 	return def;
 }
 
-/* The swizzle's alignment rule: the tile's start must be a multiple of the
- * bytes the swizzle pattern repeats in, unless base_offset says where in
- * the pattern it starts (then 16). The start is a shared variable plus a
- * constant (its align, else its element's size), or a register plus a
- * constant, known as px_value_align says; a register nothing is known of is
- * assumed aligned (ptxemit-mir(5), "Descriptors"). */
+/* The swizzle's alignment rule: with base_offset 0 the repeating pattern a
+ * tile lies in starts at a multiple of its bytes (128B 1024, 64B 512, 32B
+ * 256), and the tile starts in that pattern's first 128 bytes, where the
+ * base offset, (start >> 7) & 7, is 0: a step along K inside a row, as
+ * GEMM kernels advance a descriptor (run on sm_90: testsuite/gpu's
+ * wgmma_kstep). base_offset given, or no swizzle, the start is a multiple
+ * of 16. The start is a shared variable plus a constant (its align, else
+ * its element's size), or a register plus a constant, known as
+ * px_value_align says; a register nothing is known of is assumed aligned
+ * (ptxemit-mir(5), "Descriptors"). */
 static void check_start(px_verifier *v, const px_func *fn, const px_node *n, const px_desc_value *dv)
 {
 	unsigned op = (unsigned)(n->op - px_ops);
@@ -393,18 +397,27 @@ static void check_start(px_verifier *v, const px_func *fn, const px_node *n, con
 			return;
 	} else
 		return;
-	uint32_t known = align;
+	/* what is known of the start, and of where its pattern starts */
+	uint32_t known = align, pattern = align;
 	while (known > 1 && (uint64_t)a->off % known)
 		known >>= 1;
-	if (known >= need)
+	while (pattern > 1 && (uint64_t)(a->off - a->off % 128) % pattern)
+		pattern >>= 1;
+	if (known >= 16 && pattern >= need)
 		return;
+	bool swizzled = need > 16 && known >= 16;
+	unsigned id = a->base->kind == PX_O_SYM ? (swizzled ? PX_D_desc_pattern : PX_D_desc_align)
+	                                        : (swizzled ? PX_D_desc_pattern_reg : PX_D_desc_align_reg);
+	uint32_t shown = swizzled ? pattern : known;
+	if (!swizzled)
+		need = 16;
 	if (a->base->kind == PX_O_SYM)
-		px_error(v->d, a->loc, PX_D_desc_align, n->op->name, swz, need, (int)a->base->sym.n, a->base->sym.s,
-		         (long long)a->off, (unsigned)known);
+		px_error(v->d, a->loc, id, n->op->name, swz, need, (int)a->base->sym.n, a->base->sym.s,
+		         (long long)a->off, (unsigned)shown);
 	else {
 		px_str name = fn->values[a->base->id].name;
-		px_error(v->d, a->loc, PX_D_desc_align_reg, n->op->name, swz, need, (int)name.n, name.s,
-		         (long long)a->off, (unsigned)known, need);
+		px_error(v->d, a->loc, id, n->op->name, swz, need, (int)name.n, name.s, (long long)a->off,
+		         (unsigned)shown, need);
 	}
 }
 

@@ -54,7 +54,7 @@ static uint8_t opnd_tag(const px_verifier *v, const px_func *f, const px_opnd *o
 	if (o->kind == PX_O_VALUE && o->elem < 0 && !f->values[o->id].count)
 		t = f->values[o->id].aspace;
 	else if (o->kind == PX_O_SYM)
-		t = px_sym_space(v->m, o->sym);
+		t = px_sym_space(v->m, f, o->sym);
 	return t == PX_SP_UNKNOWN ? 0 : t; /* a mixed tag goes on through arithmetic */
 }
 
@@ -273,7 +273,7 @@ static void mixed_address(px_verifier *v, const px_func *f, const px_node *n, co
 static void check_value(px_verifier *v, const px_func *f, const px_node *n, const px_opnd *b, unsigned sp)
 {
 	bool sym = b->kind == PX_O_SYM;
-	uint8_t t = sym ? px_sym_space(v->m, b->sym) : f->values[b->id].aspace;
+	uint8_t t = sym ? px_sym_space(v->m, f, b->sym) : f->values[b->id].aspace;
 	if (t & PX_SP_MIXED)
 		mixed_address(v, f, n, b, sp);
 	if (!t || t == PX_SP_UNKNOWN || (t & PX_SP_MIXED))
@@ -380,7 +380,7 @@ static void check_node(px_verifier *v, px_func *f, px_node *n)
 		if (b->kind != PX_O_SYM && b->kind != PX_O_VALUE)
 			continue;
 		bool sym = b->kind == PX_O_SYM;
-		uint8_t t = sym ? px_sym_space(v->m, b->sym) : f->values[b->id].aspace;
+		uint8_t t = sym ? px_sym_space(v->m, f, b->sym) : f->values[b->id].aspace;
 		follow_space(v, n, t);
 		unsigned sp = px_opnd_space(&defs[i], n->slot);
 		if (!sym && (!t || t == PX_SP_UNKNOWN) && (sp == PX_AS_GENERIC || sp == PX_AS_GLOBAL) &&
