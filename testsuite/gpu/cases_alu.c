@@ -449,10 +449,10 @@ static gpu_verdict video(gpu *g, const gpu_case *c)
 }
 
 const gpu_case gpu_cases_alu[] = {
-	{"int_ops", "testsuite/gpu/int_ops.mir", NULL, 80, 0, int_ops},
-	{"wide_int", "testsuite/gpu/wide_int.mir", NULL, 80, 0, wide_int},
-	{"video", "testsuite/gpu/video.mir", NULL, 80, 0, video},
-	{"float_ops", "testsuite/gpu/float_ops.mir", NULL, 80, 0, float_ops},
-	{"fp8", "testsuite/gpu/fp8.mir", NULL, 90, 0, fp8},
+	{"int_ops", "testsuite/gpu/int_ops.mir", NULL, 80, 0, int_ops, NULL},
+	{"wide_int", "testsuite/gpu/wide_int.mir", NULL, 80, 0, wide_int, NULL},
+	{"video", "testsuite/gpu/video.mir", NULL, 80, 0, video, NULL},
+	{"float_ops", "testsuite/gpu/float_ops.mir", NULL, 80, 0, float_ops, NULL},
+	{"fp8", "testsuite/gpu/fp8.mir", NULL, 90, 0, fp8, NULL},
 	{0},
 };

@@ -218,14 +218,14 @@ static gpu_verdict devlib(gpu *g, const gpu_case *c)
 }
 
 const gpu_case gpu_cases_basic[] = {
-	{"example_vadd", "examples/vadd.mir", NULL, 80, 0, vadd},
-	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce},
-	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose},
-	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy},
-	{"example_devlib", "examples/devlib.mir", NULL, 75, 0, devlib},
-	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster},
-	{"example_dsmem", "examples/dsmem.mir", NULL, 90, 0, dsmem},
-	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm},
-	{"example_hopper_gemm", "examples/hopper_gemm.mir", NULL, 90, 90, hopper_gemm},
+	{"example_vadd", "examples/vadd.mir", NULL, 80, 0, vadd, NULL},
+	{"example_reduce", "examples/reduce.mir", NULL, 80, 0, reduce, NULL},
+	{"example_transpose", "examples/transpose.mir", NULL, 80, 0, transpose, NULL},
+	{"example_call", "examples/call.mir", NULL, 80, 0, saxpy, NULL},
+	{"example_devlib", "examples/devlib.mir", NULL, 75, 0, devlib, NULL},
+	{"example_cluster", "examples/cluster.mir", NULL, 90, 0, cluster, NULL},
+	{"example_dsmem", "examples/dsmem.mir", NULL, 90, 0, dsmem, NULL},
+	{"example_gemm", "examples/gemm.mir", NULL, 80, 0, gemm, NULL},
+	{"example_hopper_gemm", "examples/hopper_gemm.mir", NULL, 90, 90, hopper_gemm, NULL},
 	{0},
 };

@@ -332,10 +332,10 @@ static gpu_verdict say(gpu *g, const gpu_case *c)
 }
 
 const gpu_case gpu_cases_lang[] = {
-	{"packed_literals", "testsuite/gpu/packed.mir", NULL, 80, 0, packed},
-	{"packed_int", "testsuite/gpu/packed_int.mir", NULL, 90, 0, packed_int},
-	{"packed_fp8", "testsuite/gpu/packed_fp8.mir", NULL, 89, 0, packed_fp8},
-	{"call_addresses", "testsuite/gpu/call_addr.mir", NULL, 80, 0, call_addr},
-	{"device_printf", "testsuite/gpu/printf.mir", NULL, 80, 0, say},
+	{"packed_literals", "testsuite/gpu/packed.mir", NULL, 80, 0, packed, NULL},
+	{"packed_int", "testsuite/gpu/packed_int.mir", NULL, 90, 0, packed_int, NULL},
+	{"packed_fp8", "testsuite/gpu/packed_fp8.mir", NULL, 89, 0, packed_fp8, NULL},
+	{"call_addresses", "testsuite/gpu/call_addr.mir", NULL, 80, 0, call_addr, NULL},
+	{"device_printf", "testsuite/gpu/printf.mir", NULL, 80, 0, say, NULL},
 	{0},
 };

@@ -157,9 +157,9 @@ static gpu_verdict tma_load(gpu *g, const gpu_case *c)
 }
 
 const gpu_case gpu_cases_memory[] = {
-	{"warp_atomics", "testsuite/gpu/warp_atomics.mir", NULL, 80, 0, warp_atomics},
-	{"cp_async", "testsuite/gpu/async_copy.mir", NULL, 80, 0, cp_async},
-	{"bulk_copy_mbarrier", "testsuite/gpu/bulk_copy.mir", NULL, 90, 0, bulk_copy},
-	{"tma_load", "testsuite/gpu/tma.mir", NULL, 90, 0, tma_load},
+	{"warp_atomics", "testsuite/gpu/warp_atomics.mir", NULL, 80, 0, warp_atomics, NULL},
+	{"cp_async", "testsuite/gpu/async_copy.mir", NULL, 80, 0, cp_async, NULL},
+	{"bulk_copy_mbarrier", "testsuite/gpu/bulk_copy.mir", NULL, 90, 0, bulk_copy, NULL},
+	{"tma_load", "testsuite/gpu/tma.mir", NULL, 90, 0, tma_load, NULL},
 	{0},
 };

@@ -236,13 +236,13 @@ static gpu_verdict wgmma_kstep(gpu *g, const gpu_case *c)
 }
 
 const gpu_case gpu_cases_tensor[] = {
-	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16},
-	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16},
-	{"mma_tf32", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_tf32},
-	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8},
-	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix},
-	{"wgmma_f16", "testsuite/gpu/wgmma.mir", NULL, 90, 90, wgmma_f16},
-	{"wgmma_swizzle", "testsuite/gpu/wgmma_swizzle.mir", NULL, 90, 90, wgmma_swizzle},
-	{"wgmma_kstep", "testsuite/gpu/wgmma_kstep.mir", NULL, 90, 90, wgmma_kstep},
+	{"mma_f16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_f16, NULL},
+	{"mma_bf16", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_bf16, NULL},
+	{"mma_tf32", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_tf32, NULL},
+	{"mma_s8", "testsuite/gpu/mma_sync.mir", NULL, 80, 0, mma_s8, NULL},
+	{"mma_stmatrix", "testsuite/gpu/stmatrix.mir", NULL, 90, 0, mma_stmatrix, NULL},
+	{"wgmma_f16", "testsuite/gpu/wgmma.mir", NULL, 90, 90, wgmma_f16, NULL},
+	{"wgmma_swizzle", "testsuite/gpu/wgmma_swizzle.mir", NULL, 90, 90, wgmma_swizzle, NULL},
+	{"wgmma_kstep", "testsuite/gpu/wgmma_kstep.mir", NULL, 90, 90, wgmma_kstep, NULL},
 	{0},
 };

@@ -97,11 +97,12 @@ typedef struct gpu_kernel {
 
 typedef struct gpu_case {
 	const char *name;
-	const char *mir;        /* relative to srcdir */
+	const char *mir;        /* relative to srcdir; the file name in messages where mir_text writes it */
 	const char *target;     /* translate for this target; NULL: the module's own target line */
 	int min_cc;             /* the device must be at least this */
 	int only_cc;            /* nonzero: the device must be exactly this (sm_90a features) */
 	gpu_verdict (*run)(gpu *g, const struct gpu_case *c);
+	char *(*mir_text)(void); /* NULL, or the MIR the case writes itself (malloc'd; NULL: it could not) */
 } gpu_case;
 
 /* The tables, one per file; each ends with a zeroed row. */
@@ -110,6 +111,7 @@ extern const gpu_case gpu_cases_alu[];
 extern const gpu_case gpu_cases_memory[];
 extern const gpu_case gpu_cases_tensor[];
 extern const gpu_case gpu_cases_lang[];
+extern const gpu_case gpu_cases_video[];
 
 /* Helpers for cases. Each failing call reports and returns nonzero / 0. */
 int gpu_load(gpu *g, const gpu_case *c, const char *kernel, gpu_kernel *k);

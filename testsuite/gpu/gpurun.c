@@ -21,7 +21,7 @@
 #include "gpu.h"
 
 static const gpu_case *const tables[] = {
-	gpu_cases_basic, gpu_cases_alu, gpu_cases_memory, gpu_cases_tensor, gpu_cases_lang,
+	gpu_cases_basic, gpu_cases_alu, gpu_cases_memory, gpu_cases_tensor, gpu_cases_lang, gpu_cases_video,
 };
 
 #define NTABLES (sizeof tables / sizeof tables[0])
@@ -148,12 +148,20 @@ static void print_diag(void *ctx, const px_diagnostic *d)
 static char *translate(const char *srcdir, const gpu_case *c)
 {
 	char path[4096];
-	snprintf(path, sizeof path, "%s/%s", srcdir, c->mir);
-	size_t len;
-	char *src = read_file(path, &len);
-	if (!src) {
-		fprintf(stderr, "  %s: cannot read %s: %s\n", c->name, path, strerror(errno));
-		return NULL;
+	size_t len = 0;
+	char *src;
+	if (c->mir_text) {
+		if (!(src = c->mir_text())) {
+			fprintf(stderr, "  %s: could not write its MIR\n", c->name);
+			return NULL;
+		}
+		len = strlen(src);
+	} else {
+		snprintf(path, sizeof path, "%s/%s", srcdir, c->mir);
+		if (!(src = read_file(path, &len))) {
+			fprintf(stderr, "  %s: cannot read %s: %s\n", c->name, path, strerror(errno));
+			return NULL;
+		}
 	}
 	px_options o;
 	px_options_default(&o);

@@ -1,0 +1,306 @@
+/* video_forms: every scalar video form ptxemit accepts computes on the GPU
+ * the value PTX defines.
+ *
+ * The case writes its MIR itself: one statement for each operation (vadd,
+ * vsub, vabsdiff, vmin, vmax, vshl, vshr, vset), type combination, .sat,
+ * .clamp/.wrap, compare, secondary operation (.add, .min, .max), destination
+ * selector (none, b0 ... b3, h0, h1) and five selector pairs (none, a byte,
+ * b's half, both, the upper half and byte 3), asks libptxemit which it
+ * accepts and keeps those. ptxemit refuses the forms whose GPU result is not
+ * PTX's (data/ops/video.yaml); a form accepted here and computed otherwise
+ * fails the case. The reference is PTX's definition: the operands' selected
+ * parts extended by their types, the first result in full width, saturated
+ * to the byte, half or word of d it goes into, then combined with c (read by
+ * dtype's sign, vset's as unsigned) or merged into c's other bits. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptxemit.h"
+#include "gpu.h"
+
+enum { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET, NOPS };
+static const char *const op_names[NOPS] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"};
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+static const char *const op2_names[] = {"", "add", "min", "max"};
+/* a selector: 0 none, 1 to 4 bytes 0 to 3, 5 and 6 halves 0 and 1 */
+static const char *const sel_names[] = {"", "b0", "b1", "b2", "b3", "h0", "h1"};
+static const unsigned char sel_pairs[][2] = {{0, 0}, {2, 0}, {0, 5}, {2, 5}, {6, 4}};
+
+typedef struct vform {
+	unsigned char op, dsigned, asigned, bsigned, sat, mode, cmp, op2, dsel, asel, bsel;
+} vform;
+
+enum { MAX_FORMS = 8192, N = 1024 };
+static vform forms[MAX_FORMS];
+static size_t nforms;
+
+/* ---------------------------------------------------------------- the MIR */
+
+typedef struct text { char *s; size_t n, cap; } text;
+
+static void add(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void add(text *t, const char *fmt, ...)
+{
+	va_list ap;
+	for (;;) {
+		va_start(ap, fmt);
+		int k = vsnprintf(t->s ? t->s + t->n : NULL, t->s ? t->cap - t->n : 0, fmt, ap);
+		va_end(ap);
+		if (k < 0)
+			abort();
+		if (t->s && t->n + (size_t)k < t->cap) {
+			t->n += (size_t)k;
+			return;
+		}
+		t->cap = 2 * (t->cap + (size_t)k + 4096);
+		if (!(t->s = realloc(t->s, t->cap)))
+			abort();
+	}
+}
+
+static const char *ty(int s) { return s ? "s32" : "u32"; }
+
+/* One statement, %dJ, its result stored at out[J] of the thread's row. */
+static void statement(text *t, const vform *f, size_t j)
+{
+	bool shift = f->op == VSHL || f->op == VSHR, set = f->op == VSET;
+	add(t, "  %%d%zu:%s = %s", j, set ? "u32" : ty(f->dsigned), op_names[f->op]);
+	if (set)
+		add(t, ".%s.%s.%s", ty(f->asigned), ty(f->bsigned), cmp_names[f->cmp]);
+	else if (shift)
+		add(t, ".%s.%s%s.%s", ty(f->dsigned), ty(f->asigned), f->sat ? ".sat" : "", f->mode == 1 ? "clamp" : "wrap");
+	else
+		add(t, ".%s.%s.%s%s", ty(f->dsigned), ty(f->asigned), ty(f->bsigned), f->sat ? ".sat" : "");
+	if (f->op2)
+		add(t, ".%s", op2_names[f->op2]);
+	add(t, " %%%ca, %%%cb", f->asigned ? 's' : 'u', f->bsigned && !shift ? 's' : 'u');
+	if (f->op2 || f->dsel)
+		add(t, ", %%%cc", !set && f->dsigned ? 's' : 'u');
+	if (f->dsel || f->asel || f->bsel) {
+		const char *sep = " {";
+		if (f->dsel)
+			add(t, "%sdsel = %s", sep, sel_names[f->dsel]), sep = ", ";
+		if (f->asel)
+			add(t, "%sasel = %s", sep, sel_names[f->asel]), sep = ", ";
+		if (f->bsel)
+			add(t, "%sbsel = %s", sep, sel_names[f->bsel]);
+		add(t, "}");
+	}
+	add(t, "\n  st.global [%%o + %zu], %%d%zu\n", 4 * j, j);
+}
+
+/* The line of the module's first statement (each takes two). */
+static unsigned first_line;
+
+static char *module(const vform *fs, size_t n)
+{
+	text t = {0};
+	add(&t, "; the scalar video forms, one a statement (testsuite/gpu/cases_video.c)\n"
+	        "target sm_80\n\n"
+	        "kernel @video_forms(%%pin: ptr global, %%pout: ptr global, %%n: u32) reqntid(128) {\n"
+	        "  %%t:u32 = mov %%tid.x\n  %%cta:u32 = mov %%ctaid.x\n  %%i:u32 = mad.lo %%cta, 128, %%t\n"
+	        "  %%oob:pred = setp.ge %%i, %%n\n  @%%oob bra ^done\n"
+	        "  %%io:u64 = mul.wide %%i, 12\n  %%e:u64 = add %%pin, %%io\n"
+	        "  %%ua:u32 = ld.global [%%e]\n  %%ub:u32 = ld.global [%%e + 4]\n  %%uc:u32 = ld.global [%%e + 8]\n"
+	        "  %%sa:s32 = mov %%ua\n  %%sb:s32 = mov %%ub\n  %%sc:s32 = mov %%uc\n"
+	        "  %%oi:u32 = mul.lo %%i, %zu\n  %%oo:u64 = mul.wide %%oi, 4\n  %%o:u64 = add %%pout, %%oo\n",
+	    n);
+	first_line = 1;
+	for (size_t i = 0; i < t.n; i++)
+		first_line += t.s[i] == '\n';
+	for (size_t j = 0; j < n; j++)
+		statement(&t, &fs[j], j);
+	add(&t, "^done:\n  ret\n}\n");
+	return t.s;
+}
+
+/* Every form, in a fixed order. */
+static size_t all_forms(vform *out)
+{
+	size_t n = 0;
+	for (unsigned op = 0; op < NOPS; op++) {
+		bool shift = op == VSHL || op == VSHR, set = op == VSET;
+		for (unsigned types = 0; types < 8; types++) {
+			unsigned ds = types >> 2 & 1, as = types >> 1 & 1, bs = types & 1;
+			if ((shift && bs) || (set && ds))
+				continue; /* b is u32 in a shift; vset has no dtype */
+			for (unsigned sat = 0; sat <= !set; sat++)
+				for (unsigned mode = shift ? 1 : 0; mode <= (shift ? 2u : 0u); mode++)
+					for (unsigned cmp = 0; cmp < (set ? 6u : 1u); cmp++)
+						for (unsigned form = 0; form < 10; form++) /* plain, 3 op2, 6 dsel */
+							for (size_t p = 0; p < GPU_COUNT(sel_pairs); p++)
+								out[n++] = (vform){op, (unsigned char)ds, (unsigned char)as,
+								                   (unsigned char)bs, (unsigned char)sat,
+								                   (unsigned char)mode, (unsigned char)cmp,
+								                   (unsigned char)(form >= 1 && form <= 3 ? form : 0),
+								                   (unsigned char)(form >= 4 ? form - 3 : 0),
+								                   sel_pairs[p][0], sel_pairs[p][1]};
+		}
+	}
+	return n;
+}
+
+typedef struct refused { bool *line; size_t n; } refused;
+
+static void note_refused(void *ctx, const px_diagnostic *d)
+{
+	refused *r = ctx;
+	if (d->severity == PX_SEV_ERROR && d->line >= first_line && (d->line - first_line) / 2 < r->n)
+		r->line[(d->line - first_line) / 2] = true;
+}
+
+/* The module of every form ptxemit accepts; forms[] and nforms say which. */
+static char *video_forms_mir(void)
+{
+	static vform every[MAX_FORMS];
+	size_t n = all_forms(every);
+	char *src = module(every, n);
+	refused r = {calloc(n, sizeof(bool)), n};
+	px_options o;
+	px_options_default(&o);
+	o.max_errors = 0;
+	char *out = NULL;
+	size_t outlen;
+	px_translate("video_forms.mir", src, strlen(src), &o, note_refused, &r, &out, &outlen);
+	free(out);
+	free(src);
+	nforms = 0;
+	for (size_t j = 0; j < n; j++)
+		if (!r.line[j])
+			forms[nforms++] = every[j];
+	free(r.line);
+	return module(forms, nforms);
+}
+
+/* ------------------------------------------------------------ PTX's value */
+
+typedef __int128 wide;
+
+static wide part(uint32_t x, unsigned sel, bool sign)
+{
+	if (!sel)
+		return sign ? (wide)(int32_t)x : (wide)x;
+	if (sel <= 4) {
+		uint32_t v = x >> (8 * (sel - 1)) & 0xffu;
+		return sign ? (wide)(int8_t)v : (wide)v;
+	}
+	uint32_t v = x >> (16 * (sel - 5)) & 0xffffu;
+	return sign ? (wide)(int16_t)v : (wide)v;
+}
+
+static wide clamp(wide t, wide lo, wide hi) { return t < lo ? lo : t > hi ? hi : t; }
+
+static uint32_t reference(const vform *f, uint32_t a, uint32_t b, uint32_t c)
+{
+	bool shift = f->op == VSHL || f->op == VSHR, set = f->op == VSET;
+	wide ta = part(a, f->asel, f->asigned), tb = part(b, f->bsel, f->bsigned && !shift), t = 0;
+	switch (f->op) {
+	case VADD: t = ta + tb; break;
+	case VSUB: t = ta - tb; break;
+	case VABSDIFF: t = ta > tb ? ta - tb : tb - ta; break;
+	case VMIN: t = ta < tb ? ta : tb; break;
+	case VMAX: t = ta > tb ? ta : tb; break;
+	case VSET: {
+		const bool r[] = {ta == tb, ta != tb, ta < tb, ta <= tb, ta > tb, ta >= tb};
+		t = r[f->cmp];
+		break;
+	}
+	default: {
+		if (f->mode == 1 && tb > 32)
+			tb = 32;
+		if (f->mode == 2)
+			tb &= 31;
+		if (f->op == VSHL)
+			t = ta * ((wide)1 << (int)tb);
+		else
+			t = ta < 0 ? ~(~ta >> (int)tb) : ta >> (int)tb;
+	}
+	}
+	bool dsign = !set && f->dsigned;
+	if (f->sat && !set) {
+		unsigned bits = f->dsel == 0 ? 32 : f->dsel <= 4 ? 8 : 16;
+		wide one = 1;
+		t = dsign ? clamp(t, -(one << (bits - 1)), (one << (bits - 1)) - 1) : clamp(t, 0, (one << bits) - 1);
+	}
+	wide cv = dsign ? (wide)(int32_t)c : (wide)c;
+	if (f->op2 == 1)
+		t += cv;
+	else if (f->op2 == 2)
+		t = t < cv ? t : cv;
+	else if (f->op2 == 3)
+		t = t > cv ? t : cv;
+	if (!f->dsel)
+		return (uint32_t)t;
+	uint32_t mask = f->dsel <= 4 ? 0xffu : 0xffffu;
+	unsigned sh = f->dsel <= 4 ? 8 * (f->dsel - 1u) : 16 * (f->dsel - 5u);
+	return ((uint32_t)t & mask) << sh | (c & ~(mask << sh));
+}
+
+/* --------------------------------------------------------------- the run */
+
+static gpu_verdict video_forms(gpu *g, const gpu_case *c)
+{
+	static uint32_t in[3 * N];
+	static const uint32_t edges[] = {0, 1, 2, 0x7f, 0x80, 0xff, 0x100, 0x7fff, 0x8000, 0xffff,
+	                                 0x10000, 0x7fffffff, 0x80000000u, 0xffffffffu, 0x80ff7f01u,
+	                                 0x12345678, 31, 32, 33};
+	static const uint32_t bytes[] = {0, 1, 0x7f, 0x80, 0xfe, 0xff};
+	enum { NE = GPU_COUNT(edges) };
+	uint32_t seed = 17;
+	for (size_t i = 0; i < N; i++)
+		for (size_t k = 0; k < 3; k++) {
+			uint32_t v = 0;
+			if (i < NE * NE) /* every pair of edges for a and b, c among them */
+				v = edges[k == 0 ? i / NE : k == 1 ? i % NE : i * 7 % NE];
+			else if (i < 700) /* each byte an edge */
+				for (unsigned byte = 0; byte < 4; byte++)
+					v |= bytes[gpu_rand(&seed) % GPU_COUNT(bytes)] << (8 * byte);
+			else
+				v = gpu_rand(&seed);
+			in[3 * i + k] = v;
+		}
+	gpu_kernel k = {0};
+	if (gpu_load(g, c, "video_forms", &k))
+		return GPU_FAIL;
+	fprintf(stderr, "  video_forms: %zu forms ptxemit accepts\n", nforms);
+	size_t nout = nforms * N;
+	uint32_t *got = malloc(4 * nout), *want = malloc(4 * nout);
+	CUdeviceptr din = gpu_alloc(g, sizeof in), dout = gpu_alloc(g, 4 * nout);
+	uint32_t n = N;
+	void *args[] = {&din, &dout, &n};
+	int bad = !got || !want || !din || !dout || gpu_put(g, din, in, sizeof in) ||
+	          gpu_launch(g, &k, (gpu_dim){N / 128, 1, 1}, (gpu_dim){128, 1, 1}, 0, args) ||
+	          gpu_get(g, got, dout, 4 * nout);
+	gpu_free(g, din);
+	gpu_free(g, dout);
+	gpu_unload(g, &k);
+	if (!bad) {
+		for (size_t i = 0; i < N; i++)
+			for (size_t j = 0; j < nforms; j++)
+				want[i * nforms + j] = reference(&forms[j], in[3 * i], in[3 * i + 1], in[3 * i + 2]);
+		/* the first form that differs, by its statement */
+		for (size_t j = 0; j < nforms && !bad; j++)
+			for (size_t i = 0; i < N; i++)
+				if (got[i * nforms + j] != want[i * nforms + j]) {
+					text t = {0};
+					statement(&t, &forms[j], j);
+					fprintf(stderr, "  video_forms: %.*s", (int)(strchr(t.s, '\n') - t.s + 1), t.s);
+					free(t.s);
+					bad = 1;
+					break;
+				}
+		if (nforms < 1000) /* a refusal of nearly every form would leave little to run */
+			fprintf(stderr, "  video_forms: only %zu forms accepted\n", nforms);
+		bad = bad || nforms < 1000 || gpu_cmp_u32(g, "out", got, want, nout);
+	}
+	free(got);
+	free(want);
+	return bad ? GPU_FAIL : GPU_PASS;
+}
+
+const gpu_case gpu_cases_video[] = {
+	{"video_forms", "video_forms.mir", NULL, 80, 0, video_forms, video_forms_mir},
+	{0},
+};
