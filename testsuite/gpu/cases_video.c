@@ -1,17 +1,21 @@
-/* video_forms: every scalar video form ptxemit accepts computes on the GPU
- * the value PTX defines.
+/* video_forms: every video form ptxemit accepts computes on the GPU the value
+ * PTX defines.
  *
  * The case writes its MIR itself: one statement for each operation (vadd,
  * vsub, vabsdiff, vmin, vmax, vshl, vshr, vset), type combination, .sat,
  * .clamp/.wrap, compare, secondary operation (.add, .min, .max), destination
  * selector (none, b0 ... b3, h0, h1) and five selector pairs (none, a byte,
- * b's half, both, the upper half and byte 3), asks libptxemit which it
- * accepts and keeps those. ptxemit refuses the forms whose GPU result is not
+ * b's half, both, the upper half and byte 3), and for the SIMD operations
+ * (vadd2 ... vset2, vadd4 ... vset4) each type combination, .sat, .add,
+ * compare, a choice of masks and two selector pairs; it asks libptxemit
+ * which it accepts and keeps those. ptxemit refuses the forms whose GPU result is not
  * PTX's (data/ops/video.yaml); a form accepted here and computed otherwise
  * fails the case. The reference is PTX's definition: the operands' selected
  * parts extended by their types, the first result in full width, saturated
  * to the byte, half or word of d it goes into, then combined with c (read by
- * dtype's sign, vset's as unsigned) or merged into c's other bits. */
+ * dtype's sign, vset's as unsigned) or merged into c's other bits; a SIMD
+ * form's lanes are each computed so and saturated to the lane, then written
+ * into the lanes its mask names (the others c's) or summed into c. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -20,19 +24,27 @@
 #include "ptxemit.h"
 #include "gpu.h"
 
-enum { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET, NOPS };
-static const char *const op_names[NOPS] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset"};
+enum { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET, VAVRG, NOPS };
+static const char *const op_names[NOPS] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vavrg"};
+/* the SIMD operations: scalar ones but the shifts, and vavrg */
+static const unsigned char simd_ops[] = {VADD, VSUB, VAVRG, VABSDIFF, VMIN, VMAX, VSET};
+/* SIMD masks and selector pairs (the first pair PTX's defaults, left out) */
+static const char *const masks2[] = {"h0", "h1", "h10"}, *const masks4[] = {"b0", "b31", "b3210"};
+static const char *const sels2[][2] = {{"", ""}, {"h01", "h23"}}, *const sels4[][2] = {{"", ""}, {"b7531", "b2064"}};
 static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge"};
 static const char *const op2_names[] = {"", "add", "min", "max"};
 /* a selector: 0 none, 1 to 4 bytes 0 to 3, 5 and 6 halves 0 and 1 */
 static const char *const sel_names[] = {"", "b0", "b1", "b2", "b3", "h0", "h1"};
 static const unsigned char sel_pairs[][2] = {{0, 0}, {2, 0}, {0, 5}, {2, 5}, {6, 4}};
 
+/* A form: lanes 0 for a scalar one (dsel, asel, bsel index sel_names), 2
+ * or 4 for a SIMD one (mask indexes masks2/masks4, asel a selector pair of
+ * sels2/sels4, op2 1 for .add). */
 typedef struct vform {
-	unsigned char op, dsigned, asigned, bsigned, sat, mode, cmp, op2, dsel, asel, bsel;
+	unsigned char op, lanes, dsigned, asigned, bsigned, sat, mode, cmp, op2, dsel, asel, bsel, mask;
 } vform;
 
-enum { MAX_FORMS = 8192, N = 1024 };
+enum { MAX_FORMS = 16384, N = 1024 };
 static vform forms[MAX_FORMS];
 static size_t nforms;
 
@@ -62,9 +74,29 @@ static void add(text *t, const char *fmt, ...)
 
 static const char *ty(int s) { return s ? "s32" : "u32"; }
 
+static void simd_statement(text *t, const vform *f, size_t j)
+{
+	bool set = f->op == VSET;
+	add(t, "  %%d%zu:%s = %s%u", j, set ? "u32" : ty(f->dsigned), op_names[f->op], f->lanes);
+	if (set)
+		add(t, ".%s.%s.%s", ty(f->asigned), ty(f->bsigned), cmp_names[f->cmp]);
+	else
+		add(t, ".%s.%s.%s%s", ty(f->dsigned), ty(f->asigned), ty(f->bsigned), f->sat ? ".sat" : "");
+	const char *const(*sels)[2] = f->lanes == 2 ? sels2 : sels4;
+	add(t, "%s %%%ca, %%%cb, %%%cc {mask = %s", f->op2 ? ".add" : "", f->asigned ? 's' : 'u',
+	    f->bsigned ? 's' : 'u', !set && f->dsigned ? 's' : 'u', (f->lanes == 2 ? masks2 : masks4)[f->mask]);
+	if (f->asel)
+		add(t, ", asel = %s, bsel = %s", sels[f->asel][0], sels[f->asel][1]);
+	add(t, "}\n  st.global [%%o + %zu], %%d%zu\n", 4 * j, j);
+}
+
 /* One statement, %dJ, its result stored at out[J] of the thread's row. */
 static void statement(text *t, const vform *f, size_t j)
 {
+	if (f->lanes) {
+		simd_statement(t, f, j);
+		return;
+	}
 	bool shift = f->op == VSHL || f->op == VSHR, set = f->op == VSET;
 	add(t, "  %%d%zu:%s = %s", j, set ? "u32" : ty(f->dsigned), op_names[f->op]);
 	if (set)
@@ -131,14 +163,31 @@ static size_t all_forms(vform *out)
 					for (unsigned cmp = 0; cmp < (set ? 6u : 1u); cmp++)
 						for (unsigned form = 0; form < 10; form++) /* plain, 3 op2, 6 dsel */
 							for (size_t p = 0; p < GPU_COUNT(sel_pairs); p++)
-								out[n++] = (vform){op, (unsigned char)ds, (unsigned char)as,
+								out[n++] = (vform){op, 0, (unsigned char)ds, (unsigned char)as,
 								                   (unsigned char)bs, (unsigned char)sat,
 								                   (unsigned char)mode, (unsigned char)cmp,
 								                   (unsigned char)(form >= 1 && form <= 3 ? form : 0),
 								                   (unsigned char)(form >= 4 ? form - 3 : 0),
-								                   sel_pairs[p][0], sel_pairs[p][1]};
+								                   sel_pairs[p][0], sel_pairs[p][1], 0};
 		}
 	}
+	for (unsigned lanes = 2; lanes <= 4; lanes += 2)
+		for (size_t o = 0; o < sizeof simd_ops; o++) {
+			unsigned char op = simd_ops[o];
+			bool set = op == VSET;
+			for (unsigned types = 0; types < 8; types++) {
+				unsigned char ds = types >> 2 & 1, as = types >> 1 & 1, bs = types & 1;
+				if (set && ds)
+					continue;
+				for (unsigned cmp = 0; cmp < (set ? 6u : 1u); cmp++)
+					/* .sat (not vset's), .add, neither: every mask, both selector pairs */
+					for (unsigned kind = 0; kind < 3; kind++)
+						for (unsigned char m = 0; m < 3 && !(kind == 1 && set); m++)
+							for (unsigned char p = 0; p < 2; p++)
+								out[n++] = (vform){op, (unsigned char)lanes, ds, as, bs, kind == 1, 0,
+								                   (unsigned char)cmp, kind == 2, 0, p, 0, m};
+			}
+		}
 	return n;
 }
 
@@ -192,8 +241,52 @@ static wide part(uint32_t x, unsigned sel, bool sign)
 
 static wide clamp(wide t, wide lo, wide hi) { return t < lo ? lo : t > hi ? hi : t; }
 
+/* A SIMD form: lane i takes the part of {b, a} its selector's digit i (from
+ * the right) names, PTX's default selectors a's lanes and b's. */
+static uint32_t simd_reference(const vform *f, uint32_t a, uint32_t b, uint32_t c)
+{
+	unsigned n = f->lanes, w = 32 / n;
+	uint32_t lane_mask = (uint32_t)((1ull << w) - 1);
+	const char *asel = f->asel ? (n == 2 ? sels2 : sels4)[f->asel][0] : n == 2 ? "h10" : "b3210";
+	const char *bsel = f->asel ? (n == 2 ? sels2 : sels4)[f->asel][1] : n == 2 ? "h32" : "b7654";
+	const char *mask = (n == 2 ? masks2 : masks4)[f->mask];
+	bool set = f->op == VSET, dsign = !set && f->dsigned;
+	uint64_t pair = (uint64_t)b << 32 | a;
+	wide sum = dsign ? (wide)(int32_t)c : (wide)c;
+	uint32_t d = 0;
+	for (unsigned i = 0; i < n; i++) {
+		unsigned pa = (unsigned)(asel[strlen(asel) - 1 - i] - '0'), pb = (unsigned)(bsel[strlen(bsel) - 1 - i] - '0');
+		uint32_t ra = (uint32_t)(pair >> (w * pa)) & lane_mask, rb = (uint32_t)(pair >> (w * pb)) & lane_mask;
+		wide x = f->asigned && ra >> (w - 1) ? (wide)ra - ((wide)1 << w) : (wide)ra;
+		wide y = f->bsigned && rb >> (w - 1) ? (wide)rb - ((wide)1 << w) : (wide)rb;
+		wide t;
+		switch (f->op) {
+		case VADD: t = x + y; break;
+		case VSUB: t = x - y; break;
+		case VAVRG: t = x + y >= 0 ? (x + y + 1) / 2 : -((-(x + y)) / 2) - ((x + y) & 1); break;
+		case VABSDIFF: t = x > y ? x - y : y - x; break;
+		case VMIN: t = x < y ? x : y; break;
+		case VMAX: t = x > y ? x : y; break;
+		default: {
+			const bool r[] = {x == y, x != y, x < y, x <= y, x > y, x >= y};
+			t = r[f->cmp];
+		}
+		}
+		if (f->sat)
+			t = dsign ? clamp(t, -((wide)1 << (w - 1)), ((wide)1 << (w - 1)) - 1) : clamp(t, 0, lane_mask);
+		bool in = strchr(mask + 1, (char)('0' + i)) != NULL;
+		if (f->op2)
+			sum += in ? t : 0;
+		else
+			d |= ((uint32_t)(in ? (uint32_t)t : c >> (w * i)) & lane_mask) << (w * i);
+	}
+	return f->op2 ? (uint32_t)sum : d;
+}
+
 static uint32_t reference(const vform *f, uint32_t a, uint32_t b, uint32_t c)
 {
+	if (f->lanes)
+		return simd_reference(f, a, b, c);
 	bool shift = f->op == VSHL || f->op == VSHR, set = f->op == VSET;
 	wide ta = part(a, f->asel, f->asigned), tb = part(b, f->bsel, f->bsigned && !shift), t = 0;
 	switch (f->op) {
