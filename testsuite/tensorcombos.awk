@@ -12,7 +12,9 @@
 # lists give, for its variant's lowest target and PTX ISA version, in the
 # kernel of its cta_group (ptxas refuses two cta_groups in one function). A
 # variant with an optional operand gives two statements per combination:
-# with it and without it.
+# with it and without it. A texture's or surface's address takes the
+# coordinates its geometry takes (the describe text's "coordinates by .geom"
+# line), behind a u64 handle.
 #
 # Each statement is also written with its modifier tokens in another order:
 # the slots' classes (slots whose tokens overlap, such as mma's four types or
@@ -43,7 +45,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
 	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
 	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""; list[n, "group"] = 0
-	list[n, "crd"] = ""; list[n, "crdn"] = 0
+	list[n, "crd"] = ""; list[n, "crdn"] = 0; list[n, "geo"] = 0
 	for (i = 2; i <= nf; i++) {
 		if (f[i] ~ /^type from \./) {
 			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
@@ -69,6 +71,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 		else if (f[i] ~ /^a multiple of /) mult = substr(f[i], 15)
 		else if (f[i] ~ /^one per dimension of \./ && rest ~ /coordinates \[a, /) { list[n, "crd"] = f[i]; sub(/.*of \./, "", list[n, "crd"]) }
 		else if (f[i] ~ /^[0-9]+ of them$/ && rest ~ /coordinates \[a, /) list[n, "crdn"] = f[i] + 0
+		else if (f[i] == "as many as its geometry takes" && rest ~ /coordinates \[a, /) list[n, "geo"] = 1
 		else if (f[i] == "optional") list[n, "opt"] = 1
 		else if (f[i] == "only _") list[n, "sink"] = 1
 	}
@@ -200,6 +203,7 @@ function operand(list, i,    k, t, c, sp) {
 		c = list[i, "crdn"]
 		if (list[i, "crd"] != "") { c = tok[list[i, "crd"]]; gsub(/[^0-9]/, "", c); c += 0 }
 		if (c) return substr(address(sp), 1, length(address(sp)) - 1) ", (" list_of(value("s32", 0), c) ")]"
+		if (list[i, "geo"]) return geo_address()
 		return address(sp)
 	}
 	if (k == "value" || k == "register") {
@@ -211,6 +215,19 @@ function operand(list, i,    k, t, c, sp) {
 	}
 	why = "a " k " operand"
 	return ""
+}
+
+# a texture's or surface's address, [handle, (c0, ...)]: the coordinates
+# its geometry takes ("coordinates by .geom" of the describe text), the
+# leading integer indexes s32, the others of the coordinate type; the
+# handle a u64 value (a texture or surface object)
+function geo_address(    g, t, r, k) {
+	g = tok[geoslot]
+	if (!(g in gcount)) { why = "no coordinates for geometry " g; return "" }
+	t = geotype != "" ? geotype : tok[geotslot]
+	r = ""
+	for (k = 1; k <= gcount[g]; k++) r = r (k > 1 ? ", " : "") value(k <= gindex[g] ? "s32" : t, 0)
+	return "[" value("u64", 0) ", (" r ")]"
 }
 
 # n copies of s, comma-separated
@@ -391,6 +408,21 @@ FNR == 1 {
 	next
 }
 /^  reads the carry flag/ { carry_in = 1; next }
+# "coordinates by .geom, type from .ctype: 1d 1, ..., a1d 2 (1 index), ..."
+/^  coordinates by \./ {
+	geoslot = $3; sub(/^\./, "", geoslot); sub(/,$/, "", geoslot)
+	geotype = ""; geotslot = ""
+	if ($4 == "type" && $5 == "from") { geotslot = $6; sub(/^\./, "", geotslot); sub(/:$/, "", geotslot) }
+	else { geotype = $5; sub(/:$/, "", geotype) }
+	rest = $0; sub(/^[^:]*: */, "", rest)
+	n = split(rest, f, /, /)
+	for (i = 1; i <= n; i++) {
+		split(f[i], gf, " ")
+		gcount[gf[1]] = gf[2] + 0
+		gindex[gf[1]] = gf[3] ~ /^\(/ ? substr(gf[3], 2) + 0 : 0
+	}
+	next
+}
 /^  refused with / { rules[++nrules] = substr($0, 17); next }
 /^  result / { opres[++nopres] = $0; next }
 /^  operand / { opopnd[++nopopnd] = $0; next }
