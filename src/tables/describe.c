@@ -149,6 +149,10 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 		else if (d[i].flags & PX_OPND_COORDS)
 			px_buf_puts(out, ", coordinates [a, (c0 ...)], as many as its geometry takes");
 		put_imms(out, op, &d[i]);
+		if (d[i].select && d[i].select <= op->nslots)
+			px_buf_printf(out, ", selector .%s (printed after it)", op->slots[d[i].select - 1].name);
+		if (d[i].negate && d[i].negate <= op->nslots)
+			px_buf_printf(out, ", negated by .%s (printed '-' before it)", op->slots[d[i].negate - 1].name);
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");
 		if (d[i].flags & PX_OPND_SREG)
