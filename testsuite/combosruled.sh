@@ -29,9 +29,11 @@ awk -F '\t' -v most=200 '
     if (f[1] == "Q") pl[k, ++npl[k]] = $2
     else { ns++; sl[k, ++nsl[k]] = $2; sid[k, nsl[k]] = "R" ns
            print "R" ns, f[2] "\t" $3 "\t" $4 "\t" $5 "\t" $6 >"r/stmts" }
-    if ($2 ~ /@gl([^A-Za-z0-9_]|$)/) usegl[key] = 1
-    if ($2 ~ /@cn([^A-Za-z0-9_]|$)/) usecn[key] = 1
-    if ($2 ~ /%pa([^A-Za-z0-9_]|$)/) usepa[k] = 1 }
+    # the carrier'"'"'s symbols and the refused statement'"'"'s (put back in its PTX)
+    t = $2 " " $3
+    if (t ~ /@gl([^A-Za-z0-9_]|$)/) usegl[key] = 1
+    if (t ~ /@cn([^A-Za-z0-9_]|$)/) usecn[key] = 1
+    if (t ~ /%pa([^A-Za-z0-9_]|$)/) usepa[k] = 1 }
   END {
     for (i = 1; i <= nkeys; i++) {
       key = keys[i]; split(key, tv, "-"); file = "m/ruled." key ".mir"
@@ -62,7 +64,7 @@ ls m | sed -n 's/^ruled\.\(.*\)\.mir$/\1/p' >r/modules
 
 # each module's carriers on its lowest target, then the refused
 # combinations' spellings written in: r/KEY.ptx; "KEY ID WHY" in r/unwritten
-: >r/unwritten; : >r/unwritten.lines; : >r/wmap
+: >r/unwritten; : >r/unwritten.lines; : >r/unwritten.no; : >r/wmap
 while read -r key; do
   t0=${key%-*} v0=${key#*-}
   translate "ruled.$key" "$t0" "$v0" "r/$key.carrier.ptx"
@@ -100,6 +102,16 @@ while read -r key; do
       r = o[1]; for (i = 2; i <= k; i++) r = r ", " o[i]
       return r
     }
+    # the operands ops with the first address [..] naming the symbol the
+    # MIR names (@sh: sh; %pa: the kernel'"'"'s third parameter, as the
+    # modules declare it)
+    function symbol(ops, sym,    i, j) {
+      i = index(ops, "["); j = index(ops, "]")
+      if (!i || j < i) return ""
+      sym = sym == "%pa" ? entry "_param_2" : substr(sym, 2)
+      return substr(ops, 1, i) sym substr(ops, j)
+    }
+    /^(\.visible )?\.entry / { entry = $0; sub(/^.*\.entry +/, "", entry); sub(/[( ].*/, "", entry) }
     /^[ \t]*\.loc / { split($0, q, " "); cur = (q[3] in id) ? id[q[3]] : ""; cl = q[3]; print; next }
     /^}/ { cur = "" }
     cur != "" && !(cur in done) {
@@ -114,7 +126,7 @@ while read -r key; do
       }
       n = split(pairs[cur], pp, " ")
       for (i = 1; i < n; i += 2) {
-        x = pp[i] == "-" ? negate(ops, pp[i + 1]) : swap(ops, "." pp[i], "." pp[i + 1])
+        x = pp[i] == "-" ? negate(ops, pp[i + 1]) : pp[i] == "@" ? symbol(ops, pp[i + 1]) : swap(ops, "." pp[i], "." pp[i + 1])
         if (x == "") { print m, cur, "no ." pp[i] " on the operands of " w >"/dev/stderr"; done[cur] = 1; print; next }
         ops = x
       }
@@ -122,12 +134,13 @@ while read -r key; do
     }
     { print }
     END { for (l in id) if (!(id[l] in done)) print m, id[l], "no instruction printed for the carrier" >"/dev/stderr" }' \
-    r/map r/stmts "r/$key.carrier.ptx" >"r/$key.ptx" 2>>r/unwritten
+    r/map r/stmts "r/$key.carrier.ptx" >"r/$key.ptx" 2>>r/unwritten.no
   cat r/wmap.new >>r/wmap 2>/dev/null; rm -f r/wmap.new
 done <r/modules
 # a carrier ptxemit refused: its statement unwritten
 awk 'FILENAME == ARGV[1] { split($0, a, " "); id[a[1], a[2]] = a[3]; next }
   { l = $2; $2 = ""; print $1, id[$1, l], $0 }' r/map r/unwritten.lines 2>/dev/null >>r/unwritten
+cat r/unwritten.no >>r/unwritten 2>/dev/null
 
 # every target: the texts, ptxas's verdicts, "TARGET ID VERDICT" in r/verdicts
 : >r/verdicts; : >r/outside
@@ -160,7 +173,7 @@ done <targets
 # not be written, is a disagreement
 awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" '
   FILENAME == ARGV[1] { split($1, a, " "); text[a[1]] = $2; next }
-  FILENAME == ARGV[2] { unwr++; if (unwr <= 20) print "tensorcombos: a refused combination not written: " $0; next }
+  FILENAME == ARGV[2] { if (($1, $2) in unw) next; unw[$1, $2] = 1; unwr++; if (unwr <= 20) print "tensorcombos: a refused combination not written: " $0; next }
   FILENAME == ARGV[3] { unwr++; print "tensorcombos: cannot write the carrier of " substr($0, 9); next }
   FILENAME == ARGV[4] { outs++; print "tensorcombos: ptxas refuses outside the refused combinations: " $0; next }
   { split($0, f, " "); n[f[3]]++; tot++; stmt[f[2]] = 1

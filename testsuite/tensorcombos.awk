@@ -385,11 +385,13 @@ function refused(    r, k, n, c, sl, want) {
 # Prints "R OPI TARGET PTX KERNEL COMBINATION<tab>CARRIER<tab>STATEMENT
 # <tab>CARRIER'S SPELLING<tab>SPELLING<tab>PROPERTIES" (PROPERTIES:
 # "CARRIER'S TOKEN TOKEN" for each property changed, a token printed on an
-# operand as .TOKEN, or "- N" for a negation turned on or off, the '-' before
-# the Nth operand, the results counted) and the values the kernel (r0, r1...
+# operand as .TOKEN, "- N" for a negation turned on or off, the '-' before
+# the Nth operand, the results counted, or "@ SYMBOL" for the address the
+# refused statement names, [@sh] or [%pa], where the carrier's is of another
+# space) and the values the kernel (r0, r1...
 # by cta_group) defines first as "Q" lines; "unruled OP VARIANT: WHY" where
 # no carrier is found.
-function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp, sp2, r, r2, o, tail, cta, rm, found, props0, props2, pairs, saved, round) {
+function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp, sp2, r, r2, o, tail, cta, rm, found, props0, props2, pairs, saved, round, tail2, o2) {
 	rm = rmatch
 	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
 	kern = "r" (cta == "" ? 0 : cta)
@@ -447,10 +449,26 @@ function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp,
 	}
 	found = !refused()
 	sp2 = spelling(); props2 = props != "" ? " {" props "}" : ""
+	# a slot an operand's space came from changed (st's .param): the
+	# carrier takes the operands of its own space, and where the refused
+	# statement's address is a symbol, "@ SYMBOL" puts it back in the PTX
+	tail2 = tail
+	for (k in saved) if (k in derives) {
+		ruling = 1; why = ""
+		tail2 = ""
+		for (i = 1; i <= nopnds; i++) {
+			o2 = operand(opnds, i); tail2 = tail2 (i > 1 ? ", " : " ") o2
+			if (o2 != o[i] && o[i] ~ /^\[(@[a-z]+|%pa)\]$/) pairs = pairs (pairs == "" ? "" : " ") "@ " substr(o[i], 2, length(o[i]) - 2)
+			else if (o2 != o[i]) why = "operand " i " of another space: " o[i]
+		}
+		ruling = 0
+		if (why != "") found = 0
+		break
+	}
 	for (k in saved) tok[k] = saved[k]
-	if (!found) { unruled[op " variant " vno ": no carrier for " sp props0] = 1; return }
+	if (!found) { unruled[op " variant " vno ": no carrier for " sp props0 (why != "" ? " (" why ")" : "")] = 1; return }
 	# a property's token: the carrier's printed on an operand, to be replaced
-	print "R", opi, target, ptxv, kern, ncombos + 1 "\t  " r2 sp2 tail props2 "\t  " r2 sp tail props0 "\t" sp2 "\t" sp "\t" pairs
+	print "R", opi, target, ptxv, kern, ncombos + 1 "\t  " r2 sp2 tail2 props2 "\t  " r2 sp tail props0 "\t" sp2 "\t" sp "\t" pairs
 }
 
 # the PTX spelling of the combination in tok[] (the slots in print order),
