@@ -12,7 +12,9 @@
 # lists give, for its variant's lowest target and PTX ISA version, in the
 # kernel of its cta_group (ptxas refuses two cta_groups in one function). A
 # variant with an optional operand gives two statements per combination:
-# with it and without it.
+# with it and without it. A texture's or surface's address takes the
+# coordinates its geometry takes (the describe text's "coordinates by .geom"
+# line), behind a u64 handle.
 #
 # Each statement is also written with its modifier tokens in another order:
 # the slots' classes (slots whose tokens overlap, such as mma's four types or
@@ -27,8 +29,8 @@
 # LISTED RULED" (DESCRIBED: the combinations written for, BIG slots counted
 # once a token; LISTED: the full product the variant lines list; BUILT: those
 # a statement was written for; RULED: those a "refused with" line of the
-# describe text refuses on every target, not written); an operand it cannot
-# write is reported as
+# describe text refuses on every target, written apart as "R" lines, below);
+# an operand it cannot write is reported as
 # "unbuilt OP VARIANT: WHY".
 
 function trim(s) { sub(/^[ \t]+/, "", s); sub(/[ \t]+$/, "", s); return s }
@@ -43,7 +45,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
 	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
 	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""; list[n, "group"] = 0
-	list[n, "crd"] = ""; list[n, "crdn"] = 0
+	list[n, "crd"] = ""; list[n, "crdn"] = 0; list[n, "geo"] = 0; list[n, "neg"] = ""
 	for (i = 2; i <= nf; i++) {
 		if (f[i] ~ /^type from \./) {
 			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
@@ -69,6 +71,8 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 		else if (f[i] ~ /^a multiple of /) mult = substr(f[i], 15)
 		else if (f[i] ~ /^one per dimension of \./ && rest ~ /coordinates \[a, /) { list[n, "crd"] = f[i]; sub(/.*of \./, "", list[n, "crd"]) }
 		else if (f[i] ~ /^[0-9]+ of them$/ && rest ~ /coordinates \[a, /) list[n, "crdn"] = f[i] + 0
+		else if (f[i] == "as many as its geometry takes" && rest ~ /coordinates \[a, /) list[n, "geo"] = 1
+		else if (f[i] ~ /^negated by \./) { list[n, "neg"] = substr(f[i], 13); sub(/ .*/, "", list[n, "neg"]) }
 		else if (f[i] == "optional") list[n, "opt"] = 1
 		else if (f[i] == "only _") list[n, "sink"] = 1
 	}
@@ -135,7 +139,7 @@ function value(t, c,    name) {
 }
 
 # a line of the kernel's prelude: "P OPI TARGET PTX KERNEL<tab>TEXT"
-function prelude(line) { print "P", opi, target, ptxv, kern "\t  " line }
+function prelude(line) { print (ruling ? "Q" : "P"), opi, target, ptxv, kern "\t  " line }
 
 # a line the kernel's prelude holds once: a label or a local array
 function once(name, line) {
@@ -200,6 +204,7 @@ function operand(list, i,    k, t, c, sp) {
 		c = list[i, "crdn"]
 		if (list[i, "crd"] != "") { c = tok[list[i, "crd"]]; gsub(/[^0-9]/, "", c); c += 0 }
 		if (c) return substr(address(sp), 1, length(address(sp)) - 1) ", (" list_of(value("s32", 0), c) ")]"
+		if (list[i, "geo"]) return geo_address()
 		return address(sp)
 	}
 	if (k == "value" || k == "register") {
@@ -211,6 +216,19 @@ function operand(list, i,    k, t, c, sp) {
 	}
 	why = "a " k " operand"
 	return ""
+}
+
+# a texture's or surface's address, [handle, (c0, ...)]: the coordinates
+# its geometry takes ("coordinates by .geom" of the describe text), the
+# leading integer indexes s32, the others of the coordinate type; the
+# handle a u64 value (a texture or surface object)
+function geo_address(    g, t, r, k) {
+	g = tok[geoslot]
+	if (!(g in gcount)) { why = "no coordinates for geometry " g; return "" }
+	t = geotype != "" ? geotype : tok[geotslot]
+	r = ""
+	for (k = 1; k <= gcount[g]; k++) r = r (k > 1 ? ", " : "") value(k <= gindex[g] ? "s32" : t, 0)
+	return "[" value("u64", 0) ", (" r ")]"
 }
 
 # n copies of s, comma-separated
@@ -279,9 +297,24 @@ function emit(    s, s2, g, props, i, r, r2, o, cta, nop, tail, dropped, lastopt
 	built++
 }
 
+# the slots an operand's type, space, count or coordinates come from
+function derive_of(list, i,    x) {
+	if (list[i, "tslot"] != "") derives[list[i, "tslot"]] = 1
+	if (list[i, "sslot"] != "") derives[list[i, "sslot"]] = 1
+	if (list[i, "cslot"] != "") derives[list[i, "cslot"]] = 1
+	if (list[i, "crd"] != "") derives[list[i, "crd"]] = 1
+	if (list[i, "geo"]) derives[geoslot] = 1
+	if (list[i, "imm"] ~ / with \./) { x = list[i, "imm"]; sub(/.* with \./, "", x); sub(/ .*/, "", x); derives[x] = 1 }
+}
+
 # every combination of the variant just read
-function variant_done(    i, total, idx, more, big) {
+function variant_done(    i, total, idx, more, big, k) {
 	if (!vno) return
+	for (k in derives) delete derives[k]
+	for (k in negpos) delete negpos[k]
+	for (i = 1; i <= nopnds; i++) if (opnds[i, "neg"] != "") negpos[opnds[i, "neg"]] = nres + i
+	for (i = 1; i <= nres; i++) derive_of(res, i)
+	for (i = 1; i <= nopnds; i++) derive_of(opnds, i)
 	total = 1; big = 0
 	for (i = 1; i <= nslots; i++) {
 		nchoice[i] = 0
@@ -321,7 +354,7 @@ function combination(idx,    i, n, z, ch) {
 		if (vopt[i]) tok[slot[i]] = z == 0 ? "" : ch[z]
 		else tok[slot[i]] = ch[z + 1]
 	}
-	if (refused()) { described--; ruled++ }
+	if (refused()) { described--; ruled++; emit_ruled() }
 	else emit()
 	ncombos++
 }
@@ -337,9 +370,116 @@ function refused(    r, k, n, c, sl, want) {
 			want = c[k]; sub(/^[^ ]* /, "", want)
 			if (want == "(empty)" ? tok[sl] != "" : index(" " want " ", " " tok[sl] " ") == 0 || tok[sl] == "") break
 		}
-		if (k > n) return 1
+		if (k > n) { rmatch = r; return 1 }
 	}
 	return 0
+}
+
+# The combination in tok[] a rule refuses, written for ptxas: ptxemit prints
+# no PTX for it, so beside it goes a carrier, the same statement (the same
+# operands) with one slot the rule names holding another token the variant
+# allows that no rule refuses, a slot no operand's type, space, count or
+# coordinates come from first. tensorcombos.sh translates the carrier and
+# writes the refused combination's PTX spelling in place of the carrier's
+# (and its properties' spellings on the operands).
+# Prints "R OPI TARGET PTX KERNEL COMBINATION<tab>CARRIER<tab>STATEMENT
+# <tab>CARRIER'S SPELLING<tab>SPELLING<tab>PROPERTIES" (PROPERTIES:
+# "CARRIER'S TOKEN TOKEN" for each property changed, a token printed on an
+# operand as .TOKEN, "- N" for a negation turned on or off, the '-' before
+# the Nth operand, the results counted, or "@ SYMBOL" for the address the
+# refused statement names, [@sh] or [%pa], where the carrier's is of another
+# space) and the values the kernel (r0, r1...
+# by cta_group) defines first as "Q" lines; "unruled OP VARIANT: WHY" where
+# no carrier is found.
+function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp, sp2, r, r2, o, tail, cta, rm, found, props0, props2, pairs, saved, round, tail2, o2) {
+	rm = rmatch
+	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
+	kern = "r" (cta == "" ? 0 : cta)
+	mod = target " " ptxv
+	ruling = 1
+	why = ""
+	if (carry_in) once("%vcc", "%vcc:u32 = add.cc.u32 " value("u32", 0) ", %vu32")
+	r = ""
+	for (i = 1; i <= nres; i++) r = r (i > 1 ? ", " : "") result(res, i)
+	for (i = 1; i <= nopnds; i++) o[i] = operand(opnds, i)
+	ruling = 0
+	if (why != "") { unruled[op " variant " vno ": " why] = 1; return }
+	r2 = r != "" ? r " = " : ""
+	tail = ""
+	for (i = 1; i <= nopnds; i++) tail = tail (i > 1 ? ", " : " ") o[i]
+	sp = spelling(); props0 = props != "" ? " {" props "}" : ""
+	# each rule that refuses it in turn: one of its slots changed, those no
+	# operand derives from first (the video selectors: both .asel and .bsel)
+	for (k in saved) delete saved[k]
+	pairs = ""
+	for (round = 1; round <= 4 && refused(); round++) {
+		rm = rmatch
+		n = split(rules[rm], c, /, /)
+		ncand = 0
+		for (pass = 0; pass <= 1; pass++)
+			for (k = 1; k <= n; k++) {
+				sl = c[k]; sub(/^\./, "", sl); sub(/ .*/, "", sl)
+				if (((sl in derives) ? 1 : 0) == pass) cand[++ncand] = sl
+			}
+		found = 0
+		for (k = 1; k <= ncand && !found; k++) {
+			sl = cand[k]; save = tok[sl]
+			for (i = 1; i <= nslots; i++) if (slot[i] == sl) break
+			if (i > nslots) continue
+			# the slot's other choices: a token first, then empty where
+			# optional (a property's token is printed on an operand: only
+			# a token stands for a token there)
+			# (a negation property: printed '-' before its operand, so
+			# empty and filled stand for each other)
+			nch = vtoks[i] != "" ? split(vtoks[i], ch, " ") : 0
+			if (vopt[i] && (!noprint[i] || (sl in negpos))) ch[++nch] = ""
+			for (j = 1; j <= nch && !found; j++) {
+				if (ch[j] == save || (noprint[i] && save == "" && !(sl in negpos))) continue
+				tok[sl] = ch[j]
+				refused()
+				if (rmatch != rm || !refused()) {
+					found = 1; if (!(sl in saved)) saved[sl] = save
+					if (sl in negpos) pairs = pairs (pairs == "" ? "" : " ") "- " negpos[sl]
+					else if (noprint[i]) pairs = pairs (pairs == "" ? "" : " ") ch[j] " " save
+				}
+			}
+			if (!found) tok[sl] = save
+		}
+		if (!found) break
+	}
+	found = !refused()
+	sp2 = spelling(); props2 = props != "" ? " {" props "}" : ""
+	# a slot an operand's space came from changed (st's .param): the
+	# carrier takes the operands of its own space, and where the refused
+	# statement's address is a symbol, "@ SYMBOL" puts it back in the PTX
+	tail2 = tail
+	for (k in saved) if (k in derives) {
+		ruling = 1; why = ""
+		tail2 = ""
+		for (i = 1; i <= nopnds; i++) {
+			o2 = operand(opnds, i); tail2 = tail2 (i > 1 ? ", " : " ") o2
+			if (o2 != o[i] && o[i] ~ /^\[(@[a-z]+|%pa)\]$/) pairs = pairs (pairs == "" ? "" : " ") "@ " substr(o[i], 2, length(o[i]) - 2)
+			else if (o2 != o[i]) why = "operand " i " of another space: " o[i]
+		}
+		ruling = 0
+		if (why != "") found = 0
+		break
+	}
+	for (k in saved) tok[k] = saved[k]
+	if (!found) { unruled[op " variant " vno ": no carrier for " sp props0 (why != "" ? " (" why ")" : "")] = 1; return }
+	# a property's token: the carrier's printed on an operand, to be replaced
+	print "R", opi, target, ptxv, kern, ncombos + 1 "\t  " r2 sp2 tail2 props2 "\t  " r2 sp tail props0 "\t" sp2 "\t" sp "\t" pairs
+}
+
+# the PTX spelling of the combination in tok[] (the slots in print order),
+# the noprint slots' tokens as properties in props
+function spelling(    s, i) {
+	s = op; props = ""
+	for (i = 1; i <= nslots; i++) {
+		if (noprint[i]) { if (tok[slot[i]] != "") props = props (props == "" ? "" : ", ") slot[i] " = " tok[slot[i]]; continue }
+		if (tok[slot[i]] != "") s = s "." tok[slot[i]]
+	}
+	return s
 }
 
 BEGIN {
@@ -391,6 +531,21 @@ FNR == 1 {
 	next
 }
 /^  reads the carry flag/ { carry_in = 1; next }
+# "coordinates by .geom, type from .ctype: 1d 1, ..., a1d 2 (1 index), ..."
+/^  coordinates by \./ {
+	geoslot = $3; sub(/^\./, "", geoslot); sub(/,$/, "", geoslot)
+	geotype = ""; geotslot = ""
+	if ($4 == "type" && $5 == "from") { geotslot = $6; sub(/^\./, "", geotslot); sub(/:$/, "", geotslot) }
+	else { geotype = $5; sub(/:$/, "", geotype) }
+	rest = $0; sub(/^[^:]*: */, "", rest)
+	n = split(rest, f, /, /)
+	for (i = 1; i <= n; i++) {
+		split(f[i], gf, " ")
+		gcount[gf[1]] = gf[2] + 0
+		gindex[gf[1]] = gf[3] ~ /^\(/ ? substr(gf[3], 2) + 0 : 0
+	}
+	next
+}
 /^  refused with / { rules[++nrules] = substr($0, 17); next }
 /^  result / { opres[++nopres] = $0; next }
 /^  operand / { opopnd[++nopopnd] = $0; next }
@@ -422,5 +577,6 @@ FNR == 1 {
 END {
 	variant_done()
 	for (u in unbuilt) print "unbuilt " u
+	for (u in unruled) print "unruled " u
 	print "count", op, nvariants, described, built, statements, listed, ruled + 0
 }

@@ -149,6 +149,10 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 		else if (d[i].flags & PX_OPND_COORDS)
 			px_buf_puts(out, ", coordinates [a, (c0 ...)], as many as its geometry takes");
 		put_imms(out, op, &d[i]);
+		if (d[i].select && d[i].select <= op->nslots)
+			px_buf_printf(out, ", selector .%s (printed after it)", op->slots[d[i].select - 1].name);
+		if (d[i].negate && d[i].negate <= op->nslots)
+			px_buf_printf(out, ", negated by .%s (printed '-' before it)", op->slots[d[i].negate - 1].name);
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");
 		if (d[i].flags & PX_OPND_SREG)
@@ -163,6 +167,38 @@ static void put_toks(px_buf *out, const uint16_t *t)
 {
 	for (unsigned k = 0; t && t[k]; k++)
 		px_buf_printf(out, "%s%s", k ? " " : "", px_tok_names[t[k]]);
+}
+
+/* The coordinates "as many as its geometry takes" means, for each geometry
+ * token of the op's slots (data/families.yaml): "a1d 2 (1 index)": two, the
+ * first an integer index (s32), the other of the coordinate type (the
+ * .ctype slot's, as src/verify/texture.c reads it). */
+static void put_geometries(px_buf *out, const px_op_def *op)
+{
+	bool family = false;
+	int ctype = px_slot_find(op, PX_SN_ctype); /* a surface has none: s32 */
+	for (unsigned i = 0; i < op->noperands; i++)
+		family |= (op->operands[i].flags & PX_OPND_COORDS) && op->operands[i].count_slot < 0 &&
+		          !op->operands[i].count;
+	for (unsigned k = 0; family && k < op->nslots; k++) {
+		bool first = true;
+		for (const uint16_t *t = op->slots[k].toks; t && *t; t++) {
+			const px_geometry *g = px_geometry_of(*t);
+			if (!g)
+				continue;
+			if (first && ctype >= 0)
+				px_buf_printf(out, "  coordinates by .%s, type from .%s: ", op->slots[k].name,
+				              op->slots[ctype].name);
+			else if (first)
+				px_buf_printf(out, "  coordinates by .%s, type s32: ", op->slots[k].name);
+			px_buf_printf(out, "%s%s %u", first ? "" : ", ", px_tok_names[*t], g->ncoords);
+			if (g->nindex)
+				px_buf_printf(out, " (%u index%s)", g->nindex, g->nindex > 1 ? "es" : "");
+			first = false;
+		}
+		if (!first)
+			px_buf_putc(out, '\n');
+	}
 }
 
 void px_describe_op(px_buf *out, const px_op_def *op)
@@ -199,6 +235,7 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	}
 	put_opnds(out, "  ", false, op, op->results, op->nresults);
 	put_opnds(out, "  ", true, op, op->operands, op->noperands);
+	put_geometries(out, op);
 	/* the token combinations a rule refuses on every target, which the
 	 * variants below may list */
 	for (unsigned i = 0; i < op->nrules; i++) {

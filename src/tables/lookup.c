@@ -137,3 +137,11 @@ const int32_t *px_opnd_allowed(const px_opnd_def *def, const uint16_t *slot, uns
 		}
 	return NULL;
 }
+
+const px_geometry *px_geometry_of(unsigned tok)
+{
+	for (unsigned i = 0; i < px_ngeometries; i++)
+		if (px_geometries[i].tok == tok)
+			return &px_geometries[i];
+	return NULL;
+}

@@ -274,6 +274,15 @@ typedef struct px_op_def {
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */
 extern const unsigned px_nops;
 
+/* ---- the texture geometries' coordinates (data/families.yaml) ---- */
+typedef struct px_geometry {
+	uint16_t tok;    /* PX_TOK_*: 1d, a2d, cube... */
+	uint8_t ncoords; /* the elements of the address's coordinate group */
+	uint8_t nindex;  /* how many of them lead as integer indexes (a layer, a sample) */
+} px_geometry;
+extern const px_geometry px_geometries[];
+extern const unsigned px_ngeometries;
+
 /* ---- the MMA descriptor's enums (data/mma_desc.yaml) ---- */
 typedef struct px_mma_enum {
 	uint16_t tok; /* PX_TOK_* spelling ("f16", "m16n8k16") */
@@ -388,5 +397,6 @@ int px_slot_find(const px_op_def *op, unsigned sname);
 unsigned px_slot_tok(const px_op_def *op, const uint16_t *slot, unsigned i);
 int px_slot_has(const px_slot_def *slot, unsigned tok);
 int px_toks_have(const uint16_t *toks, unsigned tok); /* 0-terminated list */
+const px_geometry *px_geometry_of(unsigned tok); /* NULL: no geometry */
 
 #endif

@@ -388,7 +388,7 @@ static gpu_verdict fp8(gpu *g, const gpu_case *c)
 
 /* ------------------------------------------------------ video instructions */
 
-enum { VIDEO_RESULTS = 10 };
+enum { VIDEO_RESULTS = 12 };
 
 static uint32_t byte_of(uint32_t x, int i) { return (x >> (8 * i)) & 0xffu; }
 
@@ -423,6 +423,9 @@ static void video_reference(uint32_t a, uint32_t b, uint32_t c, uint32_t *r)
 	r[8] = avg;
 	int32_t lo = sa < sb ? sa : sb;                                      /* vmin, then .max with c */
 	r[9] = (uint32_t)(lo > sc ? lo : sc);
+	/* vmad with a and b both negated: the product keeps its sign */
+	r[10] = (a & 0xffffu) * (b >> 16) + c + 1;                           /* .po: plus one */
+	r[11] = (uint32_t)((int64_t)(int16_t)(a & 0xffffu) * (int16_t)(b >> 16) - sc); /* s32 halves, - c */
 }
 
 static gpu_verdict video(gpu *g, const gpu_case *c)

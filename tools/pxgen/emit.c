@@ -627,4 +627,5 @@ void emit_source(sbuf *c)
 	emit_mma(c);
 	emit_desc(c);
 	emit_patterns(c);
+	emit_geometries(c);
 }

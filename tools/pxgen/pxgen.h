@@ -241,6 +241,15 @@ typedef struct op_row {
 } op_row;
 
 
+/* A geometry token and its coordinates: how many, the first nindex of them
+ * integer indexes (a layer, a sample). */
+typedef struct geom_row {
+	const char *tok;
+	unsigned ncoords, nindex;
+	const ynode *at;
+	const yfile *file; /* at's, for an error found at emit time */
+} geom_row;
+
 struct model {
 	regclass_row *rc;
 	size_t nrc, cap_rc;
@@ -271,6 +280,8 @@ struct model {
 	strs families; /* op families with selector/verifier code of their own (families.yaml) */
 	strs *fam_slots; /* per family: the slots every op of it has */
 	size_t nfam_slots, cap_fam_slots;
+	geom_row *geoms; /* the texture geometries' coordinates (families.yaml geometries:) */
+	size_t ngeoms, cap_geoms;
 	strs snames; /* every slot name of every op: PX_SN_* */
 };
 extern struct model M;
@@ -334,6 +345,7 @@ void read_variants(op_row *op, const ynode *list, const variant_row *dflt);
 /* families.c */
 void read_families(void);
 void check_family(const op_row *op, const ynode *at);
+void emit_geometries(sbuf *c);
 
 /* mma.c, patterns.c */
 void read_mma(void);
