@@ -7,8 +7,9 @@
  * selector (none, b0 ... b3, h0, h1) and five selector pairs (none, a byte,
  * b's half, both, the upper half and byte 3), and for the SIMD operations
  * (vadd2 ... vset2, vadd4 ... vset4) each type combination, .sat, .add,
- * compare, a choice of masks and two selector pairs; it asks libptxemit
- * which it accepts and keeps those. ptxemit refuses the forms whose GPU result is not
+ * compare, a choice of masks and two selector pairs, and for vmad each type
+ * combination, .po, .sat, scale, negation and two selector pairs; it asks
+ * libptxemit which it accepts and keeps those. ptxemit refuses the forms whose GPU result is not
  * PTX's (data/ops/video.yaml); a form accepted here and computed otherwise
  * fails the case. The reference is PTX's definition: the operands' selected
  * parts extended by their types, the first result in full width, saturated
@@ -24,8 +25,12 @@
 #include "ptxemit.h"
 #include "gpu.h"
 
-enum { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET, VAVRG, NOPS };
-static const char *const op_names[NOPS] = {"vadd", "vsub", "vabsdiff", "vmin", "vmax", "vshl", "vshr", "vset", "vavrg"};
+enum { VADD, VSUB, VABSDIFF, VMIN, VMAX, VSHL, VSHR, VSET, VAVRG, VMAD, NOPS };
+static const char *const op_names[NOPS] = {"vadd", "vsub",  "vabsdiff", "vmin",  "vmax",
+                                           "vshl", "vshr",  "vset",     "vavrg", "vmad"};
+/* vmad's negations (none, a, b, both, c) and scales */
+static const char *const neg_names[] = {"", "nega", "negb", "nega, negb", "negc"};
+static const char *const scale_names[] = {"", "shr7", "shr15"};
 /* the SIMD operations: scalar ones but the shifts, and vavrg */
 static const unsigned char simd_ops[] = {VADD, VSUB, VAVRG, VABSDIFF, VMIN, VMAX, VSET};
 /* SIMD masks and selector pairs (the first pair PTX's defaults, left out) */
@@ -39,7 +44,8 @@ static const unsigned char sel_pairs[][2] = {{0, 0}, {2, 0}, {0, 5}, {2, 5}, {6,
 
 /* A form: lanes 0 for a scalar one (dsel, asel, bsel index sel_names), 2
  * or 4 for a SIMD one (mask indexes masks2/masks4, asel a selector pair of
- * sels2/sels4, op2 1 for .add). */
+ * sels2/sels4, op2 1 for .add). vmad's mode is its scale, cmp its
+ * negation (neg_names), op2 1 for .po. */
 typedef struct vform {
 	unsigned char op, lanes, dsigned, asigned, bsigned, sat, mode, cmp, op2, dsel, asel, bsel, mask;
 } vform;
@@ -90,11 +96,25 @@ static void simd_statement(text *t, const vform *f, size_t j)
 	add(t, "}\n  st.global [%%o + %zu], %%d%zu\n", 4 * j, j);
 }
 
+static void vmad_statement(text *t, const vform *f, size_t j)
+{
+	add(t, "  %%d%zu:%s = vmad.%s.%s.%s%s%s%s%s %%%ca, %%%cb, %%%cc", j, ty(f->dsigned), ty(f->dsigned),
+	    ty(f->asigned), ty(f->bsigned), f->op2 ? ".po" : "", f->sat ? ".sat" : "", f->mode ? "." : "",
+	    scale_names[f->mode], f->asigned ? 's' : 'u', f->bsigned ? 's' : 'u', f->dsigned ? 's' : 'u');
+	if (f->cmp || f->asel)
+		add(t, " {%s%s%s}", neg_names[f->cmp], f->cmp && f->asel ? ", " : "", f->asel ? "asel = b1, bsel = h0" : "");
+	add(t, "\n  st.global [%%o + %zu], %%d%zu\n", 4 * j, j);
+}
+
 /* One statement, %dJ, its result stored at out[J] of the thread's row. */
 static void statement(text *t, const vform *f, size_t j)
 {
 	if (f->lanes) {
 		simd_statement(t, f, j);
+		return;
+	}
+	if (f->op == VMAD) {
+		vmad_statement(t, f, j);
 		return;
 	}
 	bool shift = f->op == VSHL || f->op == VSHR, set = f->op == VSET;
@@ -152,7 +172,7 @@ static char *module(const vform *fs, size_t n)
 static size_t all_forms(vform *out)
 {
 	size_t n = 0;
-	for (unsigned op = 0; op < NOPS; op++) {
+	for (unsigned op = VADD; op <= VSET; op++) { /* the scalar operations */
 		bool shift = op == VSHL || op == VSHR, set = op == VSET;
 		for (unsigned types = 0; types < 8; types++) {
 			unsigned ds = types >> 2 & 1, as = types >> 1 & 1, bs = types & 1;
@@ -171,6 +191,14 @@ static size_t all_forms(vform *out)
 								                   sel_pairs[p][0], sel_pairs[p][1], 0};
 		}
 	}
+	for (unsigned types = 0; types < 8; types++)
+		for (unsigned po = 0; po < 2; po++)
+			for (unsigned sat = 0; sat < 2; sat++)
+				for (unsigned char scale = 0; scale < 3; scale++)
+					for (unsigned char neg = 0; neg < GPU_COUNT(neg_names); neg++)
+						for (unsigned char p = 0; p < 2; p++)
+							out[n++] = (vform){VMAD, 0, types >> 2 & 1, types >> 1 & 1, types & 1,
+							                   (unsigned char)sat, scale, neg, (unsigned char)po, 0, p, 0, 0};
 	for (unsigned lanes = 2; lanes <= 4; lanes += 2)
 		for (size_t o = 0; o < sizeof simd_ops; o++) {
 			unsigned char op = simd_ops[o];
@@ -283,10 +311,37 @@ static uint32_t simd_reference(const vform *f, uint32_t a, uint32_t b, uint32_t 
 	return f->op2 ? (uint32_t)sum : d;
 }
 
+/* vmad: the product in full, negated (as its ones' complement plus one)
+ * where exactly a or b is, c's ones' complement plus one where c is (not
+ * with .po, which adds 1 instead), scaled, then saturated by the sign the
+ * operand types and negations give it. */
+static uint32_t vmad_reference(const vform *f, uint32_t a, uint32_t b, uint32_t c)
+{
+	bool na = f->cmp == 1 || f->cmp == 3, nb = f->cmp == 2 || f->cmp == 3, nc = f->cmp == 4;
+	wide ta = part(a, f->asel ? 2 : 0, f->asigned), tb = part(b, f->asel ? 5 : 0, f->bsigned);
+	bool sign = f->asigned || f->bsigned || (na != nb) || nc;
+	wide tmp = ta * tb, lsb = 0;
+	uint32_t cc = c;
+	if (f->op2)
+		lsb = 1;
+	else if (na != nb)
+		tmp = ~tmp, lsb = 1;
+	else if (nc)
+		cc = ~c, lsb = 1;
+	tmp += (sign ? (wide)(int32_t)cc : (wide)cc) + lsb;
+	if (f->mode)
+		tmp >>= f->mode == 1 ? 7 : 15;
+	if (f->sat)
+		tmp = sign ? clamp(tmp, INT32_MIN, INT32_MAX) : clamp(tmp, 0, UINT32_MAX);
+	return (uint32_t)tmp;
+}
+
 static uint32_t reference(const vform *f, uint32_t a, uint32_t b, uint32_t c)
 {
 	if (f->lanes)
 		return simd_reference(f, a, b, c);
+	if (f->op == VMAD)
+		return vmad_reference(f, a, b, c);
 	bool shift = f->op == VSHL || f->op == VSHR, set = f->op == VSET;
 	wide ta = part(a, f->asel, f->asigned), tb = part(b, f->bsel, f->bsigned && !shift), t = 0;
 	switch (f->op) {
@@ -373,17 +428,24 @@ static gpu_verdict video_forms(gpu *g, const gpu_case *c)
 		for (size_t i = 0; i < N; i++)
 			for (size_t j = 0; j < nforms; j++)
 				want[i * nforms + j] = reference(&forms[j], in[3 * i], in[3 * i + 1], in[3 * i + 2]);
-		/* the first form that differs, by its statement */
-		for (size_t j = 0; j < nforms && !bad; j++)
-			for (size_t i = 0; i < N; i++)
+		/* each form that differs, by its statement, with its first operands that do */
+		size_t nbad = 0;
+		for (size_t j = 0; j < nforms; j++)
+			for (size_t i = 0, shown = 0; i < N && shown < 3; i++)
 				if (got[i * nforms + j] != want[i * nforms + j]) {
-					text t = {0};
-					statement(&t, &forms[j], j);
-					fprintf(stderr, "  video_forms: %.*s", (int)(strchr(t.s, '\n') - t.s + 1), t.s);
-					free(t.s);
-					bad = 1;
-					break;
+					if (!shown++ && nbad++ < 20) {
+						text t = {0};
+						statement(&t, &forms[j], j);
+						fprintf(stderr, "  video_forms: %.*s", (int)(strchr(t.s, '\n') - t.s + 1), t.s);
+						free(t.s);
+					}
+					if (nbad <= 20)
+						fprintf(stderr, "    a 0x%08x, b 0x%08x, c 0x%08x: 0x%08x, expected 0x%08x\n", in[3 * i],
+						        in[3 * i + 1], in[3 * i + 2], got[i * nforms + j], want[i * nforms + j]);
 				}
+		if (nbad)
+			fprintf(stderr, "  video_forms: %zu forms differ\n", nbad);
+		bad = nbad > 0;
 		if (nforms < 1000) /* a refusal of nearly every form would leave little to run */
 			fprintf(stderr, "  video_forms: only %zu forms accepted\n", nforms);
 		bad = bad || nforms < 1000 || gpu_cmp_u32(g, "out", got, want, nout);
