@@ -359,6 +359,15 @@ function combination(idx,    i, n, z, ch) {
 	ncombos++
 }
 
+# whether every rule that refuses the combination in tok[] refuses it for
+# the GPU's result alone (ptxas assembles it)
+function gpu_only(    r, keep, g) {
+	keep = nrules; g = 1
+	for (r = 1; r <= keep && g; r++) { nrules = r; if (refused() && rmatch == r && !rgpu[r]) g = 0 }
+	nrules = keep
+	return g
+}
+
 # whether a rule of the tables refuses the combination in tok[] on every
 # target ("refused with .sem weak, .scope cta gpu": each slot named holds one
 # of its tokens, or is empty where the list says "(empty)")
@@ -383,7 +392,8 @@ function refused(    r, k, n, c, sl, want) {
 # writes the refused combination's PTX spelling in place of the carrier's
 # (and its properties' spellings on the operands).
 # Prints "R OPI TARGET PTX KERNEL COMBINATION<tab>CARRIER<tab>STATEMENT
-# <tab>CARRIER'S SPELLING<tab>SPELLING<tab>PROPERTIES" (PROPERTIES:
+# <tab>CARRIER'S SPELLING<tab>SPELLING<tab>PROPERTIES<tab>GPU" (GPU: "gpu" where
+# only rules for the GPU's result refuse it, which ptxas must assemble; PROPERTIES:
 # "CARRIER'S TOKEN TOKEN" for each property changed, a token printed on an
 # operand as .TOKEN, "- N" for a negation turned on or off, the '-' before
 # the Nth operand, the results counted, or "@ SYMBOL" for the address the
@@ -391,7 +401,9 @@ function refused(    r, k, n, c, sl, want) {
 # space) and the values the kernel (r0, r1...
 # by cta_group) defines first as "Q" lines; "unruled OP VARIANT: WHY" where
 # no carrier is found.
-function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp, sp2, r, r2, o, tail, cta, rm, found, props0, props2, pairs, saved, round, tail2, o2) {
+function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp, sp2, r, r2, o, tail, cta, rm, found, props0, props2, pairs, saved, round, tail2, o2, gpu) {
+	gpu = gpu_only() ? "gpu" : ""
+	refused()
 	rm = rmatch
 	cta = tok["cta_group"]; gsub(/[^0-9]/, "", cta)
 	kern = "r" (cta == "" ? 0 : cta)
@@ -466,9 +478,12 @@ function emit_ruled(    i, k, n, c, sl, cand, ncand, pass, ch, nch, j, save, sp,
 		break
 	}
 	for (k in saved) tok[k] = saved[k]
+	# a combination only rules for the GPU's result refuse, each token the
+	# rules name refused too (vadd's .min and .max): counted, not judged
+	if (!found && gpu != "") { gpuunruled[op " variant " vno ": " sp props0] = 1; return }
 	if (!found) { unruled[op " variant " vno ": no carrier for " sp props0 (why != "" ? " (" why ")" : "")] = 1; return }
 	# a property's token: the carrier's printed on an operand, to be replaced
-	print "R", opi, target, ptxv, kern, ncombos + 1 "\t  " r2 sp2 tail2 props2 "\t  " r2 sp tail props0 "\t" sp2 "\t" sp "\t" pairs
+	print "R", opi, target, ptxv, kern, ncombos + 1 "\t  " r2 sp2 tail2 props2 "\t  " r2 sp tail props0 "\t" sp2 "\t" sp "\t" pairs "\t" gpu
 }
 
 # the PTX spelling of the combination in tok[] (the slots in print order),
@@ -547,6 +562,7 @@ FNR == 1 {
 	next
 }
 /^  refused with / { rules[++nrules] = substr($0, 17); next }
+/^  refused for the GPU.s result with / { rules[++nrules] = substr($0, 37); rgpu[nrules] = 1; next }
 /^  result / { opres[++nopres] = $0; next }
 /^  operand / { opopnd[++nopopnd] = $0; next }
 /^  variant [0-9]+:/ {
@@ -578,5 +594,6 @@ END {
 	variant_done()
 	for (u in unbuilt) print "unbuilt " u
 	for (u in unruled) print "unruled " u
+	for (u in gpuunruled) print "gpuunruled " u
 	print "count", op, nvariants, described, built, statements, listed, ruled + 0
 }

@@ -237,12 +237,13 @@ void px_describe_op(px_buf *out, const px_op_def *op)
 	put_opnds(out, "  ", true, op, op->operands, op->noperands);
 	put_geometries(out, op);
 	/* the token combinations a rule refuses on every target, which the
-	 * variants below may list */
+	 * variants below may list; those ptxas assembles and the GPU computes
+	 * otherwise said apart */
 	for (unsigned i = 0; i < op->nrules; i++) {
 		const px_rule *r = &op->rules[i];
 		if (r->sm_below || r->ptx_below || r->sm_from || r->not_arch)
 			continue;
-		px_buf_puts(out, "  refused with");
+		px_buf_puts(out, r->gpu ? "  refused for the GPU's result with" : "  refused with");
 		bool first = true;
 		for (unsigned k = 0; k < op->nslots; k++) {
 			if (!r->when[k])

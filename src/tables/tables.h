@@ -246,6 +246,7 @@ typedef struct px_rule {
 	const uint16_t *when[PX_MAX_SLOTS];
 	uint16_t sm_below, ptx_below, sm_from;
 	char not_arch;
+	bool gpu;               /* ptxas assembles it; the GPU computes another value than PTX defines */
 	uint16_t diag;          /* PX_D_* */
 	int8_t args[4];         /* slot index (its token), PX_RARG_OP, PX_RARG_TARGET */
 } px_rule;

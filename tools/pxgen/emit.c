@@ -282,6 +282,8 @@ static void emit_rule(sbuf *b, const op_row *op, const rule_row *r)
 	sb_printf(b, "}, .sm_below = %u, .ptx_below = %u", r->sm_below, r->ptx_below);
 	if (r->sm_from)
 		sb_printf(b, ", .sm_from = %u", r->sm_from);
+	if (r->gpu)
+		sb_printf(b, ", .gpu = true");
 	sb_printf(b, ", .not_arch = %d, .diag = %zu, .args = {%d, %d, %d, %d}}", r->not_arch, r->diag, r->args[0],
 	          r->args[1], r->args[2], r->args[3]);
 }

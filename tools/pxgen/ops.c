@@ -516,7 +516,7 @@ size_t diag_index(const ynode *n)
 
 static void read_rule(op_row *op, rule_row *r, const ynode *e)
 {
-	static const char *const keys[] = {"when", "sm_below", "ptx_below", "sm_from", "not_arch", "diag",
+	static const char *const keys[] = {"when", "sm_below", "ptx_below", "sm_from", "not_arch", "gpu", "diag",
 	                                   "args", NULL};
 	const ynode *v;
 	expect(e, YAML_MAPPING_NODE, "a rule");
@@ -544,6 +544,8 @@ static void read_rule(op_row *op, rule_row *r, const ynode *e)
 				fail(v, "not_arch must be a or f, not '%s'", a);
 			r->not_arch = a[0];
 		}
+		if ((v = map_get(e, "gpu")))
+			r->gpu = to_bool(v, "gpu");
 		r->diag = diag_index(map_need(e, "diag", "a rule"));
 		if ((v = map_get(e, "args"))) {
 			expect(v, YAML_SEQUENCE_NODE, "args");

@@ -218,6 +218,7 @@ typedef struct rule_row {
 	strs *when[MAX_SLOTS];  /* NULL: any token; an empty list: the slot must be empty */
 	unsigned sm_below, ptx_below, sm_from;
 	char not_arch;
+	bool gpu;               /* ptxas assembles it; the GPU computes another value */
 	size_t diag;
 	int args[4];            /* slot index, RARG_OP, RARG_TARGET; RARG_END ends */
 } rule_row;
