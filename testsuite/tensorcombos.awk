@@ -43,7 +43,7 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 	list[n, "type"] = ""; list[n, "tslot"] = ""; list[n, "count"] = 0; list[n, "cslot"] = ""
 	list[n, "space"] = ""; list[n, "sslot"] = ""; list[n, "imm"] = ""; list[n, "lo"] = ""
 	list[n, "opt"] = 0; list[n, "sink"] = 0; list[n, "derive"] = ""; list[n, "group"] = 0
-	list[n, "crd"] = ""; list[n, "crdn"] = 0
+	list[n, "crd"] = ""; list[n, "crdn"] = 0; list[n, "geo"] = ""
 	for (i = 2; i <= nf; i++) {
 		if (f[i] ~ /^type from \./) {
 			list[n, "tslot"] = substr(f[i], 12); sub(/ .*/, "", list[n, "tslot"])
@@ -69,6 +69,11 @@ function opnd(line, list, n,    name, rest, f, nf, i, hi, mult) {
 		else if (f[i] ~ /^a multiple of /) mult = substr(f[i], 15)
 		else if (f[i] ~ /^one per dimension of \./ && rest ~ /coordinates \[a, /) { list[n, "crd"] = f[i]; sub(/.*of \./, "", list[n, "crd"]) }
 		else if (f[i] ~ /^[0-9]+ of them$/ && rest ~ /coordinates \[a, /) list[n, "crdn"] = f[i] + 0
+		# a texture's or surface's: "(.geom 1d 1; a1d 2 (1 leading index); ...)"
+		else if (f[i] ~ /^as many as its geometry takes \(\.geom /) {
+			list[n, "geo"] = rest; sub(/^.*as many as its geometry takes \(\.geom /, "", list[n, "geo"])
+			sub(/\)[^)]*$/, "", list[n, "geo"])
+		}
 		else if (f[i] == "optional") list[n, "opt"] = 1
 		else if (f[i] == "only _") list[n, "sink"] = 1
 	}
@@ -200,6 +205,12 @@ function operand(list, i,    k, t, c, sp) {
 		c = list[i, "crdn"]
 		if (list[i, "crd"] != "") { c = tok[list[i, "crd"]]; gsub(/[^0-9]/, "", c); c += 0 }
 		if (c) return substr(address(sp), 1, length(address(sp)) - 1) ", (" list_of(value("s32", 0), c) ")]"
+		# a texture's or surface's, as many as the geometry takes: the
+		# leading indexes s32, the rest of the .ctype (surfaces: s32)
+		if (list[i, "geo"] != "") {
+			if ((c = geocoords(list[i, "geo"], tok["geom"] != "" ? tok["geom"] : fixed["geom"])) == "") { why = "the coordinates of ." tok["geom"]; return "" }
+			return substr(address(sp), 1, length(address(sp)) - 1) ", (" c ")]"
+		}
 		return address(sp)
 	}
 	if (k == "value" || k == "register") {
@@ -215,6 +226,23 @@ function operand(list, i,    k, t, c, sp) {
 
 # n copies of s, comma-separated
 function list_of(s, n,    r, k) { r = s; for (k = 2; k <= n; k++) r = r ", " s; return r }
+
+# the coordinates of geometry g from the describe text's list geo
+# ("1d 1; a1d 2 (1 leading index); ..."), or "" where it names no g
+function geocoords(geo, g,    e, ne, k, w, n, ni, ct, r, j) {
+	ne = split(geo, e, /; /)
+	for (k = 1; k <= ne; k++) {
+		split(e[k], w, " ")
+		if (w[1] != g) continue
+		n = w[2] + 0; ni = 0
+		if (e[k] ~ /leading index/) { ni = e[k]; sub(/^[^(]*\(/, "", ni); ni += 0 }
+		ct = tok["ctype"] != "" ? tok["ctype"] : fixed["ctype"] != "" ? fixed["ctype"] : "s32"
+		r = ""
+		for (j = 1; j <= n; j++) r = r (j > 1 ? ", " : "") value(j <= ni ? "s32" : ct, 0)
+		return r
+	}
+	return ""
+}
 
 # a result: a fresh name for a scalar (a result is never read by a later
 # statement, so no statement sees the space or value another one left in a

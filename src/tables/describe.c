@@ -120,6 +120,21 @@ static void put_space(px_buf *out, const px_op_def *op, const px_opnd_def *d)
 		px_buf_puts(out, "?");
 }
 
+/* A texture or surface address's coordinates: how many each token of the
+ * geometry slot takes, and how many of them lead as integer indexes. */
+static void put_geom_coords(px_buf *out, const px_op_def *op)
+{
+	px_buf_puts(out, ", coordinates [a, (c0 ...)], as many as its geometry takes (.geom");
+	int gi = px_slot_find(op, PX_SN_geom);
+	for (unsigned k = 0; gi >= 0 && op->slots[gi].toks && op->slots[gi].toks[k]; k++) {
+		unsigned nindex, n = px_tex_geom_coords(op->slots[gi].toks[k], &nindex);
+		px_buf_printf(out, "%s %s %u", k ? ";" : "", px_tok_names[op->slots[gi].toks[k]], n);
+		if (nindex)
+			px_buf_printf(out, " (%u leading index%s)", nindex, nindex == 1 ? "" : "es");
+	}
+	px_buf_putc(out, ')');
+}
+
 static void put_opnds(px_buf *out, const char *indent, bool operands, const px_op_def *op,
                       const px_opnd_def *d, unsigned n)
 {
@@ -147,7 +162,7 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 		else if ((d[i].flags & PX_OPND_COORDS) && d[i].count)
 			px_buf_printf(out, ", coordinates [a, (c0 ...)], %u of them", d[i].count);
 		else if (d[i].flags & PX_OPND_COORDS)
-			px_buf_puts(out, ", coordinates [a, (c0 ...)], as many as its geometry takes");
+			put_geom_coords(out, op);
 		put_imms(out, op, &d[i]);
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");

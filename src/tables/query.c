@@ -185,3 +185,29 @@ bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx)
 		return true; /* no target known: the missing target was reported already */
 	return px_target_in(var->targets, t) && (!ptx || ptx >= var->ptx);
 }
+
+unsigned px_tex_geom_coords(unsigned geom, unsigned *nindex)
+{
+	*nindex = 0;
+	switch (geom) {
+	case PX_TOK_1d:
+		return 1;
+	case PX_TOK_2d:
+		return 2;
+	case PX_TOK_a1d:
+		*nindex = 1;
+		return 2;
+	case PX_TOK_a2d:
+	case PX_TOK_acube:
+		*nindex = 1;
+		return 4;
+	case PX_TOK_a2dms:
+		*nindex = 2; /* the layer, then the sample */
+		return 4;
+	case PX_TOK_2dms:
+		*nindex = 1; /* the sample */
+		return 4;
+	default: /* 3d, cube */
+		return 4;
+	}
+}

@@ -44,4 +44,9 @@ const px_variant *px_variant_find(px_first_rows **memo, const px_op_def *op, con
 bool px_target_in(uint64_t targets, const px_target *t);
 /* Does target/ptx satisfy the variant's window? ptx 0 = any; no target: yes. */
 bool px_window_ok(const px_variant *var, const px_target *t, uint16_t ptx);
+/* The coordinates a texture or surface geometry token takes inside the
+ * address ([%h, (...)]): 3d, cube and the 2d arrays pad to four, the last
+ * element unused; *nindex: how many lead as integer indexes (an array's
+ * layer, a multisample's sample). */
+unsigned px_tex_geom_coords(unsigned geom, unsigned *nindex);
 #endif

@@ -1,37 +1,10 @@
 /* tex, tld4, suld, sust and sured take their coordinates inside the address,
  * [%h, (%x, %y)], where the tables do not reach: a geometry has a fixed
- * number of them (3d, cube and the 2d arrays pad to four, the last element
- * unused), array geometries lead with an integer layer index (multisample
- * ones also with the sample), and every other element has the coordinate
- * type (.f32, or .s32 for texel indexes; surfaces always .s32). */
+ * number of them (px_tex_geom_coords, which --describe prints too), array
+ * geometries lead with an integer layer index (multisample ones also with
+ * the sample), and every other element has the coordinate type (.f32, or
+ * .s32 for texel indexes; surfaces always .s32). */
 #include "verify/verify.h"
-
-/* Coordinates of geom, and how many lead as integer indexes. */
-static unsigned geom_coords(unsigned geom, unsigned *nindex)
-{
-	*nindex = 0;
-	switch (geom) {
-	case PX_TOK_1d:
-		return 1;
-	case PX_TOK_2d:
-		return 2;
-	case PX_TOK_a1d:
-		*nindex = 1;
-		return 2;
-	case PX_TOK_a2d:
-	case PX_TOK_acube:
-		*nindex = 1;
-		return 4;
-	case PX_TOK_a2dms:
-		*nindex = 2; /* the layer, then the sample */
-		return 4;
-	case PX_TOK_2dms:
-		*nindex = 1; /* the sample */
-		return 4;
-	default: /* 3d, cube */
-		return 4;
-	}
-}
 
 static unsigned slot_or_fixed(const px_node *n, int si)
 {
@@ -55,7 +28,7 @@ void px_texture_check(px_verifier *v, px_func *f, px_node *n)
 	unsigned geom = n->slot[px_slot_find(n->op, PX_SN_geom)];
 	int ci = px_slot_find(n->op, PX_SN_ctype); /* surfaces: none, s32 coordinates */
 	unsigned ctype = ci < 0 ? PX_TOK_s32 : slot_or_fixed(n, ci);
-	unsigned nindex, want = geom_coords(geom, &nindex);
+	unsigned nindex, want = px_tex_geom_coords(geom, &nindex);
 	const px_opnd *g = px_addr_idx(a);
 	unsigned have = g ? g->nelems : 0;
 	if (have != want) {
