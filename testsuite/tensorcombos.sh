@@ -32,7 +32,13 @@
 # the same PTX on the lowest target.
 # ptxas's verdicts are kept in CACHE as the target sweep keeps them
 # (testsuite/sweepcache.sh), so a second run asks ptxas only about texts that
-# changed; JOBS ptxas run at once. The number of combinations written must
+# changed. The targets are judged in JOBS streams at once, each with JOBS
+# ptxas at once: ptxemit's translations, not ptxas, are most of a warm run.
+# With PX_COMBOS_PTXAS=no (the sanitizer build) ptxas is not asked: every
+# module is translated for every target (and the twins on the lowest), and
+# only what ptxemit does is checked (it accepts every statement on its
+# lowest target, the twins print the same, no translation fails without a
+# message at a line); the verdicts are the plain build's. The number of combinations written must
 # equal the number the describe text lists: a variant whose operands the
 # generator cannot write fails the test instead of being left out. A
 # combination a rule of the tables refuses on every target (the describe
@@ -138,17 +144,27 @@ refusals () {
 }
 # ptxemit on a module for one target, the refused lines blanked until it
 # accepts the rest: translate MODULE TARGET PTX OUT; the refused lines in OUT.no
+# ("0 MESSAGE": a failure that is no refusal at a line, a sanitizer's report
+# among them). Without ptxas the first run is the only one: its refusals are
+# all that is kept, and the rest of the module is translated on its lowest
+# target.
+maxtries=4
+test "$judge" = no && maxtries=0
 translate () {
   cp "m/$1.mir" "$4.mir"; : >"$4.no"; tries=0
   until "$ptxemit" -j1 --max-errors=0 --lineinfo --target="$2" --ptx="$3" "$4.mir" -o "$4" 2>"$4.err"; do
     refusals "$4.err" >"$4.new"
-    test -s "$4.new" && test $tries -lt 4 || { echo "0 `head -n 1 "$4.err"`" >>"$4.no"; rm -f "$4"; return; }
+    grep -e 'Sanitizer' -e 'runtime error:' "$4.err" >"$4.san" && : >"$4.new"
+    test -s "$4.new" || { echo "0 `cat "$4.san" "$4.err" | head -n 1`" >>"$4.no"; rm -f "$4" "$4.san"; return; }
+    test $tries -lt $maxtries || test "$judge" = no ||
+      { echo "0 `head -n 1 "$4.err"`" >>"$4.no"; rm -f "$4" "$4.san"; return; }
     cat "$4.new" >>"$4.no"
+    test $tries -lt $maxtries || { rm -f "$4" "$4.san" "$4.mir" "$4.err" "$4.new"; return; }
     awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' "$4.new" "$4.mir" >"$4.tmp" &&
       mv "$4.tmp" "$4.mir"
     tries=$((tries + 1))
   done
-  rm -f "$4.mir" "$4.err" "$4.new"
+  rm -f "$4.mir" "$4.err" "$4.new" "$4.san"
 }
 
 # the lowest targets: every statement accepted, the twin the same PTX (the
@@ -300,7 +316,7 @@ awk -F '\t' -v judge="$judge" -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME 
     next }
   FILENAME == ARGV[3] { bad++; print "tensorcombos: refused on its lowest target: " $0; next }
   FILENAME == ARGV[4] { bad++; nord++; print "tensorcombos: the tokens in another order: " $0; next }
-  FILENAME == ARGV[5] { bad++; print "tensorcombos: ptxas refuses outside the statements: " $0; next }
+  FILENAME == ARGV[5] { bad++; print "tensorcombos: refused outside the statements (by ptxas, or ptxemit:): " $0; next }
   { split($0, f, " "); n[f[3]]++; tot++
     if (f[3] == "unsound" || f[3] == "false") {
       line = $0; sub(/^[^ ]* [^ ]* [^ ]* [^ ]* ?/, "", line)
