@@ -229,7 +229,7 @@ judge_target () {
         }
         if (l ~ /^[ \t]*\.loc /) {
           split(l, q, " "); instmt = 1; keep = !own || (q[3] in R); any = any || keep
-          l = "\t.loc " idx " " q[3] " " q[4]
+          l = "\t.loc @F " q[3] " " q[4]
         } else if (l ~ /^}/) instmt = 0
         else if (instmt && !keep && l !~ /^[$A-Za-z_][$A-Za-z0-9_]*:$/) l = ""
         if (own) gsub(name, "o_" name, l)
@@ -237,8 +237,10 @@ judge_target () {
         if (l ~ /^}/) {
           if (any || !own) {
             if (!(tid in tseen)) { tseen[tid] = 1; tids[++ntid] = tid; tv[tid] = v }
-            for (i = 1; i <= nb; i++) tl[tid, ++tn[tid]] = buf[i]
-            if (!((tid, idx) in used)) { used[tid, idx] = 1; files[tid] = files[tid] ".file " idx " \"" key " " kind "\"\n" }
+            # the file numbers count within the text, so that a text
+            # changes only with its own pieces
+            if (!((tid, idx) in used)) { used[tid, idx] = ++nfile[tid]; files[tid] = files[tid] ".file " nfile[tid] " \"" key " " kind "\"\n" }
+            for (i = 1; i <= nb; i++) { sub(/^\t\.loc @F /, "\t.loc " used[tid, idx] " ", buf[i]); tl[tid, ++tn[tid]] = buf[i] }
           }
           name = ""; nb = 0
         }
