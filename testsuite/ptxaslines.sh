@@ -14,17 +14,26 @@
 # "line N; fatal : Parsing error near '.b1024'") names its line too.
 # -O0: the verdicts are the parser's and the code generator's, the same at
 # every optimization level, and -O0 spares the optimizer's time on big texts.
+# A verdict ptxas reached by crashing or running out of something (killed by
+# a signal, an internal error, memory or file limits: testsuite/ptxasgone.sh)
+# says nothing lasting about the text: it is printed with a third word,
+# "transient", and the cache does not keep it, so the next run asks again.
 set -u
 ptxas=$1 file=$2 arch=$3 key=$4
 work=$file.try
 cp "$file" "$work" || exit 1
+. "`dirname "$0"`/ptxasgone.sh"
 lines=
 round=0
+gone=
 while :; do
-  if "$ptxas" -O0 -arch="$arch" -c "$work" -o /dev/null >"$work.err" 2>&1; then
+  "$ptxas" -O0 -arch="$arch" -c "$work" -o /dev/null >"$work.err" 2>&1
+  st=$?
+  if test $st -eq 0; then
     v=ok; test -n "$lines" && v=no:$lines
     break
   fi
+  ptxas_gone $st "$work.err" && gone=" transient"
   new=`sed -n 's/^ptxas [^,]*, line \([0-9]*\); \(error\|fatal\).*/\1/p' "$work.err" | sort -un`
   test -n "$new" || { v=no; test -n "$lines" && v=no:$lines; test -z "$lines" && cp "$work.err" "$file.fatal"; break; }
   # the same lines again: ptxas refuses something blanking cannot remove
@@ -47,4 +56,4 @@ while :; do
   round=$((round + 1))
 done
 rm -f "$work" "$work.err"
-echo "$key $v"
+echo "$key $v$gone"

@@ -32,7 +32,13 @@
 # the same PTX on the lowest target.
 # ptxas's verdicts are kept in CACHE as the target sweep keeps them
 # (testsuite/sweepcache.sh), so a second run asks ptxas only about texts that
-# changed; JOBS ptxas run at once. The number of combinations written must
+# changed. The targets are judged in JOBS streams at once, each with JOBS
+# ptxas at once: ptxemit's translations, not ptxas, are most of a warm run.
+# With PX_COMBOS_PTXAS=no (the sanitizer build) ptxas is not asked: every
+# module is translated for every target (and the twins on the lowest), and
+# only what ptxemit does is checked (it accepts every statement on its
+# lowest target, the twins print the same, no translation fails without a
+# message at a line); the verdicts are the plain build's. The number of combinations written must
 # equal the number the describe text lists: a variant whose operands the
 # generator cannot write fails the test instead of being left out. A
 # combination a rule of the tables refuses on every target (the describe
@@ -46,7 +52,8 @@
 # or a hash program.
 set -u
 srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
-test -n "$ptxas" && test -x "$ptxas" || exit 77
+judge=${PX_COMBOS_PTXAS:-yes}
+test "$judge" = no || { test -n "$ptxas" && test -x "$ptxas"; } || exit 77
 . "$srcdir/testsuite/sweepcache.sh"
 pick_hash
 test -n "$hash" || { echo "tensorcombos: no sha256sum, sha1sum or md5sum" >&2; exit 77; }
@@ -138,17 +145,27 @@ refusals () {
 }
 # ptxemit on a module for one target, the refused lines blanked until it
 # accepts the rest: translate MODULE TARGET PTX OUT; the refused lines in OUT.no
+# ("0 MESSAGE": a failure that is no refusal at a line, a sanitizer's report
+# among them). Without ptxas the first run is the only one: its refusals are
+# all that is kept, and the rest of the module is translated on its lowest
+# target.
+maxtries=4
+test "$judge" = no && maxtries=0
 translate () {
   cp "m/$1.mir" "$4.mir"; : >"$4.no"; tries=0
   until "$ptxemit" -j1 --max-errors=0 --lineinfo --target="$2" --ptx="$3" "$4.mir" -o "$4" 2>"$4.err"; do
     refusals "$4.err" >"$4.new"
-    test -s "$4.new" && test $tries -lt 4 || { echo "0 `head -n 1 "$4.err"`" >>"$4.no"; rm -f "$4"; return; }
+    grep -e 'Sanitizer' -e 'runtime error:' "$4.err" >"$4.san" && : >"$4.new"
+    test -s "$4.new" || { echo "0 `cat "$4.san" "$4.err" | head -n 1`" >>"$4.no"; rm -f "$4" "$4.san"; return; }
+    test $tries -lt $maxtries || test "$judge" = no ||
+      { echo "0 `head -n 1 "$4.err"`" >>"$4.no"; rm -f "$4" "$4.san"; return; }
     cat "$4.new" >>"$4.no"
+    test $tries -lt $maxtries || { rm -f "$4" "$4.san" "$4.mir" "$4.err" "$4.new"; return; }
     awk 'FILENAME == ARGV[1] { no[$1] = 1; next } { print (FNR in no) ? "" : $0 }' "$4.new" "$4.mir" >"$4.tmp" &&
       mv "$4.tmp" "$4.mir"
     tries=$((tries + 1))
   done
-  rm -f "$4.mir" "$4.err" "$4.new"
+  rm -f "$4.mir" "$4.err" "$4.new" "$4.san"
 }
 
 # the lowest targets: every statement accepted, the twin the same PTX (the
@@ -173,11 +190,12 @@ while read -r key; do
   rm -f "m/$key.any.b.mir" "m/$key.b.mir" "m/$key.plain.ptx" "m/$key.any.ptx"
 done <modules
 
-# every target: ptxemit's verdicts, then ptxas's on the texts
-: >verdicts; : >outside
-while read -r t tmin; do
+# one target: ptxemit's verdicts, then ptxas's on the texts, into
+# t/T.verdicts and t/T.outside (judge_target TARGET LOWEST-PTX)
+judge_target () {
+  t=$1 tmin=$2
   arch=`ptxas_arch "$t"`
-  : >"t/plan"
+  : >"t/$t.plan"; : >"t/$t.verdicts"; : >"t/$t.outside"
   while read -r key; do
     t0=${key%-*} v0=${key#*-}
     v=$v0
@@ -186,10 +204,17 @@ while read -r t tmin; do
     if test "$t" = "$t0"; then cp "m/$key.ptx" "$out" 2>/dev/null; cp "m/$key.ptx.no" "$out.no"
     else translate "$key" "$t" "$v" "$out"; fi
     test -f "$out" || out=-
-    echo "$key $v $out m/$key.ptx t/$key.$t.ptx.no" >>t/plan
+    echo "$key $v $out m/$key.ptx t/$key.$t.ptx.no" >>"t/$t.plan"
   done <modules
+  # without ptxas (the sanitizer build): what ptxemit could not judge
+  if test "$judge" = no; then
+    awk -v t="$t" '$1 == 0 { m = FILENAME; sub(/^t\//, "", m); sub(/\.sm_[0-9a-z]+\.ptx\.no$/, "", m)
+      print t, m, "ptxemit:", $0 }' t/*."$t".ptx.no >>"t/$t.outside"
+    rm -f t/*."$t".ptx t/*."$t".ptx.no
+    return 0
+  fi
   # the texts for ptxas: x/T.V.FAMILY.ptx; "TEXT INDEX MODULE KIND" in x/T.index
-  awk -v t="$t" -v plan=t/plan '
+  awk -v t="$t" -v plan="t/$t.plan" '
     function piece(file, key, kind, v, own,    l, q, name, fam, tid, n, keep, instmt, any, buf, nb, i) {
       idx++; nb = 0
       while ((getline l < file) > 0) {
@@ -205,7 +230,7 @@ while read -r t tmin; do
         }
         if (l ~ /^[ \t]*\.loc /) {
           split(l, q, " "); instmt = 1; keep = !own || (q[3] in R); any = any || keep
-          l = "\t.loc " idx " " q[3] " " q[4]
+          l = "\t.loc @F " q[3] " " q[4]
         } else if (l ~ /^}/) instmt = 0
         else if (instmt && !keep && l !~ /^[$A-Za-z_][$A-Za-z0-9_]*:$/) l = ""
         if (own) gsub(name, "o_" name, l)
@@ -213,8 +238,10 @@ while read -r t tmin; do
         if (l ~ /^}/) {
           if (any || !own) {
             if (!(tid in tseen)) { tseen[tid] = 1; tids[++ntid] = tid; tv[tid] = v }
-            for (i = 1; i <= nb; i++) tl[tid, ++tn[tid]] = buf[i]
-            if (!((tid, idx) in used)) { used[tid, idx] = 1; files[tid] = files[tid] ".file " idx " \"" key " " kind "\"\n" }
+            # the file numbers count within the text, so that a text
+            # changes only with its own pieces
+            if (!((tid, idx) in used)) { used[tid, idx] = ++nfile[tid]; files[tid] = files[tid] ".file " nfile[tid] " \"" key " " kind "\"\n" }
+            for (i = 1; i <= nb; i++) { sub(/^\t\.loc @F /, "\t.loc " used[tid, idx] " ", buf[i]); tl[tid, ++tn[tid]] = buf[i] }
           }
           name = ""; nb = 0
         }
@@ -238,23 +265,23 @@ while read -r t tmin; do
         close(file)
         print file
       }
-    }' </dev/null >"t/texts" || exit 1
+    }' </dev/null >"t/$t.texts" || return 1
   # each text: its ptxas -arch
-  awk -v a="$arch" '{ print $1, a }' t/texts >t/asks
-  judge_texts t/asks t/judged || exit 1
+  awk -v a="$arch" '{ print $1, a }' "t/$t.texts" >"t/$t.asks"
+  judge_texts "t/$t.asks" "t/$t.judged" || return 1
   # each refused line of a text, as "MODULE KIND MIRLINE" (or outside)
-  awk '$2 != "ok" { print $1, $2 }' t/judged | while read -r x v; do
-    echo "$v" | sed 's/^no:\{0,1\}//' | tr ',' '\n' | grep . >t/lines
-    test -s t/lines || { echo "$t $x ptxas refuses it without naming a line" >>outside; continue; }
-    awk -v x="$x" -v t="$t" 'FILENAME == ARGV[1] { bad[$1] = 1; next }
+  awk '$2 != "ok" { print $1, $2 }' "t/$t.judged" | while read -r x v; do
+    echo "$v" | sed 's/^no:\{0,1\}//' | tr ',' '\n' | grep . >"t/$t.lines"
+    test -s "t/$t.lines" || { echo "$t $x ptxas refuses it without naming a line" >>"t/$t.outside"; continue; }
+    awk -v x="$x" -v t="$t" -v out="t/$t.outside" 'FILENAME == ARGV[1] { bad[$1] = 1; next }
       /^\.file / { f = $3 " " $4; gsub(/"/, "", f); file[$2] = f }
       /^[ \t]*\.loc / { cur = file[$2] " " $3; next }
       /^}/ || /^\.(visible|weak|entry|func)/ { cur = "" }
-      FNR in bad { if (cur == "") print t, x, FNR, $0 >>"outside"; else print cur }' t/lines "$x"
-  done >t/refused
+      FNR in bad { if (cur == "") print t, x, FNR, $0 >>out; else print cur }' "t/$t.lines" "$x"
+  done >"t/$t.refused"
   # the verdicts: "TARGET ID VERDICT MODULE [MESSAGE]" for each statement
   # and value; a refused line that is neither is reported as outside
-  awk -v t="$t" '
+  awk -v t="$t" -v out="t/$t.outside" '
     FILENAME == ARGV[1] { bad[$1, $2, $3] = 1; next }
     FILENAME ~ /\.no$/ { m = FILENAME; sub(/^t\//, "", m); sub(/\.sm_[0-9a-z]+\.ptx\.no$/, "", m); rno[m, $1] = $0; next }
     { m = $1; l = $2; stmt[m, l] = 1
@@ -262,13 +289,28 @@ while read -r t tmin; do
       else v = ((m, "own", l) in bad) ? "rej" : "false"
       msg = (m, l) in rno ? rno[m, l] : ""; sub(/^[0-9]+ /, "", msg)
       print t, $3, v, m, msg }
-    END { for (k in rno) if (!(k in stmt)) { split(k, kk, SUBSEP); print t, kk[1], "ptxemit:", rno[k] >>"outside" } }' \
-    t/refused t/*."$t".ptx.no map >>verdicts || exit 1
+    END { for (k in rno) if (!(k in stmt)) { split(k, kk, SUBSEP); print t, kk[1], "ptxemit:", rno[k] >>out } }' \
+    "t/$t.refused" t/*."$t".ptx.no map >>"t/$t.verdicts" || return 1
   rm -f t/*."$t".ptx t/*."$t".ptx.no x/"$t".*
-done <targets
+}
+
+# every target, in STREAMS streams of targets at once (each its own
+# files; the cache takes their verdicts under its lock)
+streams=$jobs
+test "$streams" -ge 1 2>/dev/null || streams=1
+n=0
+while test $n -lt "$streams"; do
+  awk -v n=$n -v s="$streams" '(NR - 1) % s == n' targets >"t/stream$n"
+  ( st=0
+    while read -r t tmin; do judge_target "$t" "$tmin" || { st=1; echo "$t: the texts could not be judged" >>"t/$t.outside"; }; done <"t/stream$n"
+    exit $st ) &
+  n=$((n + 1))
+done
+wait
+cat t/*.verdicts >verdicts 2>/dev/null; cat t/*.outside >outside 2>/dev/null
 
 # the report
-awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split($1, f, " "); op[f[1]] = f[2]; text[f[1]] = $2; own[f[1]] = f[3]; next }
+awk -F '\t' -v judge="$judge" -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split($1, f, " "); op[f[1]] = f[2]; text[f[1]] = $2; own[f[1]] = f[3]; next }
   FILENAME == ARGV[2] {
     split($0, c, " "); $0 = ""; for (i in c) $i = c[i]
     if ($1 == "count") { nops++; nvar += $3; desc += $4; built += $5; stmts += $6; listed += $7; ruled += $8
@@ -277,7 +319,7 @@ awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split
     next }
   FILENAME == ARGV[3] { bad++; print "tensorcombos: refused on its lowest target: " $0; next }
   FILENAME == ARGV[4] { bad++; nord++; print "tensorcombos: the tokens in another order: " $0; next }
-  FILENAME == ARGV[5] { bad++; print "tensorcombos: ptxas refuses outside the statements: " $0; next }
+  FILENAME == ARGV[5] { bad++; print "tensorcombos: refused outside the statements (by ptxas, or ptxemit:): " $0; next }
   { split($0, f, " "); n[f[3]]++; tot++
     if (f[3] == "unsound" || f[3] == "false") {
       line = $0; sub(/^[^ ]* [^ ]* [^ ]* [^ ]* ?/, "", line)
@@ -287,7 +329,8 @@ awk -F '\t' -v ntarg="`wc -l <targets | tr -d ' '`" 'FILENAME == ARGV[1] { split
     printf "tensorcombos: %d operations, %d variants, %d combinations listed (%.0f in full), %d written as %d statements\n",
       nops, nvar, desc, listed, built, stmts
     if (ruled) printf "tensorcombos: %d combinations listed that a rule of the tables refuses on every target, not written\n", ruled
-    printf "tensorcombos: %d statement and value verdicts on %d targets: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects\n",
+    if (judge == "no") printf "tensorcombos: translated for %d targets; ptxas not asked (PX_COMBOS_PTXAS=no)\n", ntarg
+    else printf "tensorcombos: %d statement and value verdicts on %d targets: %d accepted and assembled, %d refused by both, %d unsound, %d false rejects\n",
       tot, ntarg, n["acc"], n["rej"], n["unsound"], n["false"]
     printf "tensorcombos: the same statements with their tokens in another order: %d refused or printed otherwise\n", nord
     exit (bad + n["unsound"] + n["false"]) > 0
