@@ -11,7 +11,8 @@
 # ptxas is asked again, until it assembles what is left or names no new line.
 # Line numbers do not move: a blanked line stays, empty.
 # A fatal error with a line (ptxas stops at a video selector it cannot parse,
-# "line N; fatal : Parsing error near '.b1024'") names its line too.
+# "line N; fatal : Parsing error near '.b1024'") names its line too, one a
+# round: those rounds are not counted against the limit of 8 on the others.
 # -O0: the verdicts are the parser's and the code generator's, the same at
 # every optimization level, and -O0 spares the optimizer's time on big texts.
 # A verdict ptxas reached by crashing or running out of something (killed by
@@ -40,6 +41,9 @@ while :; do
   fresh=`echo "$new" | awk -v had=",$lines," 'index(had, "," $1 ",") == 0'`
   test -n "$fresh" && test $round -lt 8 || { v=no:$lines; test -n "$fresh" && v=$v,`echo "$fresh" | paste -sd, -`; v=`echo "$v" | sed 's/:,/:/'`; break; }
   lines=`{ echo "$lines" | tr ',' '\n'; echo "$fresh"; } | grep . | sort -n | paste -sd, -`
+  # a fatal error names one line and stops ptxas: such rounds, one a line,
+  # do not count against the limit on the rounds of later phases
+  grep '^ptxas [^,]*, line [0-9]*; fatal' "$work.err" >/dev/null && round=$((round - 1))
   echo "$fresh" | awk 'FILENAME == ARGV[1] { bad[$1] = 1; next }
     { text[FNR] = $0; isloc[FNR] = ($1 == ".loc") }
     END {
