@@ -22,7 +22,7 @@ grep '^unruled ' gen >r/unruled
 # most 200 carriers a kernel); "MODULE LINE ID" in r/map, "ID OP<tab>
 # STATEMENT<tab>CARRIER'S SPELLING<tab>SPELLING<tab>PROPERTIES<tab>GPU" in
 # r/stmts
-awk -F '\t' -v most=200 '
+awk -F '\t' -v most=200 "$modhead"'
   { split($1, f, " "); key = f[3] "-" f[4]
     k = f[2] "_" f[3] "_" f[4] "_" f[5]; gsub(/\./, "_", k)
     if (!(key in seen)) { seen[key] = 1; keys[++nkeys] = key }
@@ -37,17 +37,12 @@ awk -F '\t' -v most=200 '
     if (t ~ /%pa([^A-Za-z0-9_]|$)/) usepa[k] = 1 }
   END {
     for (i = 1; i <= nkeys; i++) {
-      key = keys[i]; split(key, tv, "-"); file = "m/ruled." key ".mir"
-      print "; carriers of the combinations a rule refuses, lowest target " tv[1] > file
-      print "target " tv[1] " ptx " tv[2] > file
-      print "shared @sh : b64[64] align 16" > file
-      ln = 3
-      if (key in usegl) { print "global @gl : b64[64] align 16" > file; ln++ }
-      if (key in usecn) { print "const @cn : b64[64] align 16" > file; ln++ }
+      key = keys[i]; file = "m/ruled." key ".mir"
+      module_head(file, "carriers of the combinations a rule refuses, lowest target", key)
       for (j = 1; j <= nkern[key]; j++) {
         k = kern[key, j]
         for (p = 0; p * most < nsl[k]; p++) {
-          print "kernel @" k "_" p "(%p: ptr, %g: ptr global" (k in usepa ? ", %pa: b8[64] align 16" : "") ") {" > file; ln++
+          kernel_head(file, k, p)
           for (pass = 0; pass <= 1; pass++)
             for (l = 1; l <= npl[k]; l++)
               if ((pl[k, l] ~ /^  local /) == !pass) { print pl[k, l] > file; ln++ }

@@ -86,11 +86,28 @@ while read -r op; do
 done <ops
 grep '^count \|^unbuilt ' gen >counts
 
+# the head of a module the proof writes (its variables and arrays, where
+# used) and of a kernel, shared with testsuite/combosruled.sh; ln counts the
+# module's lines
+modhead='
+function module_head(file, comment, key,    tv) {
+  split(key, tv, "-")
+  print "; " comment " " tv[1] > file
+  print "target " tv[1] " ptx " tv[2] > file
+  print "shared @sh : b64[64] align 16" > file
+  ln = 3
+  if (key in usegl) { print "global @gl : b64[64] align 16" > file; ln++ }
+  if (key in usecn) { print "const @cn : b64[64] align 16" > file; ln++ }
+}
+function kernel_head(file, k, p) {
+  print "kernel @" k "_" p "(%p: ptr, %g: ptr global" (k in usepa ? ", %pa: b8[64] align 16" : "") ") {" > file; ln++
+}'
+
 # the modules m/T0-V0.mir (and their twins m/T0-V0.any.mir, the tokens in
 # the other order), a kernel per operation and cta_group, the values a kernel
 # uses first; "MODULE LINE ID" in map, "ID OP COMBINATION<tab>TEXT" in stmts
 # (ID: S1, S2... a statement, P1, P2... a value)
-awk -F '\t' -v most=200 '
+awk -F '\t' -v most=200 "$modhead"'
   $1 ~ /^[SP] / {
     split($1, f, " "); key = f[3] "-" f[4]
     k = f[2] "_" f[3] "_" f[4] "_" f[5]; gsub(/\./, "_", k)
@@ -107,21 +124,16 @@ awk -F '\t' -v most=200 '
   }
   END {
     for (i = 1; i <= nkeys; i++) {
-      key = keys[i]; split(key, tv, "-")
+      key = keys[i]
       for (tw_ = 0; tw_ <= 1; tw_++) {
         file = "m/" key (tw_ ? ".any" : "") ".mir"
-        print "; every token combination ptxemit --describe lists whose lowest target is " tv[1] > file
-        print "target " tv[1] " ptx " tv[2] > file
-        print "shared @sh : b64[64] align 16" > file
-        ln = 3
-        if (key in usegl) { print "global @gl : b64[64] align 16" > file; ln++ }
-        if (key in usecn) { print "const @cn : b64[64] align 16" > file; ln++ }
+        module_head(file, "every token combination ptxemit --describe lists whose lowest target is", key)
         for (j = 1; j <= nkern[key]; j++) {
           k = kern[key, j]
           # at most `most` statements a kernel: ptxas takes superlinear time
           # over a long function (wgmma most of all)
           for (p = 0; p * most < nsl[k] || p == 0; p++) {
-            print "kernel @" k "_" p "(%p: ptr, %g: ptr global" (k in usepa ? ", %pa: b8[64] align 16" : "") ") {" > file; ln++
+            kernel_head(file, k, p)
             # a local array before the values: MIR declares it before any
             # statement of the body
             for (pass = 0; pass <= 1; pass++)
