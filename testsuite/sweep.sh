@@ -54,21 +54,8 @@ ntargets=`wc -l <"$work/targets" | tr -d ' '`
 test "$ntargets" -gt 0 && test -n "$top" || { echo "sweep: no targets read" >&2; exit 1; }
 
 # the cases: "MIR-PATH [OPTIONS...]", paths relative to SRCDIR
-sh "$srcdir/testsuite/cases.sh" "$srcdir" >"$work/list" || exit 1
-{
-  awk '$3 ~ /(^|,)(ptx|isel)(,|$)/ {
-    printf "testsuite/cases/%s.mir", $1
-    for (i = 4; i <= NF; i++) printf " %s", $i
-    print ""
-  }' "$work/list"
-  for at in "$srcdir"/testsuite/*.at; do
-    awk '
-      /^[ \t]*PX_EXAMPLE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "examples/" s ".mir" }
-      /^[ \t]*PX_ISA_PROBE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "testsuite/isa/" s ".mir" }
-    ' "$at"
-  done
-  for k in "$srcdir"/testsuite/gpu/*.mir; do echo "testsuite/gpu/${k##*/}"; done
-} | sed 's/ *$//' | sort -u >"$work/cases"
+. "$srcdir/testsuite/swept.sh"
+swept_cases "$srcdir" >"$work/cases" || exit 1
 ncases=`wc -l <"$work/cases" | tr -d ' '`
 
 # ptxas's -arch for a target (testsuite/ptxasarch.sh)

@@ -31,23 +31,10 @@ sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 
   "$srcdir/data/targets.yaml" >"$work/targets"
 sed -n '/^ptx_versions:/,/\]/p' "$srcdir/data/targets.yaml" | tr -c '0-9.\n' ' ' | tr ' ' '\n' |
   grep '^[0-9]' >"$work/versions"
-# the sweep's cases (testsuite/sweep.sh says which): a case with a .ptx or
+# the sweep's cases (testsuite/swept.sh): a case with a .ptx or
 # .isel expectation, with its first line's options (testsuite/cases.sh)
-sh "$srcdir/testsuite/cases.sh" "$srcdir" >"$work/list" || exit 1
-{
-  awk '$3 ~ /(^|,)(ptx|isel)(,|$)/ {
-    printf "testsuite/cases/%s.mir", $1
-    for (i = 4; i <= NF; i++) printf " %s", $i
-    print ""
-  }' "$work/list"
-  for at in "$srcdir"/testsuite/*.at; do
-    awk '
-      /^[ \t]*PX_EXAMPLE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "examples/" s ".mir" }
-      /^[ \t]*PX_ISA_PROBE\(\[/ { s = $0; sub(/^[^[]*\[/, "", s); sub(/\].*/, "", s); print "testsuite/isa/" s ".mir" }
-    ' "$at"
-  done
-  for k in "$srcdir"/testsuite/gpu/*.mir; do echo "testsuite/gpu/${k##*/}"; done
-} | sed 's/ *$//' | sort -u >"$work/cases"
+. "$srcdir/testsuite/swept.sh"
+swept_cases "$srcdir" >"$work/cases" || exit 1
 
 cd "$work" || exit 1
 : >jobs; : >asks
