@@ -11,19 +11,39 @@
  * and values that are neither (the constant fields, a K loop's step).
  *
  * The variables are those addresses point into (verify/points.h); a forward
- * dataflow problem over the blocks, a bit per variable ("written by the
- * generic proxy, not fenced yet"), a join a union. fence.proxy.async without
- * a space or with a shared one clears every bit. */
+ * dataflow problem over the blocks, a join a union, with a bit per variable
+ * "written by the generic proxy on this path, not fenced yet": fence.proxy.async
+ * without a space or with a shared one clears every bit.
+ *
+ * A fence covers only the writes of the threads that execute it, so the
+ * threads that read after a CTA barrier see the other threads' writes fenced
+ * only if those threads fenced before the barrier (CUTLASS: every thread
+ * fences, the barrier, then one thread issues the TMA store). Which threads
+ * write and fence is what verify/facts.h follows: per variable and fact (and
+ * one for every thread that reaches the statement), "written by the threads
+ * where the fact holds, not fenced by them"; a fence under a fact clears its
+ * own fact's bits, one every thread reaching it runs clears them all. A CTA
+ * barrier hands what is pending over as "other threads' writes, not fenced
+ * before a barrier", which a later fence does not clear (the reader may run
+ * before it) and a later barrier replaces. Other threads are taken to run
+ * the same code as the reader (a kernel's threads do). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify/cfg.h"
+#include "verify/facts.h"
 #include "verify/points.h"
 #include "verify/verify.h"
 
 typedef struct pfence {
 	px_verifier *v;
 	px_points points;
+	px_facts facts;       /* the state's first words */
+	size_t mine;          /* the first word of the per-path bits, a bit per variable */
+	size_t by;            /* the first bit of "written by the threads of a fact": variable * per + fact */
+	size_t others;        /* the first bit of "other threads' writes, not fenced before a barrier" */
+	uint32_t per;         /* facts and one for every thread */
+	const px_node **barrier; /* per bit: a CTA barrier that handed it over */
 	uint32_t *bit;        /* per global: 1 + its bit, or 0 */
 	uint32_t nbits;
 	const px_node **write; /* per bit: a generic write of it */
@@ -53,6 +73,11 @@ static bool desc_reader(const px_node *n)
 	return n->kind == PX_N_INST &&
 	       (n->op == &px_ops[PX_OP_wgmma_mma_async] || n->op == &px_ops[PX_OP_wgmma_mma_async_sp] ||
 	        n->op == &px_ops[PX_OP_tcgen05_mma] || n->op == &px_ops[PX_OP_tcgen05_cp]);
+}
+
+static bool is_barrier(const px_node *n)
+{
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_CTA_BARRIER);
 }
 
 static bool is_fence(const px_node *n)
@@ -120,41 +145,97 @@ static void find_descriptors(pfence *p)
 		}
 }
 
-static void warn(pfence *p, const px_node *n, const px_opnd *o, uint32_t t, uint32_t b)
+static inline bool get(const uint64_t *s, size_t i) { return s[i >> 6] >> (i & 63) & 1; }
+static inline void put(uint64_t *s, size_t i, bool on)
+{
+	s[i >> 6] = on ? s[i >> 6] | (uint64_t)1 << (i & 63) : s[i >> 6] & ~((uint64_t)1 << (i & 63));
+}
+
+static void warn(pfence *p, const px_node *n, const px_opnd *o, uint32_t t, uint32_t b, bool other)
 {
 	p->said[b - 1] = 1;
 	const px_str name = p->v->m->globals[t - 1].name;
-	px_warn(p->v->d, o->loc, PX_D_proxy_no_fence, n->op->name, (int)name.n, name.s);
+	px_warn(p->v->d, o->loc, other ? PX_D_proxy_other_threads : PX_D_proxy_no_fence, n->op->name, (int)name.n,
+	        name.s);
 	px_note(p->v->d, p->write[b - 1]->loc, PX_D_proxy_write_here, p->write[b - 1]->op->name, (int)name.n, name.s);
+	if (other && p->barrier[b - 1])
+		px_note(p->v->d, p->barrier[b - 1]->loc, PX_D_proxy_barrier_here, (int)name.n, name.s,
+		        p->barrier[b - 1]->op->name);
+}
+
+/* Variable b (from 1) read through the async proxy by n's operand o. */
+static void read_async(pfence *p, const uint64_t *s, const px_node *n, const px_opnd *o, uint32_t t, uint32_t b)
+{
+	if (!b || p->said[b - 1])
+		return;
+	if (get(s, p->mine * 64 + b - 1))
+		warn(p, n, o, t, b, false);
+	else if (get(s, p->others + b - 1))
+		warn(p, n, o, t, b, true);
 }
 
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	pfence *p = ctx;
+	const uint32_t none = p->facts.nfacts;
+	uint32_t k = px_facts_step(&p->facts, s, n);
+	for (uint32_t v = 0; k && v < p->nbits; v++) /* the threads of a recomputed predicate are no one in particular */
+		for (uint32_t f = 2 * (k - 1); f < 2 * k; f++)
+			if (get(s, p->by + (size_t)v * p->per + f)) {
+				put(s, p->by + (size_t)v * p->per + f, false);
+				put(s, p->by + (size_t)v * p->per + none, true);
+			}
 	if (is_fence(n)) {
-		memset(s, 0, p->w * 8);
+		memset(s + p->mine, 0, (p->nbits + 63) / 64 * 8);
+		uint32_t g = px_facts_of(&p->facts, s, n);
+		for (uint32_t v = 0; v < p->nbits; v++)
+			for (uint32_t f = 0; f <= none; f++)
+				if (g == none || f == g)
+					put(s, p->by + (size_t)v * p->per + f, false);
+		return;
+	}
+	if (is_barrier(n)) {
+		for (uint32_t v = 0; v < p->nbits; v++) {
+			bool pending = false;
+			for (uint32_t f = 0; f <= none; f++)
+				pending = pending || get(s, p->by + (size_t)v * p->per + f);
+			put(s, p->others + v, pending);
+			if (report && pending && !p->barrier[v])
+				p->barrier[v] = n;
+		}
 		return;
 	}
 	if (generic_write(n)) {
+		uint32_t w = px_facts_of(&p->facts, s, n);
 		for (uint32_t i = 0; i < n->nops; i++) {
 			uint32_t b = bit_of(p, &n->ops[i]);
-			if (b)
-				s[(b - 1) >> 6] |= (uint64_t)1 << ((b - 1) & 63);
+			if (b) {
+				put(s, p->mine * 64 + b - 1, true);
+				put(s, p->by + (size_t)(b - 1) * p->per + w, true);
+			}
 		}
 		return;
 	}
 	if (!report)
 		return;
-	for (uint32_t i = 1; async_reader(n) && i < n->nops; i++) {
-		uint32_t b = bit_of(p, &n->ops[i]);
-		if (b && s[(b - 1) >> 6] >> ((b - 1) & 63) & 1 && !p->said[b - 1])
-			warn(p, n, &n->ops[i], px_points_target(&p->points, &n->ops[i]), b);
-	}
+	for (uint32_t i = 1; async_reader(n) && i < n->nops; i++)
+		read_async(p, s, n, &n->ops[i], px_points_target(&p->points, &n->ops[i]), bit_of(p, &n->ops[i]));
 	for (uint32_t i = 0; desc_reader(n) && i < n->nops; i++) {
-		uint32_t t = described(p, &n->ops[i]), b = t ? p->bit[t - 1] : 0;
-		if (b && s[(b - 1) >> 6] >> ((b - 1) & 63) & 1 && !p->said[b - 1])
-			warn(p, n, &n->ops[i], t, b);
+		uint32_t t = described(p, &n->ops[i]);
+		read_async(p, s, n, &n->ops[i], t, t ? p->bit[t - 1] : 0);
 	}
+}
+
+static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
+{
+	pfence *p = ctx;
+	px_facts_edge(&p->facts, s, from, to);
+}
+
+static bool cares(void *ctx, const px_node *n)
+{
+	(void)ctx;
+	return generic_write(n) || is_fence(n);
 }
 
 void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
@@ -186,10 +267,21 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 				p.write[b - 1] = n;
 		}
 	if (p.nbits) {
-		p.w = (p.nbits + 63) / 64;
+		px_facts_init(&p.facts, f, g, 0, cares, NULL);
+		p.per = p.facts.nfacts + 1;
+		p.mine = p.facts.words;
+		p.by = (p.mine + (p.nbits + 63) / 64) * 64;
+		p.others = p.by + (size_t)p.nbits * p.per;
+		p.w = (p.others + p.nbits + 63) / 64;
 		p.said = px_zalloc(p.nbits, 1);
-		px_flow_check(g, p.w, NULL, step, &p);
+		p.barrier = px_zalloc(p.nbits, sizeof *p.barrier);
+		uint64_t *start = px_zalloc(p.w, 8);
+		px_facts_start(&p.facts, start);
+		px_flow_check_edges(g, p.w, start, step, edge, &p);
+		free(start);
+		free(p.barrier);
 		free(p.said);
+		px_facts_free(&p.facts);
 	}
 	free(p.write);
 	free(p.desc);
