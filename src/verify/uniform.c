@@ -32,20 +32,16 @@
 #include <string.h>
 
 #include "verify/cfg.h"
+#include "verify/once.h"
 #include "verify/verify.h"
 
 enum { CTA, WARPGROUP, WARP, THREAD };
 
-/* One hazard: statements that the same cause (a branch, or a guard value)
- * makes wrong the same way are one warning, at the first of them, with a
- * note that counts the rest. */
+/* What a warning says about its cause (verify/once.h keeps one per cause). */
 typedef struct finding {
-	unsigned diag;
-	const void *cause; /* the branch node, or the guard's value record */
-	const px_node *first, *last, *from;
+	const px_node *first, *from;
 	const char *why;
-	uint32_t more;
-	bool guarded;      /* the cause is the statements' own guard */
+	bool guarded; /* the cause is the statements' own guard */
 } finding;
 
 typedef struct uni {
@@ -66,8 +62,9 @@ typedef struct uni {
 	uint32_t *stack;
 	uint32_t *seen;      /* per block: the walk that last saw it */
 	uint32_t walk;       /* the walk under way */
-	finding *found;      /* the hazards, one per cause and message */
-	uint32_t nfound, cap_found;
+	px_once once;        /* the hazards, one per cause and message */
+	finding *found;      /* per hazard */
+	uint32_t cap_found;
 	bool x32, x128;      /* the block's x size is a multiple of 32, of 128 */
 	bool changed;
 } uni;
@@ -473,24 +470,16 @@ static void solve(uni *u)
 static void found(uni *u, unsigned diag, const px_node *n, const px_node *from, const char *why)
 {
 	const void *cause = from == n ? (const void *)&u->f->values[n->guard] : (const void *)from;
-	for (uint32_t i = u->nfound; i-- > 0;) {
-		finding *x = &u->found[i];
-		if (x->diag != diag || x->cause != cause)
-			continue;
-		x->more++;
-		if (n->oploc.pos < x->first->oploc.pos)
-			x->first = n;
-		if (n->oploc.pos > x->last->oploc.pos)
-			x->last = n;
-		return;
-	}
-	if (u->nfound == u->cap_found) {
+	bool fresh;
+	uint32_t i = px_once_add(&u->once, cause, diag, n->oploc, &fresh);
+	if (i == u->cap_found) {
 		u->cap_found = u->cap_found ? 2 * u->cap_found : 16;
 		u->found = realloc(u->found, u->cap_found * sizeof *u->found);
 		if (!u->found)
 			abort();
 	}
-	u->found[u->nfound++] = (finding){diag, cause, n, n, from, why, 0, from == n};
+	if (fresh)
+		u->found[i] = (finding){n, from, why, from == n};
 }
 
 /* The note that says why control differs at a statement: the branch that
@@ -511,13 +500,11 @@ static void why_note(uni *u, const px_node *branch, const char *why, const px_no
 
 static void report(uni *u)
 {
-	for (uint32_t i = 0; i < u->nfound; i++) {
+	for (uint32_t i = 0; i < u->once.n; i++) {
 		const finding *x = &u->found[i];
-		px_warn(u->v->d, x->first->oploc, x->diag, x->first->op->name);
+		px_warn(u->v->d, x->first->oploc, u->once.items[i].kind, x->first->op->name);
 		why_note(u, x->guarded ? x->first : x->from, x->why, x->first);
-		if (x->more)
-			px_note(u->v->d, x->last->oploc, PX_D_hazard_more, x->more, x->more == 1 ? "" : "s",
-			        px_module_line(u->v->m, x->last->oploc));
+		px_once_note(&u->once, i, u->v->d, u->v->m);
 	}
 }
 
@@ -615,6 +602,7 @@ void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
 			check_node(&u, n, b);
 	}
 	report(&u);
+	px_once_free(&u.once);
 	free(u.found);
 	free(u.lvl);
 	free(u.why);
