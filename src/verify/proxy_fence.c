@@ -53,27 +53,18 @@ typedef struct pfence {
 	size_t w;
 } pfence;
 
-static bool generic_write(const px_node *n)
+static bool has(const px_node *n, uint32_t flag)
 {
-	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_st] || n->op == &px_ops[PX_OP_stmatrix] ||
-	                                n->op == &px_ops[PX_OP_atom] || n->op == &px_ops[PX_OP_red]);
+	return n->kind == PX_N_INST && n->op && (n->op->flags & flag);
 }
+
+static bool generic_write(const px_node *n) { return has(n, PX_OPF_GENERIC_WRITE); }
 
 /* A bulk or TMA copy or reduction: its operands after the first are its sources. */
-static bool async_reader(const px_node *n)
-{
-	return n->kind == PX_N_INST &&
-	       (n->op == &px_ops[PX_OP_cp_async_bulk] || n->op == &px_ops[PX_OP_cp_async_bulk_tensor] ||
-	        n->op == &px_ops[PX_OP_cp_reduce_async_bulk] || n->op == &px_ops[PX_OP_cp_reduce_async_bulk_tensor]);
-}
+static bool async_reader(const px_node *n) { return has(n, PX_OPF_ASYNC_SOURCE); }
 
 /* An operation whose descriptor operands the async proxy reads through. */
-static bool desc_reader(const px_node *n)
-{
-	return n->kind == PX_N_INST &&
-	       (n->op == &px_ops[PX_OP_wgmma_mma_async] || n->op == &px_ops[PX_OP_wgmma_mma_async_sp] ||
-	        n->op == &px_ops[PX_OP_tcgen05_mma] || n->op == &px_ops[PX_OP_tcgen05_cp]);
-}
+static bool desc_reader(const px_node *n) { return has(n, PX_OPF_DESC_READER); }
 
 static bool is_barrier(const px_node *n)
 {
@@ -82,7 +73,7 @@ static bool is_barrier(const px_node *n)
 
 static bool is_fence(const px_node *n)
 {
-	if (n->kind != PX_N_INST || n->op != &px_ops[PX_OP_fence_proxy])
+	if (!has(n, PX_OPF_PROXY_FENCE))
 		return false;
 	int k = px_slot_find(n->op, PX_SN_kind), s = px_slot_find(n->op, PX_SN_space);
 	unsigned kind = k < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)k);
@@ -240,13 +231,9 @@ static bool cares(void *ctx, const px_node *n)
 
 void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	static const unsigned readers[] = {PX_OP_cp_async_bulk,        PX_OP_cp_async_bulk_tensor,
-	                                   PX_OP_cp_reduce_async_bulk, PX_OP_cp_reduce_async_bulk_tensor,
-	                                   PX_OP_wgmma_mma_async,      PX_OP_wgmma_mma_async_sp,
-	                                   PX_OP_tcgen05_mma,          PX_OP_tcgen05_cp};
 	bool any = false;
-	for (unsigned i = 0; i < sizeof readers / sizeof *readers; i++)
-		any = any || px_cfg_has(g, readers[i]);
+	for (unsigned op = 0; op < px_nops && !any; op++)
+		any = (px_ops[op].flags & (PX_OPF_ASYNC_SOURCE | PX_OPF_DESC_READER)) && px_cfg_has(g, op);
 	if (!any)
 		return;
 	pfence p = {.v = v, .f = f};

@@ -41,7 +41,13 @@
 	           "another way): every thread of the CTA executes the same one") \
 	X(WARP_COLLECTIVE, "the warp's threads together; the last operand is the member mask") \
 	X(WARPGROUP, "the warpgroup's four warps together (wgmma)") \
-	X(THREAD_RESULT, "the results differ from thread to thread, whatever the operands")
+	X(THREAD_RESULT, "the results differ from thread to thread, whatever the operands") \
+	X(GENERIC_WRITE, "writes memory at its addresses through the generic proxy (st, atom, ...): what " \
+	                 "the async proxy sees only once a proxy fence orders it") \
+	X(ASYNC_SOURCE, "the async proxy reads its address operands after the first (bulk and TMA copies)") \
+	X(DESC_READER, "the async proxy reads shared memory through its matrix descriptor operands") \
+	X(PROXY_FENCE, "with .async (and a shared space or none) orders the generic writes before it for " \
+	               "the async proxy")
 
 #define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
 #define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,
