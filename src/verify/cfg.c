@@ -320,3 +320,11 @@ void px_node_writes(const px_node *n, px_read_fn fn, void *ctx)
 	for (uint32_t r = 0; n->kind != PX_N_LABEL && r < n->nres; r++)
 		opnd_writes(&n->res[r], fn, ctx);
 }
+
+bool px_cfg_has_flag(const px_cfg *g, uint32_t flags)
+{
+	for (unsigned op = 0; op < px_nops; op++)
+		if ((px_ops[op].flags & flags) && px_cfg_has(g, op))
+			return true;
+	return false;
+}

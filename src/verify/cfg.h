@@ -32,6 +32,11 @@ static inline bool px_cfg_has(const px_cfg *g, unsigned op)
 	return g->ops_seen[op >> 6] >> (op & 63) & 1;
 }
 
+/* Whether some statement of the function is an operation with one of the
+ * flags (PX_OPF_*): the roles data/ops gives (a check with none to look at
+ * stops). */
+bool px_cfg_has_flag(const px_cfg *g, uint32_t flags);
+
 void px_cfg_build(px_cfg *g, const px_func *f);
 void px_cfg_free(px_cfg *g);
 

@@ -231,10 +231,7 @@ static bool cares(void *ctx, const px_node *n)
 
 void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	bool any = false;
-	for (unsigned op = 0; op < px_nops && !any; op++)
-		any = (px_ops[op].flags & (PX_OPF_ASYNC_SOURCE | PX_OPF_DESC_READER)) && px_cfg_has(g, op);
-	if (!any)
+	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_SOURCE | PX_OPF_DESC_READER))
 		return;
 	pfence p = {.v = v, .f = f};
 	px_points_init(&p.points, v, f);

@@ -34,12 +34,12 @@ typedef struct tmem_alloc {
 
 static bool is_alloc(const px_node *n)
 {
-	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_tcgen05_alloc];
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TMEM_ALLOC);
 }
 
 static bool is_dealloc(const px_node *n)
 {
-	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_tcgen05_dealloc];
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TMEM_DEALLOC);
 }
 
 static bool cares(void *ctx, const px_node *n)
@@ -117,7 +117,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 
 void px_check_tmem_alloc(px_verifier *v, px_func *f, const px_cfg *g)
 {
-	if (!px_cfg_has(g, PX_OP_tcgen05_alloc) || !f->is_kernel)
+	if (!px_cfg_has_flag(g, PX_OPF_TMEM_ALLOC) || !f->is_kernel)
 		return;
 	tmem_alloc t = {.v = v};
 	px_facts_init(&t.facts, f, g, 0, cares, NULL);

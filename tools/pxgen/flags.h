@@ -47,7 +47,9 @@
 	X(ASYNC_SOURCE, "the async proxy reads its address operands after the first (bulk and TMA copies)") \
 	X(DESC_READER, "the async proxy reads shared memory through its matrix descriptor operands") \
 	X(PROXY_FENCE, "with .async (and a shared space or none) orders the generic writes before it for " \
-	               "the async proxy")
+	               "the async proxy") \
+	X(TMEM_ALLOC, "takes tensor memory columns that stay taken until a tmem_dealloc gives them back") \
+	X(TMEM_DEALLOC, "gives back tensor memory columns a tmem_alloc took")
 
 #define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
 #define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,
