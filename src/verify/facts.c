@@ -84,7 +84,7 @@ static bool same_value(const steadiness *st, uint32_t a, uint32_t b, unsigned de
 		return true;
 	const px_node *x = st->def[a], *y = st->def[b];
 	if (depth > STEADY_DEPTH || !st->ndefs[a] || !st->ndefs[b] || x->op != y->op || x->nops != y->nops ||
-	    memcmp(x->slot, y->slot, x->op->nslots * sizeof *x->slot))
+	    (x->op->nslots && x->slot != y->slot && memcmp(x->slot, y->slot, x->op->nslots * sizeof *x->slot)))
 		return false;
 	for (uint32_t i = 0; i < x->nops; i++) {
 		const px_opnd *o = &x->ops[i], *p = &y->ops[i];
