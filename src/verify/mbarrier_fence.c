@@ -46,8 +46,7 @@ static bool publishes(const px_node *n)
 {
 	return n->kind == PX_N_CALL ||
 	       (n->kind == PX_N_INST && n->op &&
-	        ((n->op->flags & PX_OPF_CTA_BARRIER) || n->op == &px_ops[PX_OP_fence_mbarrier_init] ||
-	         n->op == &px_ops[PX_OP_barrier_cluster_wait]));
+	        (n->op->flags & (PX_OPF_CTA_BARRIER | PX_OPF_INIT_FENCE)));
 }
 
 static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)

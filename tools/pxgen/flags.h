@@ -49,7 +49,9 @@
 	X(PROXY_FENCE, "with .async (and a shared space or none) orders the generic writes before it for " \
 	               "the async proxy") \
 	X(TMEM_ALLOC, "takes tensor memory columns that stay taken until a tmem_dealloc gives them back") \
-	X(TMEM_DEALLOC, "gives back tensor memory columns a tmem_alloc took")
+	X(TMEM_DEALLOC, "gives back tensor memory columns a tmem_alloc took") \
+	X(INIT_FENCE, "makes an earlier mbarrier.init visible to the other threads that then use the barrier " \
+	              "(as a CTA barrier does)")
 
 #define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
 #define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,
