@@ -115,10 +115,38 @@ static char *write_temp(const char *dir, const char *name, const sbuf *b)
 	return path.p;
 }
 
-static void install(const char *dir, const char *name, char *tmp)
+/* Whether the file at path holds exactly b's bytes. */
+static bool same_content(const char *path, const sbuf *b)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char chunk[1 << 16];
+	size_t at = 0, n;
+	bool same = true;
+	while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		same = at + n <= b->n && memcmp(chunk, b->p + at, n) == 0;
+		at += n;
+	}
+	same = same && !ferror(f) && at == b->n;
+	fclose(f);
+	return same;
+}
+
+/* The temporary replaces the file only where their bytes differ: a file
+ * left as it was keeps its time, so that make recompiles only what includes
+ * a file that changed (the header holds no diagnostic's text, so editing
+ * one rewrites px_tables.c alone). */
+static void install(const char *dir, const char *name, char *tmp, const sbuf *b)
 {
 	sbuf path = {0};
 	sb_printf(&path, "%s/%s", dir, name);
+	if (same_content(path.p, b)) {
+		remove(tmp);
+		free(path.p);
+		free(tmp);
+		return;
+	}
 	if (rename(tmp, path.p)) {
 		fprintf(stderr, "pxgen: error: %s: %s\n", path.p, strerror(errno));
 		exit(1);
@@ -173,8 +201,8 @@ int main(int argc, char **argv)
 	emit_header(&h);
 	emit_source(&c);
 	char *htmp = write_temp(outdir, "px_tables.h", &h), *ctmp = write_temp(outdir, "px_tables.c", &c);
-	install(outdir, "px_tables.h", htmp);
-	install(outdir, "px_tables.c", ctmp);
+	install(outdir, "px_tables.h", htmp, &h);
+	install(outdir, "px_tables.c", ctmp, &c);
 	/* freed, so that LeakSanitizer passes the sanitizer build's pxgen */
 	free(h.p);
 	free(c.p);
