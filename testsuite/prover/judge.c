@@ -414,18 +414,34 @@ typedef struct ask {
 
 typedef struct pool {
 	const char *ptxas;
+	const char *cache;
 	ask *asks;
 	size_t n;
 	bool whole;
 	atomic_size_t next;
+	atomic_int failed;
 } pool;
 
+/* Each verdict goes into the cache as soon as ptxas gives it, so that a run
+ * stopped halfway keeps what it learnt, and runs at once share it. */
 static void *worker(void *arg)
 {
 	pool *p = arg;
 	for (size_t i; (i = atomic_fetch_add(&p->next, 1)) < p->n;) {
 		ask *a = &p->asks[i];
 		a->st = (p->whole ? judge_whole : judge_lines)(p->ptxas, a->arch, a->ptx, &a->verdict, &a->transient);
+		if (a->st) {
+			atomic_store(&p->failed, 1);
+			continue;
+		}
+		if (a->transient)
+			continue;
+		char *line = pv_printf("%s %s\n", a->key, a->verdict);
+		if (pv_cache_append(p->cache, line, strlen(line)) != 0) {
+			perror(p->cache);
+			atomic_store(&p->failed, 1);
+		}
+		free(line);
 	}
 	return NULL;
 }
@@ -452,7 +468,7 @@ static int ask_all(pv_judge *j, pv_text *t, const size_t *idx, size_t n, bool wh
 		} else if (fresh)
 			*slot = NULL;
 	}
-	pool p = {.ptxas = j->ptxas, .asks = asks, .n = nask, .whole = whole};
+	pool p = {.ptxas = j->ptxas, .cache = j->cache, .asks = asks, .n = nask, .whole = whole};
 	unsigned nt = j->jobs < nask ? j->jobs : (unsigned)nask;
 	pthread_t *th = pv_alloc((nt + 1) * sizeof *th);
 	for (unsigned i = 0; i < nt; i++)
@@ -462,22 +478,10 @@ static int ask_all(pv_judge *j, pv_text *t, const size_t *idx, size_t n, bool wh
 	free(th);
 	j->asked += nask;
 	int st = 0;
-	size_t cap = 1, len = 0;
-	for (size_t i = 0; i < nask; i++)
-		cap += strlen(asks[i].key) + (asks[i].verdict ? strlen(asks[i].verdict) : 0) + 2;
-	char *keep = pv_alloc(cap);
-	for (size_t i = 0; i < nask; i++) {
-		if (asks[i].st) {
-			fprintf(stderr, "prover: ptxas gave no verdict for some texts\n");
-			st = -1;
-		} else if (!asks[i].transient)
-			len += (size_t)snprintf(keep + len, cap - len, "%s %s\n", asks[i].key, asks[i].verdict);
-	}
-	if (st == 0 && len && pv_cache_append(j->cache, keep, len) != 0) {
-		perror(j->cache);
+	if (atomic_load(&p.failed)) {
+		fprintf(stderr, "prover: ptxas gave no verdict for some texts\n");
 		st = -1;
 	}
-	free(keep);
 	/* this run's own answers first: another run may have written a
 	 * disagreeing line for one of them meanwhile */
 	for (size_t i = 0; i < n && st == 0; i++) {

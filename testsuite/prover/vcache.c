@@ -2,7 +2,7 @@
  * proofs, in any number of build trees, read and append to at once (the
  * format the shell proofs kept, so that a cache they filled serves).
  *
- * A writer appends all its new lines in one write under an exclusive
+ * A writer appends each verdict (or a batch of lines) in one write under an exclusive
  * flock on the file itself (the lock flock(1) takes, so a shell writer and
  * the prover exclude each other). A reader takes no lock: it believes only
  * well-formed lines whose key no other line contradicts, so a torn, merged
