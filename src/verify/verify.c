@@ -156,8 +156,10 @@ static void check_directives(px_verifier *v, px_func *f)
 		const px_directive *d = &px_directives[i];
 		if (!f->dirs[i].present)
 			continue;
-		if (present & d->excludes)
-			px_error(v->d, f->dirs[i].loc, d->excludes_diag);
+		for (unsigned j = 0; j < px_ndirectives; j++) /* at the second of the two, as ptxas reads them */
+			if (present & d->excludes & 1u << j)
+				px_error(v->d, f->dirs[j].loc.pos > f->dirs[i].loc.pos ? f->dirs[j].loc : f->dirs[i].loc,
+				         d->excludes_diag);
 		if ((present & d->needs) != d->needs)
 			px_error(v->d, f->dirs[i].loc, d->needs_diag);
 	}
