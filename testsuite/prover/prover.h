@@ -72,4 +72,5 @@ const char *pv_ptxas_arch(const char *target);
 /* the proofs (sweep.c) */
 int pv_sweep(int argc, char **argv);
 int pv_veredge(int argc, char **argv);
+int pv_modules(int argc, char **argv); /* modules.c */
 #endif
