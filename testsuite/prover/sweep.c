@@ -339,9 +339,9 @@ int pv_sweep(int argc, char **argv)
 	for (size_t i = 0; i < r.njobs; i++)
 		judge_sweep_job(&r, &r.jobs[i]);
 	printf("sweep: %zu cases, %u targets%s, %u statement verdicts: %u accepted and assembled, %u refused by both, "
-	       "%u unsound, %u false rejects (%zu texts given to ptxas, the rest cached)\n",
+	       "%u unsound, %u false rejects (%zu texts, %zu given to ptxas, the rest cached)\n",
 	       r.ncases, px_ntargets, sample ? " (sampled)" : "", r.acc + r.rej + r.unsound + r.fr, r.acc, r.rej,
-	       r.unsound, r.fr, jd.asked);
+	       r.unsound, r.fr, r.ntexts, jd.asked);
 	return r.unsound + r.fr > 0;
 }
 
@@ -440,7 +440,7 @@ int pv_veredge(int argc, char **argv)
 	for (size_t i = 0; i < r.njobs; i++)
 		judge_edge_job(&r, &r.jobs[i]);
 	printf("veredge: %zu cases one PTX version below ptxemit's%s: %u accepted and assembled, %u lines refused by "
-	       "both, %u unsound, %u false rejects (%zu texts given to ptxas, the rest cached)\n",
-	       r.njobs, sample ? " (sampled)" : "", r.acc, r.rej, r.unsound, r.fr, jd.asked);
+	       "both, %u unsound, %u false rejects (%zu texts, %zu given to ptxas, the rest cached)\n",
+	       r.njobs, sample ? " (sampled)" : "", r.acc, r.rej, r.unsound, r.fr, r.ntexts, jd.asked);
 	return r.unsound + r.fr > 0;
 }
