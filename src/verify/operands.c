@@ -176,9 +176,10 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 		break;
 	}
 	case PX_O_INT:
-		/* a predicate constant is 0 or 1, and only where a value may be one (mov.pred) */
+		/* a predicate constant is 0 or 1: ptxas takes one in every predicate operand */
 		if (pred) {
-			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
+			if (o->ival != 0 && o->ival != 1)
+				px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
 		} else {
 			px_check_literal(v, o, want, pos, what);
 			if (want && px_types[want].kind != PX_KIND_FLOAT && int_fits(o->ival, want))
