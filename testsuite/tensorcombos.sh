@@ -211,6 +211,7 @@ judge_target () {
   : >"t/$t.plan"; : >"t/$t.verdicts"; : >"t/$t.outside"
   while read -r key; do
     t0=${key%-*} v0=${key#*-}
+    test "$lowest" = yes && test "$t" != "$t0" && continue
     v=$v0
     test $((${tmin%.*} * 100 + ${tmin#*.})) -gt $((${v0%.*} * 100 + ${v0#*.})) && v=$tmin
     out=t/$key.$t.ptx
@@ -308,10 +309,12 @@ judge_target () {
 }
 
 # PX_COMBOS_TARGETS=lowest (the default `make check`; `make check-full`
-# leaves it unset): ptxas judges the combinations on the targets that are
-# some module's lowest only, where ptxemit must accept them, so that every
-# operation is still judged; the ruled combinations too.
+# leaves it unset): ptxas judges each module on its own lowest target only,
+# where ptxemit must accept every statement, so that every operation is still
+# judged; the ruled combinations on those targets.
+lowest=no
 if test "${PX_COMBOS_TARGETS-}" = lowest; then
+  lowest=yes
   sed 's/-.*//' modules | sort -u >lowest
   awk 'FILENAME == ARGV[1] { l[$1] = 1; next } $1 in l' lowest targets >targets.low && mv targets.low targets
 fi

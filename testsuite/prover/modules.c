@@ -177,8 +177,7 @@ static void variable(const char *what, const char *link, const char *space, cons
 }
 
 /* a signature: a device function's (with a call) or a kernel's */
-static void signature(const char *what, const char *params, const char *result, bool kernel, const char *args,
-                      const char *ptxsig)
+static void signature(const char *what, const char *params, const char *result, bool kernel, const char *ptxsig)
 {
 	char *mir, *neutral;
 	if (kernel) {
@@ -188,7 +187,6 @@ static void signature(const char *what, const char *params, const char *result, 
 		    ".visible .entry k(\n\t.param .u32 k_param_0\n)", pv_strdup(ptxsig), false);
 		return;
 	}
-	(void)args;
 	/* a result is the parameter returned */
 	mir = pv_printf("func @f(%s)%s%s {\n  ret%s\n}\nkernel @k(%%p: ptr global) {\n  ret\n}\n", params,
 	                *result ? " -> " : "", result, *result ? " %a" : "");
@@ -227,29 +225,29 @@ static void declarations(void)
 	for (unsigned t = 1; t < px_ntypes; t++) {
 		const char *ty = px_types[t].name;
 		char *p = pv_printf("%%a: %s", ty);
-		signature("a device function's parameter of every type", p, "", false, "",
+		signature("a device function's parameter of every type", p, "", false,
 		          pv_printf(".visible .func f(\n\t.param .%s f_param_0\n)", ty));
-		signature("a kernel's parameter of every type", p, "", true, "",
+		signature("a kernel's parameter of every type", p, "", true,
 		          pv_printf(".visible .entry k(\n\t.param .%s k_param_0\n)", ty));
-		signature("a device function's result of every type", p, ty, false, "",
+		signature("a device function's result of every type", p, ty, false,
 		          pv_printf(".visible .func (.param .%s func_retval0) f(\n\t.param .%s f_param_0\n)", ty, ty));
 		free(p);
 	}
 	static const char *const pspaces[] = {"global", "shared", "const", "local", "param", "generic"};
 	for (size_t s = 0; s < sizeof pspaces / sizeof *pspaces; s++) {
 		char *p = pv_printf("%%a: ptr %s", pspaces[s]);
-		signature("pointer parameters of every space", p, "", false, "",
+		signature("pointer parameters of every space", p, "", false,
 		          pv_printf(".visible .func f(\n\t.param .u64 .ptr .%s f_param_0\n)", pspaces[s]));
-		signature("pointer parameters of every space", p, "", true, "",
+		signature("pointer parameters of every space", p, "", true,
 		          pv_printf(".visible .entry k(\n\t.param .u64 .ptr .%s .align 1 k_param_0\n)", pspaces[s]));
 		free(p);
 	}
 	static const unsigned aligns[] = {1, 4, 8, 16, 3};
 	for (size_t a = 0; a < sizeof aligns / sizeof *aligns; a++) {
 		char *p = pv_printf("%%a: b8[16] align %u", aligns[a]);
-		signature("by-value aggregates at every alignment", p, "", false, "",
+		signature("by-value aggregates at every alignment", p, "", false,
 		          pv_printf(".visible .func f(\n\t.param .align %u .b8 f_param_0[16]\n)", aligns[a]));
-		signature("by-value aggregates at every alignment", p, "", true, "",
+		signature("by-value aggregates at every alignment", p, "", true,
 		          pv_printf(".visible .entry k(\n\t.param .align %u .b8 k_param_0[16]\n)", aligns[a]));
 		free(p);
 	}

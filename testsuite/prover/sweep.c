@@ -260,6 +260,20 @@ static void judge_sweep_job(run *r, const job *j)
 	pv_back_free(&bt);
 }
 
+/* ptxemit's verdict on the job (n errors; out its PTX where none): true
+ * where it accepted, the text then ptxas's to judge */
+static bool accepted(run *r, job *j, int n, char *out, const char *arch)
+{
+	if (n) {
+		j->kind = REJ;
+		return false;
+	}
+	j->kind = ACC;
+	j->text = add_text(r, out, arch);
+	pv_refusals_free(&j->no);
+	return true;
+}
+
 /* common arguments: SRCDIR CASES PTXAS CACHE JOBS [SAMPLE] */
 static int setup(int argc, char **argv, const char *what, run *r, pv_judge *jd, unsigned *sample)
 {
@@ -319,13 +333,8 @@ int pv_sweep(int argc, char **argv)
 			int n = pv_translate(k, tg->name, fixed ? v : NULL, false, &out, &j->no);
 			if (n < 0)
 				return 1;
-			if (n == 0) {
-				j->kind = ACC;
-				j->text = add_text(&r, out, arch);
-				pv_refusals_free(&j->no);
+			if (accepted(&r, j, n, out, arch))
 				continue;
-			}
-			j->kind = REJ;
 			char *base = retarget(own, tg->name, v);
 			j->text = add_text(&r, base, arch);
 			if (!fixed && strcmp(v, top) != 0)
@@ -425,14 +434,8 @@ int pv_veredge(int argc, char **argv)
 		int n = pv_translate_at(k, j->ver, &out, &j->no);
 		if (n < 0)
 			return 1;
-		if (n == 0) {
-			j->kind = ACC;
-			j->text = add_text(&r, out, arch);
-			pv_refusals_free(&j->no);
-		} else {
-			j->kind = REJ;
+		if (!accepted(&r, j, n, out, arch))
 			j->text = add_text(&r, retarget(own, NULL, j->ver), arch);
-		}
 		free(own);
 	}
 	if (pv_judge_texts(&jd, r.texts, r.ntexts, false))
