@@ -211,8 +211,16 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 
 static void check_symbol(px_verifier *v, const px_func *f, const px_opnd *o)
 {
-	if (!px_func_local(f, o->sym) && px_module_sym(v->m, o->sym) == PX_STRMAP_NONE)
+	if (px_func_local(f, o->sym))
+		return;
+	uint32_t s = px_module_sym(v->m, o->sym);
+	if (s == PX_STRMAP_NONE) {
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
+		return;
+	}
+	px_check_hidden_name(v, f, o->sym, o->loc);
+	if (s & 1) /* a function */
+		px_check_call_block_name(v, o->sym, 0, o->loc);
 }
 
 /* A kernel's ptr const parameter cannot reach the const space itself: ptxas

@@ -479,6 +479,8 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		                  ret_bytes, n->nres);
 		return;
 	}
+	px_check_hidden_name(v, f, n->callee, n->callee_loc);
+	px_check_call_block_name(v, n->callee, n->nres, n->callee_loc);
 	const px_funcsig *sig = find_sig(v->m, n->callee);
 	if (sig) {
 		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, arg_bytes, lits, n->nops, rets,
@@ -611,6 +613,8 @@ void px_verify_func(px_verifier *v, px_func *f)
 		}
 	}
 	check_labels(v, f);
+	uint32_t wide = px_widest_call(f);
+	v->widest_call = wide > v->widest_call ? wide : v->widest_call;
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
 	px_check_carry(v, f);
