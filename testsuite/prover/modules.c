@@ -12,7 +12,8 @@
  *     aggregates at every alignment;
  *   - names: a variable, a device function, a label and a local array named
  *     by each name class: every name ptxemit generates (parameters, results,
- *     call sequences, printf's symbols), PTX's own words (WARP_SZ, `_`), and
+ *     call sequences, printf's symbols), every name PTX keeps for itself
+ *     (data/names.yaml), and
  *     every operation's, type's, directive's and special register's word.
  * Where ptxemit accepts a module for a target, ptxas assembles what it
  * prints (otherwise "unsound"); where ptxemit refuses it, ptxas refuses the
@@ -281,11 +282,18 @@ static void names(void)
 {
 	/* what ptxemit prints of its own, and PTX's own words */
 	static const char *const own[] = {"k_param_0", "f_param_0", "func_retval0", "param0", "retval0", "str",
-	                                  "printf_args", "vprintf", "WARP_SZ", "_", "__local_depot0", "SP", "SPL"};
+	                                  "printf_args", "vprintf", "__local_depot0", "SP", "SPL"};
 	for (size_t i = 0; i < sizeof own / sizeof *own; i++)
 		name_items(own[i]);
-	/* every operation's first word, type, directive and special register word */
+	/* every name PTX keeps for itself (data/names.yaml), and every
+	 * operation's first word, type, directive and special register word */
 	pv_map seen = {0};
+	for (unsigned i = 0; i < px_nreserved_names; i++) {
+		bool fresh;
+		pv_map_slot(&seen, px_reserved_names[i].name, &fresh);
+		if (fresh)
+			name_items(px_reserved_names[i].name);
+	}
 	for (unsigned i = 0; i < px_nops; i++) {
 		char w[64];
 		snprintf(w, sizeof w, "%.*s", (int)strcspn(px_ops[i].name, "."), px_ops[i].name);
