@@ -251,6 +251,7 @@ static void read_module(px_pipeline *p, px_module *m, bool threads, uint32_t cal
 		const px_worker *w = &p->workers[i];
 		if (w->v.ptx_needed > p->v.ptx_needed)
 			p->v.ptx_needed = w->v.ptx_needed;
+		px_verify_names_join(&p->v, &p->workers[i].v);
 		const px_strmap *calls = &w->s.early_calls;
 		for (uint32_t k = 0; k < calls->cap; k++)
 			if (calls->slots[k].key)

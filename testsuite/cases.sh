@@ -16,7 +16,7 @@
 # ptxemit promises for the messages it prints.
 #
 # Prints a line a case, "FAMILY/NAME STATUS KINDS [OPTIONS...]", KINDS the
-# expectations comma-separated (testsuite/sweep.sh reads these); with "at",
+# expectations comma-separated (the target sweep reads these: testsuite/swept.sh); with "at",
 # the Autotest text that runs them, one PX_CASE line a case
 # (testsuite/cases.at, made by make). Exits 1, naming the file, on a .mir
 # with no expectation, an expectation with no .mir (what a written test in a

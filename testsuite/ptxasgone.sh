@@ -1,4 +1,4 @@
-# ptxasgone.sh, sourced by testsuite/ptxaslines.sh and testsuite/ptxaswhole.sh:
+# ptxasgone.sh, sourced by testsuite/ptxaslines.sh:
 # ptxas_gone STATUS ERRFILE succeeds where a failed ptxas run judged nothing
 # about its text, so that its verdict must not be kept: ptxas was killed by a
 # signal (a crash; status 128 + the signal, ptxas's own refusals end with 255),

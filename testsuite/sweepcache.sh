@@ -1,5 +1,6 @@
 # sweepcache.sh: the target sweep's ptxas-verdict cache, sourced with $cache set
-# (testsuite/sweep.sh, testsuite/tensorcombos.sh; testsuite/sweep.at tests it alone),
+# (testsuite/tensorcombos.sh, testsuite/combosruled.sh; testsuite/sweep.at tests
+# it alone; the prover, testsuite/prover/vcache.c, keeps the same format and lock),
 # and the hash program both name their modules with.
 #
 # A verdict line is "KEY VERDICT": KEY is HEX:ARCH:HEX, VERDICT ok, no, or
@@ -48,8 +49,7 @@ append_cache () {
 }
 
 # ptxas's verdicts on texts: $1 holds "FILE ARCH" lines, "FILE VERDICT" lines
-# go to $2 (VERDICT as testsuite/ptxaslines.sh gives it; $2.whole lists the
-# files whose verdict is a whole program's, below); texts the cache
+# go to $2 (VERDICT as testsuite/ptxaslines.sh gives it); texts the cache
 # knows are not asked again, the rest are asked $jobs at a time and their
 # verdicts appended to the cache. Needs $srcdir, $ptxas, $hash, $cache, $jobs.
 # The KEY's first part names ptxas's version and the options it is run with.
@@ -84,26 +84,4 @@ judge_texts () {
   # disagreeing line for one of them meanwhile
   awk 'FILENAME != ARGV[3] { if (!($1 in v)) v[$1] = $2; next } { print $1, v[$3] }' \
     "$1.keys.new" "$1.keys.known" "$1.keys" >"$2"
-  : >"$2.whole"
-  test "${whole-}" = yes || return 0
-  # With whole=yes, a text ptxas assembles under -c that is a whole program
-  # (nothing extern but dynamic shared memory) is asked again finalized
-  # (testsuite/ptxaswhole.sh), and that verdict replaces its "ok". ptxas 13.0
-  # leaves two checks to finalizing, a kernel's static shared memory and one
-  # tcgen05 CTA granularity a function (locals, parameters, registers and
-  # threads are checked under -c or not at all), so only a text that declares
-  # a shared variable or names a .cta_group is asked.
-  pwhole=`{ "$ptxas" --version 2>&1; echo -O0 whole; } | $hash | cut -c1-16`
-  awk '$2 == "ok" { print $1 }' "$2" | while read -r f; do
-    grep '^\.extern' "$f" | grep -v '^\.extern[ 	][ 	]*\.shared' >/dev/null && continue
-    grep -e '^\.shared' -e 'cta_group::' "$f" >/dev/null && echo "$f"
-  done >"$1.wf"
-  awk -v p="$pwhole" 'FILENAME == ARGV[1] { w[$1] = 1; next }
-    ($1 in w) { k = $3; sub(/^[0-9a-f]*:/, p ":", k); print $1, $2, k }' "$1.wf" "$1.keys" >"$1.wkeys"
-  ask ptxaswhole.sh "$1.wkeys" || return 1
-  judged=$((judged + asked))
-  awk 'FILENAME == ARGV[1] || FILENAME == ARGV[2] { if (!($1 in v)) v[$1] = $2; next }
-    FILENAME == ARGV[3] { wv[$1] = v[$3]; next }
-    { w = ($1 in wv) && wv[$1] != "" && wv[$1] != "ok"; print $1, (w ? wv[$1] : $2); if (w) print $1 > (ARGV[4] ".whole") }' \
-    "$1.wkeys.new" "$1.wkeys.known" "$1.wkeys" "$2" >"$2.w" && mv "$2.w" "$2"
 }

@@ -1,4 +1,4 @@
-# swept.sh, sourced by testsuite/sweep.sh and testsuite/veredge.sh:
+# swept.sh, sourced by testsuite/sweep.at for the prover (testsuite/prover/sweep.c):
 # swept_cases SRCDIR prints the MIR files the suite expects ptxemit to accept,
 # "MIR-PATH [OPTIONS...]", paths relative to SRCDIR, sorted: the cases with a
 # .ptx or .isel expectation with their first line's options

@@ -8,12 +8,12 @@
 #include "front/format.h"
 #include "util/arena.h"
 
-#define STR_PREFIX "$str"
+#define STR_PREFIX "$$str"
 
 px_str px_printf_string_name(px_arena *a, uint32_t k)
 {
 	char *p = px_arena_alloc(a, sizeof STR_PREFIX + 12);
-	int n = k ? snprintf(p, sizeof STR_PREFIX + 12, STR_PREFIX "$%u", k) : snprintf(p, 8, STR_PREFIX);
+	int n = k ? snprintf(p, sizeof STR_PREFIX + 12, STR_PREFIX "$%u", k) : snprintf(p, sizeof STR_PREFIX, STR_PREFIX);
 	return (px_str){p, (uint32_t)n};
 }
 

@@ -32,10 +32,10 @@ typedef struct px_fmt {
 } px_fmt;
 
 /* The local array a function's printf arguments go through. */
-#define PX_PRINTF_BUFFER "$printf_args"
+#define PX_PRINTF_BUFFER "$$printf_args"
 
-/* The module string of the k-th distinct format: "$str", "$str$1", ... (no
- * MIR name starts with '$'), in a. */
+/* The module string of the k-th distinct format: "$$str", "$$str$1", ... (no
+ * MIR name, nor a label's PTX name, starts with "$$"), in a. */
 px_str px_printf_string_name(px_arena *a, uint32_t k);
 /* Whether name is such a string's; its k into *k (k may be NULL). */
 bool px_printf_string_k(px_str name, uint32_t *k);

@@ -6,8 +6,8 @@
 #include "front/format.h"
 #include "tables/tables.h"
 
-/* The format's module string: "$str", "$str$1", ... (no MIR name starts with
- * '$'), b8[N] with its NUL, in .global as the CUDA compiler puts it; a text
+/* The format's module string: "$$str", "$$str$1", ... (no MIR name, nor a
+ * label's PTX name, starts with "$$"), b8[N] with its NUL, in .global as the CUDA compiler puts it; a text
  * printed before shares its string. Returns its ordinal k. */
 static uint32_t printf_string(px_parser *P, px_str text, px_loc loc)
 {
@@ -77,7 +77,7 @@ static void printf_decl(px_parser *P, px_loc loc)
 }
 
 /* `printf "format", args`: the arguments go through a buffer in local memory,
- * the function's $printf_args, as large as its largest printf needs. */
+ * the function's $$printf_args, as large as its largest printf needs. */
 px_node *px_printf_node(px_parser *P, px_tok kw, px_tok text, px_olist args)
 {
 	px_arena *a = &P->m->fn_arena;

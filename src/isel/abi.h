@@ -11,6 +11,8 @@
  * the returned value's space as .param retval0. */
 #define PX_RETVAL_CALLEE "func_retval"
 #define PX_RETVAL_CALLER "retval"
+/* A call's argument I is the .param PX_PARAM_CALLER I of its { } block. */
+#define PX_PARAM_CALLER "param"
 
 /* The type a value of type t is passed as between functions: a pred as a
  * b32 holding 0 or 1 (LLVM's i1), a ptr as a u64, anything else as itself. */

@@ -293,7 +293,7 @@ void px_select_call(px_isel *s, const px_node *n)
 	for (uint32_t i = 0; i < n->nops; i++) {
 		types[i] = sig->params[i] == PX_T_ptr ? PX_T_u64 : sig->params[i];
 		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
-		d->name = sym_name(s, "param", i);
+		d->name = sym_name(s, PX_PARAM_CALLER, i);
 		d->type = (uint16_t)px_abi_type(types[i]);
 		if (!types[i]) { /* an aggregate, declared as the callee declares it */
 			d->aux = sig->param_sizes[i];
@@ -323,13 +323,13 @@ void px_select_call(px_isel *s, const px_node *n)
 	}
 	for (uint32_t i = 0; i < n->nops; i++) {
 		if (!types[i]) {
-			store_agg(s, &n->ops[i], sig->param_aligns[i], sym_name(s, "param", i), n->loc);
+			store_agg(s, &n->ops[i], sig->param_aligns[i], sym_name(s, PX_PARAM_CALLER, i), n->loc);
 			continue;
 		}
 		px_mop src = param_source(s, n, &n->ops[i], types[i], n->loc);
 		if (sig->params[i] == PX_T_ptr)
 			src = px_generic_pointer(s, &n->ops[i], src, n->loc);
-		store_param(s, px_abi_type(types[i]), sym_name(s, "param", i), 0, src, n->loc);
+		store_param(s, px_abi_type(types[i]), sym_name(s, PX_PARAM_CALLER, i), 0, src, n->loc);
 	}
 	px_str proto = {0};
 	if (n->icall) { /* declared in the call's block, as LLVM's NVPTX does */
@@ -350,7 +350,7 @@ void px_select_call(px_isel *s, const px_node *n)
 	c->ops = px_mops(s, n->nops);
 	c->nops = n->nops;
 	for (uint32_t i = 0; i < n->nops; i++)
-		c->ops[i] = px_sym_mop(sym_name(s, "param", i));
+		c->ops[i] = px_sym_mop(sym_name(s, PX_PARAM_CALLER, i));
 	if (n->has_guard) {
 		c->has_guard = true;
 		c->guard_neg = n->guard_neg;
@@ -395,7 +395,7 @@ void px_select_vprintf(px_isel *s, const px_node *n, px_mop fmt, px_mop buf)
 	px_finish(s, b);
 	for (uint32_t i = 0; i < 3; i++) {
 		px_minst *d = pseudo(s, PX_OP_declare_param, n->loc);
-		d->name = i < 2 ? sym_name(s, "param", i) : sym_name(s, PX_RETVAL_CALLER, 0);
+		d->name = i < 2 ? sym_name(s, PX_PARAM_CALLER, i) : sym_name(s, PX_RETVAL_CALLER, 0);
 		d->type = i < 2 ? PX_T_b64 : PX_T_b32;
 		px_finish(s, d);
 	}

@@ -91,7 +91,7 @@ static px_mop promoted(px_isel *s, const px_node *n, const px_opnd *o, unsigned 
 	return v;
 }
 
-/* st.local.T [$printf_args+off], v */
+/* st.local.T [$$printf_args+off], v */
 static void store_local(px_isel *s, int type, uint32_t off, px_mop v, px_loc loc)
 {
 	const px_op_def *st = &px_ops[PX_OP_st];

@@ -105,6 +105,15 @@ enum {
 };
 extern const px_sreg px_sregs[]; /* sorted by name */
 extern const unsigned px_nsregs;
+
+/* A name PTX keeps for itself (data/names.yaml): no module variable or
+ * function may take it, nor, unless module_only, a function-local array. */
+typedef struct px_reserved_name {
+	const char *name, *why;
+	bool module_only;
+} px_reserved_name;
+extern const px_reserved_name px_reserved_names[];
+extern const unsigned px_nreserved_names;
 /* by the character after '%': bit n set when a special register of n bytes
  * begins with it (every name is shorter than 64 bytes, that character ASCII) */
 extern const uint64_t px_sreg_shapes[128];

@@ -89,9 +89,12 @@ static void check_handle_global(px_verifier *v, const px_global *g)
 
 void px_verify_globals(px_verifier *v)
 {
+	for (uint32_t i = 0; i < v->m->nfuncs; i++) /* every function, declared or defined */
+		px_check_reserved_name(v, v->m->funcs[i].name, v->m->funcs[i].loc, false);
 	for (uint32_t i = 0; i < v->m->nglobals; i++) {
 		const px_global *g = &v->m->globals[i];
 		int name_n = (int)g->name.n;
+		px_check_reserved_name(v, g->name, g->loc, false);
 		if (g->handle) {
 			check_handle_global(v, g);
 			continue;
@@ -137,6 +140,7 @@ void px_verify_module_end(px_verifier *v)
 		px_error(v->d, none, PX_D_no_target);
 		v->target_reported = true;
 	}
+	px_check_param_refs(v);
 	for (px_pending_call *p = v->pending; p; p = p->next) {
 		uint32_t s = px_module_sym(v->m, p->callee);
 		if (s == PX_STRMAP_NONE || !(s & 1)) {

@@ -176,9 +176,10 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 		break;
 	}
 	case PX_O_INT:
-		/* a predicate constant is 0 or 1, and only where a value may be one (mov.pred) */
+		/* a predicate constant is 0 or 1: ptxas takes one in every predicate operand */
 		if (pred) {
-			px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
+			if (o->ival != 0 && o->ival != 1)
+				px_error(v->d, o->loc, PX_D_expected_pred, pos, what);
 		} else {
 			px_check_literal(v, o, want, pos, what);
 			if (want && px_types[want].kind != PX_KIND_FLOAT && int_fits(o->ival, want))
@@ -210,8 +211,16 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 
 static void check_symbol(px_verifier *v, const px_func *f, const px_opnd *o)
 {
-	if (!px_func_local(f, o->sym) && px_module_sym(v->m, o->sym) == PX_STRMAP_NONE)
+	if (px_func_local(f, o->sym))
+		return;
+	uint32_t s = px_module_sym(v->m, o->sym);
+	if (s == PX_STRMAP_NONE) {
 		px_error(v->d, o->loc, PX_D_unknown_symbol, (int)o->sym.n, o->sym.s);
+		return;
+	}
+	px_check_hidden_name(v, f, o->sym, o->loc);
+	if (s & 1) /* a function */
+		px_check_call_block_name(v, o->sym, 0, o->loc);
 }
 
 /* A kernel's ptr const parameter cannot reach the const space itself: ptxas

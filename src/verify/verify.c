@@ -156,8 +156,10 @@ static void check_directives(px_verifier *v, px_func *f)
 		const px_directive *d = &px_directives[i];
 		if (!f->dirs[i].present)
 			continue;
-		if (present & d->excludes)
-			px_error(v->d, f->dirs[i].loc, d->excludes_diag);
+		for (unsigned j = 0; j < px_ndirectives; j++) /* at the second of the two, as ptxas reads them */
+			if (present & d->excludes & 1u << j)
+				px_error(v->d, f->dirs[j].loc.pos > f->dirs[i].loc.pos ? f->dirs[j].loc : f->dirs[i].loc,
+				         d->excludes_diag);
 		if ((present & d->needs) != d->needs)
 			px_error(v->d, f->dirs[i].loc, d->needs_diag);
 	}
@@ -477,6 +479,8 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		                  ret_bytes, n->nres);
 		return;
 	}
+	px_check_hidden_name(v, f, n->callee, n->callee_loc);
+	px_check_call_block_name(v, n->callee, n->nres, n->callee_loc);
 	const px_funcsig *sig = find_sig(v->m, n->callee);
 	if (sig) {
 		px_check_call_sig(v, sig, "@", n->callee, n->callee_loc, args, arg_bytes, lits, n->nops, rets,
@@ -609,6 +613,8 @@ void px_verify_func(px_verifier *v, px_func *f)
 		}
 	}
 	check_labels(v, f);
+	uint32_t wide = px_widest_call(f);
+	v->widest_call = wide > v->widest_call ? wide : v->widest_call;
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
 	px_check_carry(v, f);

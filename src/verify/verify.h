@@ -55,6 +55,8 @@ typedef struct px_verifier {
 	const char *opt_target, *opt_ptx; /* from the command line */
 	px_pending_call *pending, **pending_tail; /* in text order */
 	px_pending_call **fn_pending; /* where the function being verified adds its own */
+	uint32_t widest_call; /* the most arguments a call of the module passes (names.c) */
+	struct px_param_ref *param_refs; /* functions named paramN named so far (names.c) */
 	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* per function, reused */
@@ -195,6 +197,23 @@ void px_mov_split_report(px_verifier *v, const px_func *f, const px_node *n); /*
 /* verify.c: "undefined value", with the nearest defined name if one is near */
 void px_undefined_value(px_verifier *v, px_func *f, px_loc loc, uint32_t id);
 void px_verify_locals(px_verifier *v, const px_func *f);        /* local.c */
+/* names.c: a name PTX keeps for itself (data/names.yaml), at a declaration;
+ * local: a function-local array's */
+void px_check_reserved_name(px_verifier *v, px_str name, px_loc loc, bool local);
+/* names.c: a name f's PTX declares in its body (FUNC_param_N, func_retval0),
+ * given to a module name f uses or to one of f's local arrays */
+void px_check_hidden_name(px_verifier *v, const px_func *f, px_str name, px_loc loc);
+/* names.c: a function fn named (called, nres results kept, or its address
+ * taken) spelt as call blocks name their arguments (paramN: judged by
+ * px_check_param_refs) or the call's own result (retval0) */
+void px_check_call_block_name(px_verifier *v, px_str fn, uint32_t nres, px_loc loc);
+/* names.c: the most arguments a call (or printf's vprintf) of f passes */
+uint32_t px_widest_call(const px_func *f);
+/* names.c, at the module's end: the functions named paramN against the
+ * module's widest call */
+void px_check_param_refs(px_verifier *v);
+/* names.c: what a worker's verifier saw of the names, moved into v's */
+void px_verify_names_join(px_verifier *v, px_verifier *w);
 void px_verify_asm(px_verifier *v, px_func *f, px_node *n);     /* asm.c: inline PTX's binding */
 void px_verify_printf(px_verifier *v, px_func *f, px_node *n);  /* printf.c: the format against its arguments */
 /* Whether needing PTX ptx goes past --driver/--max-ptx's limit (never with

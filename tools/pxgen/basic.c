@@ -1,5 +1,5 @@
 /* pxgen: the small tables: regclasses.yaml, types.yaml, targets.yaml,
- * sregs.yaml, directives.yaml, flags.yaml and diag/. */
+ * sregs.yaml, directives.yaml, flags.yaml, names.yaml and diag/. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <stdlib.h>
@@ -512,6 +512,36 @@ void read_flags(void)
 		M.flag_bits[M.flags.n] = bits;
 		used += bits;
 		strs_push(&M.flags, name);
+	}
+}
+
+/* names.yaml: {name: WARP_SZ, why: "...", scope: module}; scope module: a
+ * function-local array may take the name, a module variable or function not. */
+void read_names(void)
+{
+	static const char *const keys[] = {"name", "why", "scope", NULL};
+	ynode *root = root_list("names.yaml");
+	if (!root)
+		return;
+	SEQ_EACH(it, root) {
+		ynode *e = node(*it), *v;
+		check_keys(e, "a reserved name", keys);
+		const char *name = scalar(map_need(e, "name", "a reserved name"), "name");
+		if (!*name || strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_$") != strlen(name) ||
+		    (name[0] >= '0' && name[0] <= '9') || name[0] == '$')
+			fail(e, "'%s' is no name MIR can spell", name);
+		if (strs_find(&M.reserved, name) >= 0)
+			fail(e, "duplicate reserved name '%s'", name);
+		unsigned char module = 0;
+		if ((v = map_get(e, "scope"))) {
+			if (strcmp(scalar(v, "scope"), "module"))
+				fail(v, "scope is module (left out: every name)");
+			module = 1;
+		}
+		size_t n = M.reserved.n; /* strs_push counts the row */
+		*PUSH(M.reserved_module, n, M.cap_reserved_module) = module;
+		strs_push(&M.reserved, name);
+		strs_push(&M.reserved_why, scalar(map_need(e, "why", "a reserved name"), "why"));
 	}
 }
 

@@ -516,6 +516,21 @@ static void emit_directives(sbuf *c)
 	sb_printf(c, "};\nconst unsigned px_ndirectives = %zu;\n", M.ndirs);
 }
 
+static void emit_reserved(sbuf *c)
+{
+	sb_printf(c, "\n/* the names PTX keeps for itself (data/names.yaml) */\nconst px_reserved_name px_reserved_names[] = {\n");
+	for (size_t i = 0; i < M.reserved.n; i++) {
+		sb_printf(c, "\t{");
+		sb_cstr(c, M.reserved.v[i]);
+		sb_printf(c, ", ");
+		sb_cstr(c, M.reserved_why.v[i]);
+		sb_printf(c, ", %d},\n", M.reserved_module[i]);
+	}
+	if (!M.reserved.n)
+		sb_printf(c, "\t{NULL, NULL, 0},\n");
+	sb_printf(c, "};\nconst unsigned px_nreserved_names = %zu;\n", M.reserved.n);
+}
+
 static void emit_diags_and_flags(sbuf *c)
 {
 	sb_printf(c, "\n/* diagnostics (data/diag/) */\nconst px_diag_def px_diag_texts[] = {\n");
@@ -624,6 +639,7 @@ void emit_source(sbuf *c)
 	emit_targets(c);
 	emit_sregs(c);
 	emit_directives(c);
+	emit_reserved(c);
 	emit_diags_and_flags(c);
 	emit_ops(c);
 	emit_mma(c);

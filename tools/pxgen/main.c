@@ -6,7 +6,7 @@
  * (register classes before types, types before special registers and
  * operations), so the command line may name the files in any order. A file's
  * kind comes from its path: types.yaml, regclasses.yaml, targets.yaml,
- * sregs.yaml, directives.yaml, flags.yaml, mma_desc.yaml, patterns.yaml by
+ * sregs.yaml, directives.yaml, flags.yaml, names.yaml, mma_desc.yaml, patterns.yaml by
  * basename; anything under a diag/ directory is a diagnostics list and
  * anything under ops/ an operations list.
  *
@@ -67,6 +67,8 @@ static enum file_kind kind_of(const char *path)
 		return K_PATTERNS;
 	if (!strcmp(base, "families.yaml"))
 		return K_FAMILIES;
+	if (!strcmp(base, "names.yaml"))
+		return K_NAMES;
 	if (strstr(path, "/diag/") || !strncmp(path, "diag/", 5))
 		return K_DIAG;
 	if (strstr(path, "/ops/") || !strncmp(path, "ops/", 4))
@@ -98,7 +100,7 @@ static void (*const readers[K_NKINDS])(void) = {
 	[K_REGCLASSES] = read_regclasses, [K_TYPES] = read_types, [K_TARGETS] = read_targets,
 	[K_SREGS] = read_sregs, [K_DIRECTIVES] = read_directives, [K_FLAGS] = read_flags,
 	[K_DIAG] = read_diags, [K_OPS] = read_ops, [K_MMA] = read_mma, [K_PATTERNS] = read_patterns,
-	[K_FAMILIES] = read_families, [K_DESC] = read_desc,
+	[K_FAMILIES] = read_families, [K_DESC] = read_desc, [K_NAMES] = read_names,
 };
 
 /* Writes path through a temporary file: returns the temporary's name. */
@@ -115,10 +117,38 @@ static char *write_temp(const char *dir, const char *name, const sbuf *b)
 	return path.p;
 }
 
-static void install(const char *dir, const char *name, char *tmp)
+/* Whether the file at path holds exactly b's bytes. */
+static bool same_content(const char *path, const sbuf *b)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return false;
+	char chunk[1 << 16];
+	size_t at = 0, n;
+	bool same = true;
+	while (same && (n = fread(chunk, 1, sizeof chunk, f)) > 0) {
+		same = at + n <= b->n && memcmp(chunk, b->p + at, n) == 0;
+		at += n;
+	}
+	same = same && !ferror(f) && at == b->n;
+	fclose(f);
+	return same;
+}
+
+/* The temporary replaces the file only where their bytes differ: a file
+ * left as it was keeps its time, so that make recompiles only what includes
+ * a file that changed (the header holds no diagnostic's text, so editing
+ * one rewrites px_tables.c alone). */
+static void install(const char *dir, const char *name, char *tmp, const sbuf *b)
 {
 	sbuf path = {0};
 	sb_printf(&path, "%s/%s", dir, name);
+	if (same_content(path.p, b)) {
+		remove(tmp);
+		free(path.p);
+		free(tmp);
+		return;
+	}
 	if (rename(tmp, path.p)) {
 		fprintf(stderr, "pxgen: error: %s: %s\n", path.p, strerror(errno));
 		exit(1);
@@ -143,7 +173,7 @@ int main(int argc, char **argv)
 	/* Targets come before the windows that are checked against its PTX versions. */
 	/* Diagnostics come before the directives and ops that name them. */
 	static const enum file_kind order[] = {K_REGCLASSES, K_TARGETS, K_TYPES, K_SREGS,     K_DIAG,
-	                                       K_DIRECTIVES, K_FLAGS,   K_FAMILIES, K_OPS, K_PATTERNS, K_MMA, K_DESC};
+	                                       K_DIRECTIVES, K_FLAGS,   K_FAMILIES, K_OPS, K_PATTERNS, K_MMA, K_DESC, K_NAMES};
 	for (size_t k = 0; k < K_NKINDS; k++) {
 		for (size_t i = 0; i < nfiles; i++)
 			if (files[i].kind == order[k]) {
@@ -173,8 +203,8 @@ int main(int argc, char **argv)
 	emit_header(&h);
 	emit_source(&c);
 	char *htmp = write_temp(outdir, "px_tables.h", &h), *ctmp = write_temp(outdir, "px_tables.c", &c);
-	install(outdir, "px_tables.h", htmp);
-	install(outdir, "px_tables.c", ctmp);
+	install(outdir, "px_tables.h", htmp, &h);
+	install(outdir, "px_tables.c", ctmp, &c);
 	/* freed, so that LeakSanitizer passes the sanitizer build's pxgen */
 	free(h.p);
 	free(c.p);

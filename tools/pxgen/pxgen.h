@@ -56,7 +56,7 @@ int cmp_str(const void *a, const void *b);
 /* ---------------------------------------------------------------- YAML access and errors (yaml.c) */
 
 enum file_kind { K_REGCLASSES, K_TYPES, K_TARGETS, K_SREGS, K_DIRECTIVES, K_FLAGS, K_DIAG, K_OPS, K_MMA, K_PATTERNS,
-                 K_FAMILIES, K_DESC, K_NKINDS };
+                 K_FAMILIES, K_DESC, K_NAMES, K_NKINDS };
 
 typedef struct yfile {
 	const char *path;
@@ -275,6 +275,9 @@ struct model {
 	size_t ndiags, cap_diags;
 	strs warnings; /* the -W option names diag rows give, in order of first appearance */
 	strs flags;
+	strs reserved, reserved_why; /* names.yaml: the names PTX keeps, and why */
+	unsigned char *reserved_module; /* per reserved name: only module-scope names may not take it */
+	size_t cap_reserved_module;
 	unsigned flag_bits[32]; /* per flag: 1, or the width of a valued flag's log2 field */
 	op_row *ops;
 	size_t nops, cap_ops;
@@ -318,6 +321,7 @@ void read_sregs(void);
 int cmp_sreg(const void *a, const void *b);
 void read_directives(void);
 void read_flags(void);
+void read_names(void);
 void read_diags(void);
 
 /* ops.c */
