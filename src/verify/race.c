@@ -491,11 +491,37 @@ static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
 
 /* Two stores of one value every thread holds the same: whichever lands
  * last, the bytes hold it (a benign race, as GPUVerify tolerates it). */
-static bool benign(const race *r, const access *a, const access *b)
+static bool benign_writes(const race *r, const access *a, const access *b)
 {
 	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_st] && a->n->nops == 2 &&
 	       b->n->nops == 2 && a->bytes == b->bytes && px_aff_equal(&a->form, &b->form) &&
 	       same_value(r, &a->n->ops[1], &b->n->ops[1]);
+}
+
+/* Whether every thread that runs b ran a just before, with nothing between
+ * that could branch or synchronize. */
+static bool runs_before(const px_node *a, const px_node *b)
+{
+	if (a->has_guard)
+		return false;
+	for (const px_node *n = a->next; n != b; n = n->next)
+		if (!n || n->kind == PX_N_LABEL || n->kind == PX_N_RET || synchronizes(n) ||
+		    (n->kind == PX_N_INST && n->op && (n->op->shape == PX_SHAPE_BRANCH || (n->op->flags & PX_OPF_TERMINATOR))))
+			return false;
+	return true;
+}
+
+/* Benign: two stores of one value that every thread holds alike to the same
+ * place (whichever lands last, the bytes hold it), and a load of the place
+ * such a store of the reading thread's own just wrote (whichever store it
+ * sees, it reads that value), as GPUVerify tolerates them. */
+static bool benign(const race *r, const access *a, const access *b)
+{
+	if (benign_writes(r, a, b))
+		return true;
+	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_ld] && a->n->nops == 2 &&
+	       a->bytes == b->bytes && px_aff_equal(&a->form, &b->form) && same_value(r, &a->n->ops[1], &a->n->ops[1]) &&
+	       runs_before(a->n, b->n);
 }
 
 static bool share_point(const race *r, const access *a, const access *b)

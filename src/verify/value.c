@@ -47,10 +47,9 @@ static px_aff combine(px_aff a, px_aff b, int64_t k)
 			v = b.var[j];
 			if (__builtin_mul_overflow(b.coef[j++], k, &t))
 				return unknown();
+			c = t;
 			if (i < a.nterms && a.var[i] == v && __builtin_add_overflow(a.coef[i++], t, &c))
 				return unknown();
-			else if (c == 0)
-				c = t;
 		}
 		if (!c)
 			continue;
