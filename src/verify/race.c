@@ -722,52 +722,74 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
 		return;
 	race r = {.v = v, .f = f, .g = g};
-	uint32_t ncand = 0;
+	/* one blockwise pass in text order (the points' indices are their
+	 * blocks'): the synchronization points and the accesses that may be of
+	 * shared memory, whose addresses are asked for only when one writes */
+	uint32_t ncand = 0, cap = 0;
+	const px_node **cand = NULL;
 	bool writer = false;
-	for (const px_node *n = f->first; n; n = n->next) {
-		r.nsync += synchronizes(n);
-		if (may_share(n)) {
-			ncand++;
-			writer |= n->op != &px_ops[PX_OP_ld];
-		}
-	}
-	if (!writer)
-		return;
-	px_values_init(&r.va, v->m, f);
-	r.acc = px_zalloc(ncand, sizeof *r.acc);
-	r.sync = px_zalloc(r.nsync + 1, sizeof *r.sync);
-	r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
-	r.nsync = 1;
-	bool writes = false;
 	r.first = px_zalloc(g->nblocks, sizeof *r.first);
 	r.count = px_zalloc(g->nblocks, sizeof *r.count);
 	r.has_acc = px_zalloc(g->nblocks, 1);
-	/* blockwise, in text order: the points' indices are their blocks' */
+	r.nsync = 1;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		const px_node *n = g->first[b];
 		r.first[b] = r.nsync;
 		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
 			if (synchronizes(n)) {
-				r.sync[r.nsync++] = n;
+				r.nsync++;
 				r.count[b]++;
 			}
-			access a = {0};
-			if (!as_access(&r, n, &a))
+			if (!may_share(n))
 				continue;
+			if (ncand == cap) {
+				cap = cap ? 2 * cap : 16;
+				cand = realloc(cand, cap * sizeof *cand);
+				if (!cand)
+					abort();
+			}
+			cand[ncand++] = n;
+			writer |= n->op != &px_ops[PX_OP_ld];
 			r.has_acc[b] = 1;
-			writes |= a.writes;
-			bool atoms = false;
-			for (unsigned i = 0; i < a.form.nterms; i++)
-				atoms |= a.form.var[i] >= PX_VV_VALUE;
-			if (atoms && r.naid == AIDS)
-				continue; /* past what is followed: unjudged */
-			for (unsigned i = 0; atoms && i < a.form.nterms; i++)
-				if (a.form.var[i] >= PX_VV_VALUE)
-					r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
-			a.aid = atoms ? ++r.naid : 0;
-			r.acc[r.nacc++] = a;
 		}
 	}
+	if (!writer) {
+		free(cand);
+		free(r.first);
+		free(r.count);
+		free(r.has_acc);
+		return;
+	}
+	bool writes = false;
+	{
+		px_values_init(&r.va, v->m, f);
+		r.acc = px_zalloc(ncand, sizeof *r.acc);
+		r.sync = px_zalloc(r.nsync, sizeof *r.sync);
+		r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
+		for (uint32_t b = 0, k = 1; b < g->nblocks; b++) {
+			const px_node *n = g->first[b];
+			for (uint32_t j = 0; r.count[b] && j < g->len[b]; j++, n = n->next)
+				if (synchronizes(n))
+					r.sync[k++] = n;
+		}
+	}
+	for (uint32_t c = 0; c < ncand; c++) {
+		access a = {0};
+		if (!as_access(&r, cand[c], &a))
+			continue;
+		writes |= a.writes;
+		bool atoms = false;
+		for (unsigned i = 0; i < a.form.nterms; i++)
+			atoms |= a.form.var[i] >= PX_VV_VALUE;
+		if (atoms && r.naid == AIDS)
+			continue; /* past what is followed: unjudged */
+		for (unsigned i = 0; atoms && i < a.form.nterms; i++)
+			if (a.form.var[i] >= PX_VV_VALUE)
+				r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
+		a.aid = atoms ? ++r.naid : 0;
+		r.acc[r.nacc++] = a;
+	}
+	free(cand);
 	/* the lists of the accesses naming each atom */
 	for (uint32_t id = 0; id <= f->nvalues; id++)
 		r.named_at[id + 2] += r.named_at[id + 1];

@@ -475,9 +475,12 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 	va->m = m;
 	va->f = f;
 	uint32_t nv = f->nvalues + 1;
-	va->form = px_zalloc(nv, sizeof *va->form);
+	/* a form is read only once made: these need no zeroing */
+	va->form = malloc(nv * sizeof *va->form);
+	va->stack = malloc(nv * sizeof *va->stack);
+	if (!va->form || !va->stack)
+		abort();
 	va->have = px_zalloc(nv, 1);
-	va->stack = px_zalloc(nv, sizeof *va->stack);
 	va->ndefs = px_zalloc(nv, 1);
 	va->varies = px_zalloc(nv, 1);
 	va->mult = px_zalloc(nv, 1);
@@ -510,10 +513,11 @@ static const px_aff *form_at(const px_values *va, uint32_t id)
 	if (va->have[id] == DONE)
 		return &va->form[id];
 	if (va->have[id] == BUSY)
-		return &va->form[id]; /* read while being made: still unknown */
+		return &va->form[id]; /* read while being made: unknown */
 	uint32_t top = 0;
 	va->stack[top++] = id;
 	va->have[id] = BUSY;
+	va->form[id] = unknown();
 	while (top) {
 		uint32_t v = va->stack[top - 1];
 		const px_node *d = va->def[v];
@@ -523,6 +527,7 @@ static const px_aff *form_at(const px_values *va, uint32_t id)
 			const px_opnd *o = &d->ops[k];
 			if (o->kind == PX_O_VALUE && o->elem < 0 && va->have[o->id] == NONE) {
 				va->have[o->id] = BUSY;
+				va->form[o->id] = unknown();
 				va->stack[top++] = o->id;
 				ready = false;
 			}
