@@ -2,6 +2,7 @@
  * values or control along every path, which the verifier's walk in text
  * order cannot. */
 #include "verify/cfg.h"
+#include "verify/known.h"
 #include "verify/verify.h"
 
 void px_check_hazards(px_verifier *v, px_func *f)
@@ -18,5 +19,9 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_check_tmem_wait(v, f, &g);
 	px_check_tmem_alloc(v, f, &g);
 	px_cfg_free(&g);
-	px_check_bounds(v, f);
+	px_known_fn k;
+	px_known_build(&k, v->m, f);
+	px_check_bounds(v, f, &k);
+	px_check_align(v, f, &k);
+	px_known_free(&k);
 }
