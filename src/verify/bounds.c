@@ -4,7 +4,8 @@
  * the same on every execution, so the access is wrong wherever it runs: an
  * error.
  *
- * What an address is comes from verify/known.h: the offset may be written
+ * What an address is comes from the value analysis (verify/value.h, read
+ * through verify/known.h): the offset may be written
  * in the address, added to the variable's address in steps, or held in
  * values computed from literals (mov, shl, mul, add ...); the notes say
  * where each came from. The access's size is the operation's type times its
@@ -18,26 +19,19 @@
  * two statements up. */
 enum { NOTE_DEPTH = 2 };
 
-static uint64_t access_bytes(const px_node *n)
-{
-	unsigned naddr = 0;
-	for (uint32_t i = 0; i < n->nops; i++)
-		naddr += n->ops[i].kind == PX_O_ADDR;
-	uint64_t bytes = naddr == 1 ? px_access_bytes(n) : 0;
-	return bytes ? bytes : 1;
-}
-
-static void check_access(const px_known_fn *k, px_diags *d, const px_node *n, const px_opnd *o)
+static void check_access(const px_values *va, px_diags *d, const px_node *n, const px_opnd *o)
 {
 	px_known a;
-	if (!px_known_addr(k, o, &a) || !a.var || !a.exact)
+	if (!px_known_addr(va, o, &a) || !a.base || !a.exact)
 		return;
-	const px_str name = a.var->sym;
-	uint64_t size = px_known_var_bytes(k, name);
+	const px_str name = px_value_base_name(va, a.base);
+	uint64_t size = px_value_base_bytes(va, a.base);
 	if (!size)
 		return;
 	int64_t off = a.off;
-	uint64_t bytes = access_bytes(n);
+	uint64_t bytes = px_access_bytes(n);
+	if (!bytes)
+		bytes = 1;
 	if (off < 0 || (uint64_t)off >= size)
 		px_error(d, o->loc, PX_D_bounds_outside, n->op->name, (long long)off, (int)name.n, name.s,
 		         (unsigned long long)size);
@@ -47,15 +41,15 @@ static void check_access(const px_known_fn *k, px_diags *d, const px_node *n, co
 	else
 		return;
 	if (o->base->kind == PX_O_VALUE)
-		px_known_notes(k, d, o->base->id, NOTE_DEPTH);
+		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 }
 
-void px_check_bounds(px_verifier *v, px_func *f, const px_known_fn *k)
+void px_check_bounds(px_verifier *v, px_func *f, const px_values *va)
 {
 	for (const px_node *n = f->first; n; n = n->next) {
 		if (n->kind != PX_N_INST || !n->op)
 			continue;
 		for (uint32_t i = 0; i < n->nops; i++)
-			check_access(k, v->d, n, &n->ops[i]);
+			check_access(va, v->d, n, &n->ops[i]);
 	}
 }

@@ -2,7 +2,8 @@
  * (data/ops: an op's `aligns:`, the access's size for ld, st and atom, 16
  * for a bulk copy and a matrix row, 128 for a tensor copy's shared memory, 8
  * for an mbarrier object) that is known not to be one. Two ways to know:
- * what verify/known.h knows of the address modulo a power of two says it is
+ * what the value analysis (verify/value.h, read through verify/known.h)
+ * knows of the address modulo a power of two says it is
  * not a multiple (@buf + 8 with @buf align 16, for 16 bytes: 8 past one);
  * or, for a fixed number of bytes (not an access's size), the address is
  * a variable plus a multiple of them (known exactly or not), but the
@@ -23,25 +24,24 @@ enum { NOTE_DEPTH = 2 };
 /* The variables found short of an alignment, each reported once with that
  * alignment: its declaration is what to change. */
 typedef struct reported {
-	const px_opnd **var;
+	uint32_t *base;
 	uint32_t *need;
 	size_t n, cap;
 } reported;
 
-static bool first_report(reported *r, const px_opnd *var, uint32_t need)
+static bool first_report(reported *r, uint32_t base, uint32_t need)
 {
 	for (size_t i = 0; i < r->n; i++)
-		if (r->need[i] == need && r->var[i]->sym.n == var->sym.n &&
-		    !memcmp(r->var[i]->sym.s, var->sym.s, var->sym.n))
+		if (r->need[i] == need && r->base[i] == base)
 			return false;
 	if (r->n == r->cap) {
 		r->cap = r->cap ? 2 * r->cap : 8;
-		r->var = realloc(r->var, r->cap * sizeof *r->var);
+		r->base = realloc(r->base, r->cap * sizeof *r->base);
 		r->need = realloc(r->need, r->cap * sizeof *r->need);
-		if (!r->var || !r->need)
+		if (!r->base || !r->need)
 			abort();
 	}
-	r->var[r->n] = var;
+	r->base[r->n] = base;
 	r->need[r->n++] = need;
 	return true;
 }
@@ -63,37 +63,38 @@ static uint32_t need_of(const px_node *n, const px_opnd_def *def)
 	return need > 1 && pow2(need) && need <= PX_KNOWN_MOD ? (uint32_t)need : 0;
 }
 
-static void check_operand(const px_known_fn *k, px_diags *d, reported *r, const px_node *n, const px_opnd *o,
+static void check_operand(const px_values *va, px_diags *d, reported *r, const px_node *n, const px_opnd *o,
                           uint32_t need, bool declared)
 {
 	px_known a;
-	if (!px_known_addr(k, o, &a))
+	if (!px_known_addr(va, o, &a))
 		return;
 	uint32_t mod, rem;
-	px_known_residue(k, &a, &mod, &rem);
+	px_known_residue(va, &a, &mod, &rem);
 	uint32_t m = mod < need ? mod : need, past = rem & (m - 1);
 	bool by_value = o->base->kind == PX_O_VALUE;
 	if (past) {
 		if (by_value) {
-			px_str name = k->f->values[o->base->id].name;
+			px_str name = va->f->values[o->base->id].name;
 			px_error(d, o->loc, PX_D_align_past_reg, n->op->name, (unsigned)need, (int)name.n, name.s,
 			         (long long)o->off, (unsigned)past, (unsigned)m);
 		} else
 			px_error(d, o->loc, PX_D_align_past, n->op->name, (unsigned)need, (int)o->base->sym.n,
 			         o->base->sym.s, (long long)o->off, (unsigned)past, (unsigned)m);
-	} else if (declared && a.var && a.mod >= need && !(a.rem & (need - 1)) && mod < need) {
+	} else if (declared && a.base && a.mod >= need && !(a.rem & (need - 1)) && mod < need) {
 		/* the offset is a multiple of need: the variable's alignment falls short */
-		if (!first_report(r, a.var, need))
+		if (!first_report(r, a.base, need))
 			return;
-		px_error(d, o->loc, PX_D_align_declared, n->op->name, (unsigned)need, (int)a.var->sym.n, a.var->sym.s,
+		px_str name = px_value_base_name(va, a.base);
+		px_error(d, o->loc, PX_D_align_declared, n->op->name, (unsigned)need, (int)name.n, name.s,
 		         (unsigned)mod, (unsigned)need);
 	} else
 		return;
 	if (by_value)
-		px_known_notes(k, d, o->base->id, NOTE_DEPTH);
+		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 }
 
-void px_check_align(px_verifier *v, px_func *f, const px_known_fn *k)
+void px_check_align(px_verifier *v, px_func *f, const px_values *va)
 {
 	reported r = {0};
 	for (const px_node *n = f->first; n; n = n->next) {
@@ -104,9 +105,9 @@ void px_check_align(px_verifier *v, px_func *f, const px_known_fn *k)
 		for (uint32_t i = 0; i < n->nops && i < no; i++) {
 			uint32_t need = defs[i].align_by ? need_of(n, &defs[i]) : 0;
 			if (need && n->ops[i].kind == PX_O_ADDR)
-				check_operand(k, v->d, &r, n, &n->ops[i], need, defs[i].align_by != PX_ALIGN_ACCESS);
+				check_operand(va, v->d, &r, n, &n->ops[i], need, defs[i].align_by != PX_ALIGN_ACCESS);
 		}
 	}
-	free(r.var);
+	free(r.base);
 	free(r.need);
 }

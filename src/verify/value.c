@@ -137,15 +137,43 @@ static int log2_of(int64_t c)
 	return c > 0 && !(c & (c - 1)) ? __builtin_ctzll((unsigned long long)c) : -1;
 }
 
-static const px_global *module_var(const px_values *va, px_str name, uint32_t *index)
+/* The base naming variable name: a module variable's index + 1, or past
+ * the module's, a local array's index + 1; 0 when name is no variable. */
+static uint32_t var_base(const px_values *va, px_str name)
 {
-	if (px_func_local(va->f, name))
-		return NULL;
+	for (uint32_t i = 0; i < va->f->nlocals; i++)
+		if (va->f->locals[i].name.n == name.n && !memcmp(va->f->locals[i].name.s, name.s, name.n))
+			return va->m->nglobals + 1 + i;
 	uint32_t e = px_module_sym(va->m, name);
 	if (e == PX_STRMAP_NONE || (e & 1) || (e >> 1) >= va->m->nglobals)
-		return NULL;
-	*index = e >> 1;
-	return &va->m->globals[e >> 1];
+		return 0;
+	return (e >> 1) + 1;
+}
+
+px_str px_value_base_name(const px_values *va, uint32_t base)
+{
+	return base <= va->m->nglobals ? va->m->globals[base - 1].name : va->f->locals[base - 1 - va->m->nglobals].name;
+}
+
+uint64_t px_value_base_bytes(const px_values *va, uint32_t base)
+{
+	if (base > va->m->nglobals) {
+		const px_local *l = &va->f->locals[base - 1 - va->m->nglobals];
+		return l->count * ((px_types[l->type].width + 7u) / 8u);
+	}
+	const px_global *g = &va->m->globals[base - 1];
+	if (g->unsized || g->handle)
+		return 0;
+	return (g->is_array ? g->count : 1) * ((px_types[g->type].width + 7u) / 8u);
+}
+
+uint32_t px_value_base_align(const px_values *va, uint32_t base)
+{
+	if (base <= va->m->nglobals)
+		return px_symbol_align(&va->m->globals[base - 1]);
+	const px_local *l = &va->f->locals[base - 1 - va->m->nglobals];
+	unsigned size = (px_types[l->type].width + 7u) / 8u;
+	return l->align ? l->align : size ? size : 1;
 }
 
 px_aff px_value_form(const px_values *va, const px_opnd *o)
@@ -157,9 +185,9 @@ px_aff px_value_form(const px_values *va, const px_opnd *o)
 	case PX_O_VALUE:
 		return o->elem < 0 ? va->form[o->id] : unknown();
 	case PX_O_SYM:
-		if (!module_var(va, o->sym, &g))
+		if (!(g = var_base(va, o->sym)))
 			return unknown();
-		return (px_aff){.known = true, .base = g + 1};
+		return (px_aff){.known = true, .base = g};
 	case PX_O_SREG: {
 		uint8_t v = va->sreg[o->id];
 		if (v == NO_VAR)
@@ -415,7 +443,7 @@ uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
 		lg = t < lg ? t : lg;
 	}
 	if (a->base) {
-		unsigned al = low_log2(px_symbol_align(&va->m->globals[a->base - 1]));
+		unsigned al = low_log2(px_value_base_align(va, a->base));
 		lg = al < lg ? al : lg;
 	}
 	return lg >= 62 ? (uint64_t)1 << 62 : (uint64_t)1 << lg;
@@ -479,7 +507,7 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 			px_node_writes(n, count_def, va);
 	for (uint32_t id = 0; id < nv; id++) {
 		va->form[id] = variable(PX_VV_VALUE + id);
-		if (f->values[id].param && va->ndefs[id])
+		if (id < f->nvalues && f->values[id].param && va->ndefs[id])
 			va->ndefs[id] = 2; /* a parameter assigned again: defined twice */
 	}
 	/* the forms, in text order; a value defined once by an operation not
@@ -491,7 +519,9 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 		if (va->ndefs[id] != 1 || f->values[id].param || f->values[id].count)
 			continue;
 		va->def[id] = n;
-		if (n->has_guard)
+		/* {align = N} says what the writer knows of the value: an atom of
+		 * that multiple (find_multiples) */
+		if (n->has_guard || (n->flags & PX_NF_align))
 			continue;
 		px_aff a = form_of(va, n, f->values[id].type);
 		if (a.known)

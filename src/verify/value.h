@@ -50,8 +50,8 @@ enum {
 
 enum { PX_AFF_TERMS = 6 };
 
-/* c + sum coef[i] * var[i], plus the address of module variable base - 1
- * when base is not 0. known false: the analysis cannot say (the rest is
+/* c + sum coef[i] * var[i], plus the address of variable base when base is
+ * not 0 (px_value_base_name: a module variable, or a local array). known false: the analysis cannot say (the rest is
  * meaningless). Terms are sorted by var, none with a zero coefficient. */
 typedef struct px_aff {
 	bool known;
@@ -109,6 +109,12 @@ bool px_box_empty(const px_box *box);
  * it exactly (or pred is the same in every thread, which narrows nothing);
  * false when pred varies from thread to thread in a way a box cannot hold. */
 bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box);
+/* The variable a form's base names: its name, the bytes it holds (0: not
+ * known: an unsized array, a handle) and what its address is a multiple of
+ * (its align, else its element's size). */
+px_str px_value_base_name(const px_values *va, uint32_t base);
+uint64_t px_value_base_bytes(const px_values *va, uint32_t base);
+uint32_t px_value_base_align(const px_values *va, uint32_t base);
 /* The number of bytes an access n reads or writes at its one address (its
  * type times its vector width), or 0 when it has no such size. */
 unsigned px_access_bytes(const px_node *n);

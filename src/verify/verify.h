@@ -158,9 +158,9 @@ void px_check_mbarrier_fence(px_verifier *v, px_func *f, const struct px_cfg *g)
 bool px_uses_mbarrier(const px_node *n);
 bool px_is_mbarrier_init(const px_node *n);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
-struct px_known_fn;
-void px_check_bounds(px_verifier *v, px_func *f, const struct px_known_fn *k);
-void px_check_align(px_verifier *v, px_func *f, const struct px_known_fn *k);
+struct px_values;
+void px_check_bounds(px_verifier *v, px_func *f, const struct px_values *va);
+void px_check_align(px_verifier *v, px_func *f, const struct px_values *va);
 
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
