@@ -161,6 +161,8 @@ bool px_is_mbarrier_init(const px_node *n);
 struct px_values;
 void px_check_bounds(px_verifier *v, px_func *f, const struct px_values *va);
 void px_check_align(px_verifier *v, px_func *f, const struct px_values *va);
+/* The descriptors' tile starts (verify/desc.c), once f is verified. */
+void px_check_desc_starts(px_verifier *v, px_func *f);
 
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */
