@@ -8,7 +8,10 @@
  * through verify/known.h): the offset may be written
  * in the address, added to the variable's address in steps, or held in
  * values computed from literals (mov, shl, mul, add ...); the notes say
- * where each came from. The access's size is the operation's type times its
+ * where each came from. An offset that varies with the thread index is an
+ * error when every thread of the launch shape lies outside the variable
+ * (the range the analysis gives it); one that some threads keep inside is
+ * not reported. The access's size is the operation's type times its
  * vector width (.v2, .v4, .v8) where it has a type and one address (an
  * operation with several, such as a copy and its mbarrier, types one of
  * them); otherwise its first byte alone is checked. */
@@ -19,11 +22,31 @@
  * two statements up. */
 enum { NOTE_DEPTH = 2 };
 
+/* An offset that varies with the thread: every thread of the launch shape
+ * (reqntid, else maxntid, else up to 1024 along x) outside the variable. */
+static bool check_range(const px_values *va, px_diags *d, const px_node *n, const px_opnd *o, uint32_t base)
+{
+	px_aff f = px_value_addr(va, o);
+	int64_t lo, hi;
+	uint64_t size = px_value_base_bytes(va, base);
+	if (!size || !px_aff_range(va, &f, NULL, &lo, &hi) || !(hi < 0 || (lo >= 0 && (uint64_t)lo >= size)))
+		return false;
+	const px_str name = px_value_base_name(va, base);
+	px_error(d, o->loc, PX_D_bounds_range, n->op->name, (long long)lo, (long long)hi, (int)name.n, name.s,
+	         (unsigned long long)size);
+	return true;
+}
+
 static void check_access(const px_values *va, px_diags *d, const px_node *n, const px_opnd *o)
 {
 	px_known a;
-	if (!px_known_addr(va, o, &a) || !a.base || !a.exact)
+	if (!px_known_addr(va, o, &a) || !a.base)
 		return;
+	if (!a.exact) {
+		if (check_range(va, d, n, o, a.base) && o->base->kind == PX_O_VALUE)
+			px_known_notes(va, d, o->base->id, NOTE_DEPTH);
+		return;
+	}
 	const px_str name = px_value_base_name(va, a.base);
 	uint64_t size = px_value_base_bytes(va, a.base);
 	if (!size)
