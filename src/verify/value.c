@@ -47,10 +47,9 @@ static px_aff combine(px_aff a, px_aff b, int64_t k)
 			v = b.var[j];
 			if (__builtin_mul_overflow(b.coef[j++], k, &t))
 				return unknown();
+			c = t;
 			if (i < a.nterms && a.var[i] == v && __builtin_add_overflow(a.coef[i++], t, &c))
 				return unknown();
-			else if (c == 0)
-				c = t;
 		}
 		if (!c)
 			continue;
@@ -548,6 +547,16 @@ void px_values_free(px_values *va)
 	memset(va, 0, sizeof *va);
 }
 
+bool px_aff_equal(const px_aff *a, const px_aff *b)
+{
+	if (!a->known || !b->known || a->nterms != b->nterms || a->base != b->base || a->c != b->c)
+		return false;
+	for (unsigned i = 0; i < a->nterms; i++)
+		if (a->var[i] != b->var[i] || a->coef[i] != b->coef[i])
+			return false;
+	return true;
+}
+
 bool px_box_empty(const px_box *box)
 {
 	for (unsigned v = 0; v < PX_VV_NTHREAD; v++)
@@ -582,20 +591,54 @@ static bool compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int
 	}
 }
 
-/* setp of a and b, thread variables and constants alone: the threads of box
- * where it is truth, when they make a box themselves. */
-static bool narrow(const px_values *va, const px_node *d, bool truth, px_box *box)
+static bool cmp_setp(const px_node *d, unsigned *cmp, unsigned *t)
 {
-	unsigned cmp = slot(d, PX_SN_cmp), ty = slot(d, PX_SN_type);
-	unsigned t = ty ? px_tok_types[ty] : 0;
-	if (d->nops != 2 || !is_int_type(t) || !(cmp == PX_TOK_eq || cmp == PX_TOK_ne || cmp == PX_TOK_lt ||
-	                                         cmp == PX_TOK_le || cmp == PX_TOK_gt || cmp == PX_TOK_ge ||
-	                                         cmp == PX_TOK_lo || cmp == PX_TOK_ls || cmp == PX_TOK_hi ||
-	                                         cmp == PX_TOK_hs))
+	unsigned ty = slot(d, PX_SN_type);
+	*cmp = slot(d, PX_SN_cmp);
+	*t = ty ? px_tok_types[ty] : 0;
+	return d->nops == 2 && is_int_type(*t) &&
+	       (*cmp == PX_TOK_eq || *cmp == PX_TOK_ne || *cmp == PX_TOK_lt || *cmp == PX_TOK_le ||
+	        *cmp == PX_TOK_gt || *cmp == PX_TOK_ge || *cmp == PX_TOK_lo || *cmp == PX_TOK_ls ||
+	        *cmp == PX_TOK_hi || *cmp == PX_TOK_hs);
+}
+
+/* A form of thread variables and constants at thread t. */
+static bool at_thread(const px_aff *a, const int64_t *t, int64_t *out)
+{
+	if (!a->known || a->base)
 		return false;
+	*out = a->c;
+	for (unsigned i = 0; i < a->nterms; i++) {
+		if (a->var[i] >= PX_VV_NTHREAD)
+			return false;
+		*out += a->coef[i] * t[a->var[i]];
+	}
+	return true;
+}
+
+/* setp d at thread t: 1 true, 0 false, -1 not known. */
+static int setp_at(const px_values *va, const px_node *d, const int64_t *t)
+{
+	unsigned cmp, ty;
+	int64_t x, y;
+	if (!cmp_setp(d, &cmp, &ty))
+		return -1;
 	px_aff a = px_value_form(va, &d->ops[0]), b = px_value_form(va, &d->ops[1]);
-	px_aff diff = combine(a, b, -1);
-	if (!diff.known || diff.base)
+	if (!at_thread(&a, t, &x) || !at_thread(&b, t, &y))
+		return -1;
+	return compare(cmp, px_types[ty].kind == PX_KIND_SINT, px_types[ty].width, x, y);
+}
+
+/* setp of thread variables and constants alone: the threads of box where it
+ * is truth, a box of them exactly, or (*exact cleared) the least box that
+ * holds them. */
+static bool narrow(const px_values *va, const px_node *d, bool truth, px_box *box, bool *exact)
+{
+	unsigned cmp, ty;
+	if (!cmp_setp(d, &cmp, &ty))
+		return false;
+	px_aff diff = combine(px_value_form(va, &d->ops[0]), px_value_form(va, &d->ops[1]), -1);
+	if (!diff.known || diff.base || !diff.nterms)
 		return false;
 	/* the thread variables it names, each over its range in box */
 	uint32_t vars[PX_VV_NTHREAD], nv = 0;
@@ -610,37 +653,28 @@ static bool narrow(const px_values *va, const px_node *d, bool truth, px_box *bo
 	}
 	if (px_box_empty(box))
 		return true;
-	if (!nv)
-		return false;
-	int64_t x[PX_VV_NTHREAD], lo[PX_VV_NTHREAD], hi[PX_VV_NTHREAD];
-	uint64_t hits = 0;
+	int64_t t[PX_VV_NTHREAD], lo[PX_VV_NTHREAD], hi[PX_VV_NTHREAD];
+	for (unsigned v = 0; v < PX_VV_NTHREAD; v++)
+		t[v] = box->lo[v];
 	for (unsigned i = 0; i < nv; i++) {
-		x[i] = box->lo[vars[i]];
 		lo[i] = INT64_MAX;
 		hi[i] = INT64_MIN;
 	}
+	uint64_t hits = 0;
 	for (;;) {
-		int64_t va_ = a.c, vb = b.c;
-		for (unsigned i = 0, ia = 0, ib = 0; i < nv; i++) {
-			while (ia < a.nterms && a.var[ia] < vars[i])
-				ia++;
-			while (ib < b.nterms && b.var[ib] < vars[i])
-				ib++;
-			if (ia < a.nterms && a.var[ia] == vars[i])
-				va_ += a.coef[ia] * x[i];
-			if (ib < b.nterms && b.var[ib] == vars[i])
-				vb += b.coef[ib] * x[i];
-		}
-		if (compare(cmp, px_types[t].kind == PX_KIND_SINT, px_types[t].width, va_, vb) == truth) {
+		int r = setp_at(va, d, t);
+		if (r < 0)
+			return false;
+		if (r == truth) {
 			hits++;
 			for (unsigned i = 0; i < nv; i++) {
-				lo[i] = x[i] < lo[i] ? x[i] : lo[i];
-				hi[i] = x[i] > hi[i] ? x[i] : hi[i];
+				lo[i] = t[vars[i]] < lo[i] ? t[vars[i]] : lo[i];
+				hi[i] = t[vars[i]] > hi[i] ? t[vars[i]] : hi[i];
 			}
 		}
 		unsigned i = 0;
-		while (i < nv && ++x[i] > box->hi[vars[i]])
-			x[i] = box->lo[vars[i]], i++;
+		while (i < nv && ++t[vars[i]] > box->hi[vars[i]])
+			t[vars[i]] = box->lo[vars[i]], i++;
 		if (i == nv)
 			break;
 	}
@@ -649,18 +683,17 @@ static bool narrow(const px_values *va, const px_node *d, bool truth, px_box *bo
 		return true;
 	}
 	uint64_t hull = 1;
-	for (unsigned i = 0; i < nv; i++)
-		hull *= (uint64_t)(hi[i] - lo[i] + 1);
-	if (hull != hits)
-		return false;
 	for (unsigned i = 0; i < nv; i++) {
+		hull *= (uint64_t)(hi[i] - lo[i] + 1);
 		box->lo[vars[i]] = lo[i];
 		box->hi[vars[i]] = hi[i];
 	}
+	if (hull != hits)
+		*exact = false;
 	return true;
 }
 
-bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box)
+static bool guard(const px_values *va, uint32_t pred, bool truth, px_box *box, bool *exact)
 {
 	if (!va->varies[pred] && px_aff_uniform(va, &va->form[pred]))
 		return true;
@@ -668,15 +701,50 @@ bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box)
 	if (!d || d->has_guard || d->nres != 1)
 		return false;
 	if (d->op == &px_ops[PX_OP_setp])
-		return narrow(va, d, truth, box);
+		return narrow(va, d, truth, box, exact);
 	if (d->op == &px_ops[PX_OP_not] && d->nops == 1 && d->ops[0].kind == PX_O_VALUE && !d->ops[0].neg)
-		return px_value_guard(va, d->ops[0].id, !truth, box);
+		return guard(va, d->ops[0].id, !truth, box, exact);
 	if (d->op == &px_ops[PX_OP_and] && truth && d->nops == 2 && d->ops[0].kind == PX_O_VALUE &&
 	    d->ops[1].kind == PX_O_VALUE && !d->ops[0].neg && !d->ops[1].neg)
-		return px_value_guard(va, d->ops[0].id, true, box) && px_value_guard(va, d->ops[1].id, true, box);
+		return guard(va, d->ops[0].id, true, box, exact) && guard(va, d->ops[1].id, true, box, exact);
 	if (d->op == &px_ops[PX_OP_mov] && d->nops == 1 && d->ops[0].kind == PX_O_VALUE)
-		return px_value_guard(va, d->ops[0].id, truth != d->ops[0].neg, box);
+		return guard(va, d->ops[0].id, truth != d->ops[0].neg, box, exact);
 	return false;
+}
+
+bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box)
+{
+	bool exact = true;
+	return guard(va, pred, truth, box, &exact) && exact;
+}
+
+bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box *box, bool *exact)
+{
+	return guard(va, pred, truth, box, exact);
+}
+
+int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread)
+{
+	if (!va->varies[pred] && px_aff_uniform(va, &va->form[pred]))
+		return 1;
+	const px_node *d = va->def[pred];
+	if (!d || d->has_guard || d->nres != 1)
+		return -1;
+	if (d->op == &px_ops[PX_OP_setp]) {
+		int r = setp_at(va, d, thread);
+		return r < 0 ? -1 : r == truth;
+	}
+	if (d->op == &px_ops[PX_OP_not] && d->nops == 1 && d->ops[0].kind == PX_O_VALUE && !d->ops[0].neg)
+		return px_value_guard_at(va, d->ops[0].id, !truth, thread);
+	if (d->op == &px_ops[PX_OP_and] && truth && d->nops == 2 && d->ops[0].kind == PX_O_VALUE &&
+	    d->ops[1].kind == PX_O_VALUE && !d->ops[0].neg && !d->ops[1].neg) {
+		int x = px_value_guard_at(va, d->ops[0].id, true, thread);
+		int y = px_value_guard_at(va, d->ops[1].id, true, thread);
+		return x < 0 || y < 0 ? -1 : x && y;
+	}
+	if (d->op == &px_ops[PX_OP_mov] && d->nops == 1 && d->ops[0].kind == PX_O_VALUE)
+		return px_value_guard_at(va, d->ops[0].id, truth != d->ops[0].neg, thread);
+	return -1;
 }
 
 unsigned px_access_bytes(const px_node *n)

@@ -103,12 +103,20 @@ bool px_aff_range(const px_values *va, const px_aff *a, const px_box *box, int64
 /* Whether every thread of the CTA holds the same form (no thread variable,
  * no atom that varies). */
 bool px_aff_uniform(const px_values *va, const px_aff *a);
+/* Whether two forms are the same (both known). */
+bool px_aff_equal(const px_aff *a, const px_aff *b);
 /* Whether box holds no thread. */
 bool px_box_empty(const px_box *box);
 /* Narrow box to the threads where predicate pred is truth: true when box says
  * it exactly (or pred is the same in every thread, which narrows nothing);
  * false when pred varies from thread to thread in a way a box cannot hold. */
 bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box);
+/* The same, where the threads need not make a box: box becomes the least
+ * box that holds them, and *exact is cleared when it holds others too. */
+bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box *box, bool *exact);
+/* Whether predicate pred is truth in the thread whose variables are thread
+ * (indexed by PX_VV_*, below PX_VV_NTHREAD): 1 yes, 0 no, -1 not known. */
+int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread);
 /* The variable a form's base names: its name, the bytes it holds (0: not
  * known: an unsized array, a handle) and what its address is a multiple of
  * (its align, else its element's size). */
