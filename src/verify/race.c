@@ -30,7 +30,18 @@
 #include "verify/value.h"
 #include "verify/verify.h"
 
-enum { WALK = 1 << 18, NVARS = PX_VV_NTHREAD - PX_VV_LANE };
+/* WALK: the steps of one pair's walk; OPEN: the synchronization points an
+ * access may follow that are kept (more leave it unjudged); AIDS: the
+ * accesses whose addresses name an atom that are followed; PAIRS: the pairs
+ * of a function looked at. */
+enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_NTHREAD - PX_VV_LANE };
+
+/* Synchronization points, by their index in text order (0: the start). */
+typedef struct openset {
+	bool many;
+	uint8_t n;
+	uint32_t k[OPEN]; /* ascending */
+} openset;
 
 typedef struct access {
 	const px_node *n;
@@ -40,7 +51,7 @@ typedef struct access {
 	bool writes, atomic, seen, known, exact;
 	px_box box;      /* the threads that run it, or (exact false) the least box that holds them */
 	uint64_t *facts; /* not exact: the state of the facts there, to test a thread against */
-	uint64_t *open;  /* the synchronization points it may follow with none between */
+	openset open;    /* the synchronization points it may follow with none between */
 	uint32_t aid;    /* 1 + its index among the accesses whose address names an atom, or 0 */
 	uint64_t *stale; /* per such access: reached since one of those points, then an atom of its address defined */
 } access;
@@ -58,8 +69,11 @@ typedef struct race {
 	uint32_t *named_at;       /* per value: the accesses whose address names it, */
 	uint32_t *named;          /* named[named_at[id] .. named_at[id + 1]) (their aid - 1) */
 	uint32_t naid;
-	size_t sync_base, reach_base, stale_base, w;
+	size_t reach_base, stale_base, w;
 	uint32_t *slot;           /* a hash of the accesses by statement: 1 + the access, or 0 */
+	bool rough;               /* every access taken as run by the whole launch, atoms as alike */
+	uint32_t *first, *count;  /* per block: the index of its first synchronization point, and how many */
+	uint8_t *has_acc;         /* per block: it holds an access */
 	uint32_t mask;
 } race;
 
@@ -77,7 +91,18 @@ static bool ends_threads(const px_node *n)
 
 /* The statements whose guards the facts follow: the accesses, and a guarded
  * ret or exit, after which only the other threads go on. */
-static bool cares(const px_node *n) { return is_access_op(n) || ends_threads(n); }
+/* An access that may be of this CTA's shared memory: of the shared space,
+ * or generic. */
+static bool may_share(const px_node *n)
+{
+	if (!is_access_op(n))
+		return false;
+	int i = px_slot_find(n->op, PX_SN_space);
+	unsigned space = i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
+	return !space || space == PX_TOK_shared || space == PX_TOK_shared__cta;
+}
+
+static bool cares(const px_node *n) { return ends_threads(n) || may_share(n); }
 
 static bool synchronizes(const px_node *n)
 {
@@ -91,19 +116,10 @@ static bool synchronizes(const px_node *n)
 	       op == &px_ops[PX_OP_mbarrier_test_wait] || op == &px_ops[PX_OP_mbarrier_try_wait];
 }
 
-static unsigned slot_tok(const px_node *n, unsigned name)
-{
-	int i = px_slot_find(n->op, name);
-	return i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
-}
-
 /* n as an access of a shared variable the analysis follows, into a. */
 static bool as_access(const race *r, const px_node *n, access *a)
 {
-	if (!is_access_op(n) || !n->nops || n->ops[0].kind != PX_O_ADDR)
-		return false;
-	unsigned space = slot_tok(n, PX_SN_space);
-	if (space && space != PX_TOK_shared && space != PX_TOK_shared__cta)
+	if (!may_share(n) || !n->nops || n->ops[0].kind != PX_O_ADDR)
 		return false;
 	a->form = px_value_addr(&r->va, &n->ops[0]);
 	a->bytes = px_access_bytes(n);
@@ -189,27 +205,16 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	race *r = ctx;
 	access *a = is_access_op(n) ? find(r, n) : NULL;
-	if (report && a && !a->seen) {
-				a->seen = true;
-				a->known = threads_of(r, s, a);
-				a->open = px_zalloc((r->nsync + 63) / 64, 8);
-				a->stale = px_zalloc((r->naid + 63) / 64, 8);
-				for (uint32_t k = 0; k < r->nsync; k++)
-					if (bit(s, r->sync_base * 64 + k))
-						set_bit(a->open, k);
-				for (uint32_t k = 0; k < r->naid; k++)
-					if (bit(s, r->stale_base * 64 + k))
-						set_bit(a->stale, k);
+	if (report && a && !a->stale) {
+		a->known = threads_of(r, s, a);
+		a->stale = px_zalloc((r->naid + 63) / 64, 8);
+		memcpy(a->stale, s + r->stale_base, (r->naid + 63) / 64 * 8);
 	}
 	if (a && a->aid)
 		set_bit(s, r->reach_base * 64 + a->aid - 1);
 	px_facts_step(&r->facts, s, n);
-	if (synchronizes(n)) {
-		memset(s + r->sync_base, 0, (r->w - r->sync_base) * 8);
-		for (uint32_t k = 1; k < r->nsync; k++)
-			if (r->sync[k] == n)
-				set_bit(s, r->sync_base * 64 + k);
-	}
+	if (synchronizes(n))
+		memset(s + r->reach_base, 0, (r->w - r->reach_base) * 8);
 	dirtier d = {r, s};
 	if (n->kind != PX_N_LABEL)
 		px_node_writes(n, defines, &d);
@@ -239,30 +244,51 @@ static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 
 /* ---- the question for two accesses ---- */
 
+/* The solver's variables: %tid.x whole (X) where both forms use it whole
+ * (the warp's coefficient 32 times the lane's, and every lane or one warp
+ * in the box), else its lane and warp; then %tid.y and %tid.z. */
+enum { SV_X = 0, SV_WARP = 1, SV_Y = 2, SV_Z = 3, NSV = 4 };
+enum { FIRST, SECOND, DIFF };
+
 typedef struct dim {
 	int64_t coef, lo, hi;
-	unsigned var;  /* the thread variable */
-	bool second;   /* of the second thread */
+	unsigned sv;
+	unsigned kind; /* FIRST or SECOND: that thread's variable; DIFF: the second's minus the first's */
 } dim;
 
 typedef struct solver {
-	dim d[2 * NVARS];
+	int64_t c[2][NSV], lo[2][NSV], hi[2][NSV];
+	dim d[2 * NSV];
 	unsigned nd;
-	int64_t fixed[2][NVARS]; /* a thread variable no dim walks: its one value */
 	bool free_diff;          /* some variable lets the two threads differ whatever the rest */
-	int64_t lo, hi;          /* the second's offset minus the first's must lie here */
-	int64_t x[2 * NVARS];
+	int64_t lo_d, hi_d;      /* the second's offset minus the first's must lie here */
+	int64_t x[2 * NSV];
 	uint64_t work;
 } solver;
 
-/* Whether the walked values so far leave the two threads different, given
- * the last dim's value v. */
+/* The two threads' solver variables for the dims' values x (the last one
+ * v): for a DIFF dim, the first thread at its least. */
+static void threads_at(const solver *q, int64_t v, int64_t t[2][NSV])
+{
+	for (unsigned k = 0; k < NSV; k++)
+		t[0][k] = q->lo[0][k], t[1][k] = q->lo[1][k];
+	for (unsigned i = 0; i < q->nd; i++) {
+		const dim *d = &q->d[i];
+		int64_t x = i + 1 == q->nd ? v : q->x[i];
+		if (d->kind == DIFF) {
+			int64_t u = q->lo[1][d->sv] - x > q->lo[0][d->sv] ? q->lo[1][d->sv] - x : q->lo[0][d->sv];
+			t[0][d->sv] = u;
+			t[1][d->sv] = u + x;
+		} else {
+			t[d->kind][d->sv] = x;
+		}
+	}
+}
+
 static bool differ(const solver *q, int64_t v)
 {
-	int64_t t[2][NVARS];
-	memcpy(t, q->fixed, sizeof t);
-	for (unsigned i = 0; i < q->nd; i++)
-		t[q->d[i].second][q->d[i].var] = i + 1 == q->nd ? v : q->x[i];
+	int64_t t[2][NSV];
+	threads_at(q, v, t);
 	return memcmp(t[0], t[1], sizeof t[0]) != 0;
 }
 
@@ -276,10 +302,10 @@ static int64_t floor_div(int64_t a, int64_t b)
  * x), false when none or the walk is too long (*gave_up). */
 static bool search(solver *q, unsigned i, int64_t sum, bool *gave_up)
 {
+	const dim *d = &q->d[i];
 	if (i + 1 == q->nd) {
-		const dim *d = &q->d[i];
 		/* lo <= sum + coef * v <= hi */
-		int64_t a = q->lo - sum, b = q->hi - sum, vlo, vhi;
+		int64_t a = q->lo_d - sum, b = q->hi_d - sum, vlo, vhi;
 		if (d->coef > 0) {
 			vlo = -floor_div(-a, d->coef);
 			vhi = floor_div(b, d->coef);
@@ -291,6 +317,7 @@ static bool search(solver *q, unsigned i, int64_t sum, bool *gave_up)
 			vlo = d->lo;
 		if (vhi > d->hi)
 			vhi = d->hi;
+		/* the threads are alike for one value of v at most */
 		for (int64_t v = vlo; v <= vhi && v <= vlo + 1; v++)
 			if (q->free_diff || differ(q, v)) {
 				q->x[i] = v;
@@ -298,7 +325,6 @@ static bool search(solver *q, unsigned i, int64_t sum, bool *gave_up)
 			}
 		return false;
 	}
-	const dim *d = &q->d[i];
 	for (int64_t v = d->lo; v <= d->hi; v++) {
 		if (++q->work > WALK) {
 			*gave_up = true;
@@ -326,6 +352,8 @@ static int64_t coef_of(const px_aff *a, uint32_t var)
  * path from one access to the other with no synchronization between. */
 static bool same_rest(const race *r, const access *a, const access *b)
 {
+	if (r->rough)
+		return true;
 	if ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1)))
 		return false;
 	for (unsigned k = 0; k < 2; k++) {
@@ -338,11 +366,34 @@ static bool same_rest(const race *r, const access *a, const access *b)
 				return false;
 			if (v < PX_VV_VALUE)
 				continue;
-			if (r->va.varies[v - PX_VV_VALUE])
+			px_aff atom = px_value_form_id(&r->va, v - PX_VV_VALUE);
+			if (!px_aff_uniform(&r->va, &atom))
 				return false;
 		}
 	}
 	return true;
+}
+
+/* One thread's side of the solver from its form and box. */
+static void side(solver *q, unsigned k, const px_aff *f, const px_box *box, bool whole_x)
+{
+	static const unsigned var[NSV] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	for (unsigned v = 0; v < NSV; v++) {
+		q->c[k][v] = coef_of(f, var[v]);
+		q->lo[k][v] = box->lo[var[v]];
+		q->hi[k][v] = box->hi[var[v]];
+	}
+	if (whole_x) {
+		q->lo[k][SV_X] += 32 * box->lo[PX_VV_WARP_X];
+		q->hi[k][SV_X] += 32 * box->hi[PX_VV_WARP_X];
+		q->c[k][SV_WARP] = q->lo[k][SV_WARP] = q->hi[k][SV_WARP] = 0;
+	}
+}
+
+static bool x_whole(const px_aff *f, const px_box *box)
+{
+	return coef_of(f, PX_VV_WARP_X) == 32 * coef_of(f, PX_VV_LANE) &&
+	       ((box->lo[PX_VV_LANE] == 0 && box->hi[PX_VV_LANE] == 31) || box->lo[PX_VV_WARP_X] == box->hi[PX_VV_WARP_X]);
 }
 
 /* Two different threads of the boxes whose bytes of a and b overlap: into
@@ -358,25 +409,30 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 				return false;
 		}
 	solver q = {0};
+	bool whole = x_whole(&a->form, &a->box) && x_whole(&b->form, &b->box);
+	side(&q, 0, &a->form, &a->box, whole);
+	side(&q, 1, &b->form, &b->box, whole);
 	/* b's offset minus a's in [-(b's bytes - 1), a's bytes - 1] */
-	q.lo = -(int64_t)(b->bytes - 1) - (b->form.c - a->form.c);
-	q.hi = (int64_t)(a->bytes - 1) - (b->form.c - a->form.c);
-	for (unsigned v = 0; v < NVARS; v++) {
-		const px_box *box[2] = {&a->box, &b->box};
-		int64_t c[2] = {-coef_of(&a->form, v), coef_of(&b->form, v)};
-		for (unsigned k = 0; k < 2; k++) {
-			if (c[k])
-				q.d[q.nd++] = (dim){c[k], box[k]->lo[v], box[k]->hi[v], v, k};
-			else
-				q.fixed[k][v] = box[k]->lo[v];
+	q.lo_d = -(int64_t)(b->bytes - 1) - (b->form.c - a->form.c);
+	q.hi_d = (int64_t)(a->bytes - 1) - (b->form.c - a->form.c);
+	for (unsigned v = 0; v < NSV; v++) {
+		int64_t c0 = q.c[0][v], c1 = q.c[1][v];
+		if (c0 && c0 == c1)
+			q.d[q.nd++] = (dim){c1, q.lo[1][v] - q.hi[0][v], q.hi[1][v] - q.lo[0][v], v, DIFF};
+		else {
+			if (c0)
+				q.d[q.nd++] = (dim){-c0, q.lo[0][v], q.hi[0][v], v, FIRST};
+			if (c1)
+				q.d[q.nd++] = (dim){c1, q.lo[1][v], q.hi[1][v], v, SECOND};
 		}
-		if (!c[0] && !c[1] && (a->box.lo[v] != a->box.hi[v] || b->box.lo[v] != b->box.hi[v] ||
-		                       a->box.lo[v] != b->box.lo[v]))
+		/* a thread whose form leaves v out may take any value of it */
+		if ((!c0 && q.lo[0][v] < q.hi[0][v]) || (!c1 && q.lo[1][v] < q.hi[1][v]) ||
+		    (!c0 && !c1 && q.lo[0][v] != q.lo[1][v]))
 			q.free_diff = true;
 	}
 	bool gave_up = false, found;
 	if (!q.nd) {
-		found = q.lo <= 0 && 0 <= q.hi && q.free_diff;
+		found = q.lo_d <= 0 && 0 <= q.hi_d && q.free_diff;
 	} else {
 		/* the widest dim is solved, not walked */
 		unsigned wide = 0;
@@ -390,17 +446,22 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 	}
 	if (!found)
 		return false;
-	/* the witness: a variable no form names tells the threads apart */
-	memcpy(t, q.fixed, sizeof q.fixed);
-	for (unsigned i = 0; i < q.nd; i++)
-		t[q.d[i].second][q.d[i].var] = q.x[i];
-	for (unsigned v = 0; v < NVARS && !memcmp(t[0], t[1], sizeof t[0]); v++)
-		if (!coef_of(&a->form, v) && !coef_of(&b->form, v)) {
-			if (b->box.lo[v] < b->box.hi[v])
-				t[1][v] = t[0][v] == b->box.lo[v] ? b->box.lo[v] + 1 : b->box.lo[v];
-			else if (a->box.lo[v] < a->box.hi[v])
-				t[0][v] = t[1][v] == a->box.lo[v] ? a->box.lo[v] + 1 : a->box.lo[v];
-		}
+	/* the witness; a variable a thread's form leaves out tells them apart */
+	int64_t u[2][NSV];
+	threads_at(&q, q.nd ? q.x[q.nd - 1] : 0, u);
+	for (unsigned v = 0; v < NSV && !memcmp(u[0], u[1], sizeof u[0]); v++)
+		for (unsigned k = 2; k-- > 0;)
+			if (!q.c[k][v] && q.lo[k][v] < q.hi[k][v] && u[k][v] == u[!k][v]) {
+				u[k][v] = u[k][v] == q.lo[k][v] ? q.lo[k][v] + 1 : q.lo[k][v];
+				break;
+			}
+	for (unsigned k = 0; k < 2; k++) {
+		memset(t[k], 0, sizeof t[k]);
+		t[k][PX_VV_LANE] = whole ? u[k][SV_X] % 32 : u[k][SV_X];
+		t[k][PX_VV_WARP_X] = whole ? u[k][SV_X] / 32 : u[k][SV_WARP];
+		t[k][PX_VV_TID_Y] = u[k][SV_Y];
+		t[k][PX_VV_TID_Z] = u[k][SV_Z];
+	}
 	return true;
 }
 
@@ -427,6 +488,24 @@ static bool offset_of(const access *a, const int64_t *t, int64_t *off)
 		else
 			whole = false;
 	return whole;
+}
+
+/* The first (or the last) point both sets hold, or UINT32_MAX. */
+static uint32_t common(const openset *x, const openset *y, bool last)
+{
+	uint32_t found = UINT32_MAX;
+	for (unsigned i = 0, j = 0; i < x->n && j < y->n;)
+		if (x->k[i] < y->k[j]) {
+			i++;
+		} else if (y->k[j] < x->k[i]) {
+			j++;
+		} else {
+			found = x->k[i];
+			if (!last)
+				return found;
+			i++, j++;
+		}
+	return found;
 }
 
 static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
@@ -456,12 +535,7 @@ static void report(const race *r, const access *a, const access *b, int64_t t[2]
 	if (a != b)
 		px_note(d, a->addr->loc, PX_D_shared_race_first, op_a, verb(a), (int)name.n, name.s);
 	/* the last point both may follow, in text order */
-	uint32_t k = 0;
-	for (size_t i = (r->nsync + 63) / 64; i-- > 0;)
-		if (a->open[i] & b->open[i]) {
-			k = (uint32_t)(i * 64 + 63 - (unsigned)__builtin_clzll(a->open[i] & b->open[i]));
-			break;
-		}
+	uint32_t k = common(&a->open, &b->open, true);
 	if (k && r->sync[k]->kind == PX_N_INST) {
 		char what[64];
 		px_node_name(r->sync[k], what, sizeof what);
@@ -524,31 +598,123 @@ static bool benign(const race *r, const access *a, const access *b)
 	       runs_before(a->n, b->n);
 }
 
-static bool share_point(const race *r, const access *a, const access *b)
+/* The pairs of accesses that may follow one synchronization point, each
+ * pair once (at the first point both follow), the later in text order as
+ * the one reported; the first conflict of each is reported. Rough: whether
+ * some pair may conflict, reporting nothing. */
+static bool pairs(race *r)
 {
-	for (size_t i = 0; i < (r->nsync + 63) / 64; i++)
-		if (a->open[i] & b->open[i])
-			return true;
-	return false;
+	bool any = false;
+	uint32_t *at = px_zalloc(r->nsync + 2, sizeof *at), *list;
+	uint8_t *said = px_zalloc(r->nacc, 1);
+	for (uint32_t i = 0; i < r->nacc; i++)
+		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
+			at[r->acc[i].open.k[k] + 2]++;
+	for (uint32_t k = 0; k < r->nsync; k++)
+		at[k + 2] += at[k + 1];
+	list = px_zalloc(at[r->nsync + 1], sizeof *list);
+	for (uint32_t i = 0; i < r->nacc; i++)
+		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
+			list[at[r->acc[i].open.k[k] + 1]++] = i;
+	uint64_t budget = PAIRS;
+	for (uint32_t k = 0; k < r->nsync && budget; k++)
+		for (uint32_t y = at[k]; y < at[k + 1] && budget; y++) {
+			uint32_t j = list[y];
+			access *b = &r->acc[j];
+			if (said[j] || !b->known || px_box_empty(&b->box))
+				continue;
+			for (uint32_t x = at[k]; x <= y && budget; x++, budget--) {
+				access *a = &r->acc[list[x]];
+				int64_t t[2][NVARS];
+				if (!a->known || px_box_empty(&a->box) || a->form.base != b->form.base ||
+				    !(a->writes || b->writes) || (a->atomic && b->atomic) || common(&a->open, &b->open, false) != k ||
+				    (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
+				    !runs(r, b, t[1]))
+					continue;
+				any = true;
+				if (r->rough) {
+					budget = 0;
+					break;
+				}
+				report(r, a, b, t);
+				said[j] = 1;
+				break;
+			}
+		}
+	free(at);
+	free(list);
+	free(said);
+	return any;
 }
 
-static void pairs(race *r)
+/* x and y joined into x (many: more than OPEN points). */
+static void join(openset *x, const openset *y)
 {
-	for (uint32_t j = 0; j < r->nacc; j++) {
-		access *b = &r->acc[j];
-		if (!b->seen || !b->known || px_box_empty(&b->box))
+	if (x->many || y->many) {
+		x->many = true;
+		return;
+	}
+	openset z = {0};
+	unsigned i = 0, j = 0;
+	while (i < x->n || j < y->n) {
+		uint32_t v = j == y->n || (i < x->n && x->k[i] <= y->k[j]) ? x->k[i++] : y->k[j++];
+		if (z.n && z.k[z.n - 1] == v)
 			continue;
-		for (uint32_t i = 0; i <= j; i++) {
-			access *a = &r->acc[i];
-			int64_t t[2][NVARS];
-			if (!a->seen || !a->known || px_box_empty(&a->box) || a->form.base != b->form.base ||
-			    !(a->writes || b->writes) || (a->atomic && b->atomic) || !share_point(r, a, b) || benign(r, a, b) ||
-			    !conflict(r, a, b, t) || !runs(r, a, t[0]) || !runs(r, b, t[1]))
-				continue;
-			report(r, a, b, t);
-			break;
+		if (z.n == OPEN) {
+			x->many = true;
+			return;
+		}
+		z.k[z.n++] = v;
+	}
+	*x = z;
+}
+
+/* Block b's entry: its predecessors' ends joined (the start's point 0 for
+ * block 0). */
+static openset entry(const px_cfg *g, const openset *out, uint32_t b)
+{
+	openset in = {.n = b == 0};
+	for (uint32_t e = g->pred_at[b]; e < g->pred_at[b + 1]; e++)
+		join(&in, &out[g->pred[e]]);
+	return in;
+}
+
+/* The synchronization points each access may follow with none between: a
+ * forward problem over the blocks whose states are small sets. */
+static void open_sets(race *r)
+{
+	const px_cfg *g = r->g;
+	const uint32_t *first = r->first, *count = r->count;
+	openset *out = px_zalloc(g->nblocks, sizeof *out);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < g->nrpo; i++) {
+			uint32_t b = g->rpo[i];
+			openset end = count[b] ? (openset){.n = 1, .k = {first[b] + count[b] - 1}} : entry(g, out, b);
+			if (memcmp(&end, &out[b], sizeof end)) {
+				out[b] = end;
+				changed = true;
+			}
 		}
 	}
+	for (uint32_t i = 0; i < g->nrpo; i++) {
+		uint32_t b = g->rpo[i], k = first[b];
+		if (!r->has_acc[b])
+			continue;
+		openset cur = entry(g, out, b);
+		const px_node *n = g->first[b];
+		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
+			access *a = is_access_op(n) ? find(r, n) : NULL;
+			if (a) {
+				a->open = cur;
+				a->seen = true;
+			}
+			if (synchronizes(n))
+				cur = (openset){.n = 1, .k = {k++}};
+		}
+	}
+	free(out);
 }
 
 void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
@@ -556,31 +722,51 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
 		return;
 	race r = {.v = v, .f = f, .g = g};
-	px_values_init(&r.va, v->m, f);
-	uint32_t nst = 0;
+	uint32_t ncand = 0;
+	bool writer = false;
 	for (const px_node *n = f->first; n; n = n->next) {
-		nst++;
 		r.nsync += synchronizes(n);
+		if (may_share(n)) {
+			ncand++;
+			writer |= n->op != &px_ops[PX_OP_ld];
+		}
 	}
-	r.acc = px_zalloc(nst, sizeof *r.acc);
+	if (!writer)
+		return;
+	px_values_init(&r.va, v->m, f);
+	r.acc = px_zalloc(ncand, sizeof *r.acc);
 	r.sync = px_zalloc(r.nsync + 1, sizeof *r.sync);
 	r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
 	r.nsync = 1;
 	bool writes = false;
-	for (const px_node *n = f->first; n; n = n->next) {
-		if (synchronizes(n))
-			r.sync[r.nsync++] = n;
-		access a = {0};
-		if (!as_access(&r, n, &a))
-			continue;
-		writes |= a.writes;
-		for (unsigned i = 0; i < a.form.nterms; i++)
-			if (a.form.var[i] >= PX_VV_VALUE) {
-				r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
-				a.aid = r.naid + 1;
+	r.first = px_zalloc(g->nblocks, sizeof *r.first);
+	r.count = px_zalloc(g->nblocks, sizeof *r.count);
+	r.has_acc = px_zalloc(g->nblocks, 1);
+	/* blockwise, in text order: the points' indices are their blocks' */
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		const px_node *n = g->first[b];
+		r.first[b] = r.nsync;
+		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
+			if (synchronizes(n)) {
+				r.sync[r.nsync++] = n;
+				r.count[b]++;
 			}
-		r.naid += a.aid != 0;
-		r.acc[r.nacc++] = a;
+			access a = {0};
+			if (!as_access(&r, n, &a))
+				continue;
+			r.has_acc[b] = 1;
+			writes |= a.writes;
+			bool atoms = false;
+			for (unsigned i = 0; i < a.form.nterms; i++)
+				atoms |= a.form.var[i] >= PX_VV_VALUE;
+			if (atoms && r.naid == AIDS)
+				continue; /* past what is followed: unjudged */
+			for (unsigned i = 0; atoms && i < a.form.nterms; i++)
+				if (a.form.var[i] >= PX_VV_VALUE)
+					r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
+			a.aid = atoms ? ++r.naid : 0;
+			r.acc[r.nacc++] = a;
+		}
 	}
 	/* the lists of the accesses naming each atom */
 	for (uint32_t id = 0; id <= f->nvalues; id++)
@@ -601,21 +787,28 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 				h = (h + 1) & r.mask;
 			r.slot[h] = i + 1;
 		}
+		/* first with every access run by the whole launch: a function no
+		 * pair of whose accesses can conflict so needs nothing more */
+		open_sets(&r);
+		r.rough = true;
+		for (uint32_t i = 0; i < r.nacc; i++)
+			r.acc[i].box = r.va.launch, r.acc[i].known = r.acc[i].exact = true;
+		writes = pairs(&r);
+		r.rough = false;
+	}
+	if (writes) {
 		px_facts_init(&r.facts, f, g, 0, cares);
-		r.sync_base = r.facts.words;
-		r.reach_base = r.sync_base + (r.nsync + 63) / 64;
+		r.reach_base = r.facts.words;
 		r.stale_base = r.reach_base + (r.naid + 63) / 64;
 		r.w = r.stale_base + (r.naid + 63) / 64;
 		uint64_t *start = px_zalloc(r.w, 8);
 		px_facts_start(&r.facts, start);
-		set_bit(start, r.sync_base * 64);
 		px_flow_check_edges(g, r.w, start, step, edge, &r);
 		free(start);
 		pairs(&r);
 		px_facts_free(&r.facts);
 	}
 	for (uint32_t i = 0; i < r.nacc; i++) {
-		free(r.acc[i].open);
 		free(r.acc[i].stale);
 		free(r.acc[i].facts);
 	}
@@ -624,5 +817,8 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 	free(r.sync);
 	free(r.named_at);
 	free(r.named);
+	free(r.first);
+	free(r.count);
+	free(r.has_acc);
 	px_values_free(&r.va);
 }

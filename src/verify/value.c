@@ -12,8 +12,13 @@
 #include "verify/align.h"
 #include "verify/cfg.h"
 
-enum { NO_VAR = 0xff, ROUNDS = 64, GUARD_WORK = 1 << 16 };
+enum { NO_VAR = 0xff, UNMAPPED = 0xfe, ROUNDS = 64, GUARD_WORK = 1 << 16 };
 static const int64_t UNBOUNDED = INT64_MAX / 4;
+
+static void settle(const px_values *va);
+static uint64_t multiple(const px_values *va, const px_aff *a);
+static uint8_t sreg_var(const px_values *va, uint32_t s);
+static const px_aff *form_at(const px_values *va, uint32_t id);
 
 static px_aff unknown(void) { return (px_aff){0}; }
 static px_aff constant(int64_t c) { return (px_aff){.known = true, .c = c}; }
@@ -182,13 +187,13 @@ px_aff px_value_form(const px_values *va, const px_opnd *o)
 	case PX_O_INT:
 		return constant(o->ival);
 	case PX_O_VALUE:
-		return o->elem < 0 ? va->form[o->id] : unknown();
+		return o->elem < 0 ? *form_at(va, o->id) : unknown();
 	case PX_O_SYM:
 		if (!(g = var_base(va, o->sym)))
 			return unknown();
 		return (px_aff){.known = true, .base = g};
 	case PX_O_SREG: {
-		uint8_t v = va->sreg[o->id];
+		uint8_t v = sreg_var(va, o->id);
 		if (v == NO_VAR)
 			return unknown();
 		if (v == PX_VV_WARP_X) /* %tid.x */
@@ -227,7 +232,6 @@ static px_aff form_of(const px_values *va, const px_node *n, unsigned t)
 	px_aff a = n->nops > 0 ? px_value_form(va, &n->ops[0]) : unknown();
 	px_aff b = n->nops > 1 ? px_value_form(va, &n->ops[1]) : unknown();
 	int64_t c;
-	unsigned mode = slot(n, PX_SN_mode);
 	if ((op == &px_ops[PX_OP_mov] || op == &px_ops[PX_OP_cvta]) && n->nops == 1)
 		return a;
 	if (op == &px_ops[PX_OP_cvt] && n->nops == 1)
@@ -238,9 +242,9 @@ static px_aff form_of(const px_values *va, const px_node *n, unsigned t)
 		return combine(a, b, -1);
 	if (op == &px_ops[PX_OP_neg] && n->nops == 1)
 		return scale(a, -1);
-	if (op == &px_ops[PX_OP_mul] && n->nops == 2 && mode != PX_TOK_hi)
+	if (op == &px_ops[PX_OP_mul] && n->nops == 2 && slot(n, PX_SN_mode) != PX_TOK_hi)
 		return product(a, b);
-	if (op == &px_ops[PX_OP_mad] && n->nops == 3 && mode != PX_TOK_hi)
+	if (op == &px_ops[PX_OP_mad] && n->nops == 3 && slot(n, PX_SN_mode) != PX_TOK_hi)
 		return combine(product(a, b), px_value_form(va, &n->ops[2]), 1);
 	if (n->nops != 2 || !px_value_const(va, &n->ops[1], &c))
 		return unknown();
@@ -265,7 +269,7 @@ static px_aff form_of(const px_values *va, const px_node *n, unsigned t)
 		/* bits below what the rest is a multiple of: an add */
 		px_aff rest = a;
 		rest.c = 0;
-		uint64_t m = px_aff_multiple(va, &rest);
+		uint64_t m = multiple(va, &rest);
 		if (a.known && !a.base && (a.c & (int64_t)(m - 1)) == 0 && (uint64_t)c < m)
 			return combine(a, constant(c), 1);
 	}
@@ -280,8 +284,9 @@ static void count_def(void *ctx, uint32_t id, px_loc loc)
 		va->ndefs[id]++;
 }
 
-/* The special registers a form follows, by name: the geometry of the launch. */
-static void map_sregs(px_values *va)
+/* The variable special register s is (PX_VV_*), or NO_VAR: by name, the
+ * geometry of the launch, found at its first read. */
+static uint8_t sreg_var(const px_values *va, uint32_t s)
 {
 	static const struct {
 		const char *name;
@@ -293,12 +298,13 @@ static void map_sregs(px_values *va)
 		{"%ntid.z", PX_VV_NTID_Z},    {"%nctaid.x", PX_VV_NCTAID_X}, {"%nctaid.y", PX_VV_NCTAID_Y},
 		{"%nctaid.z", PX_VV_NCTAID_Z},
 	};
-	va->sreg = px_zalloc(px_nsregs, 1);
-	memset(va->sreg, NO_VAR, px_nsregs);
-	for (unsigned s = 0; s < px_nsregs; s++)
-		for (unsigned i = 0; i < sizeof geometry / sizeof *geometry; i++)
-			if (!strcmp(px_sregs[s].name, geometry[i].name))
-				va->sreg[s] = geometry[i].var;
+	if (va->sreg[s] != UNMAPPED)
+		return va->sreg[s];
+	va->sreg[s] = NO_VAR;
+	for (unsigned i = 0; i < sizeof geometry / sizeof *geometry; i++)
+		if (!strcmp(px_sregs[s].name, geometry[i].name) && (geometry[i].var != PX_VV_LANE || va->lane_x))
+			va->sreg[s] = geometry[i].var;
+	return va->sreg[s];
 }
 
 /* The launch shape's box: reqntid, else maxntid (at most so many), else
@@ -327,16 +333,13 @@ static void launch_box(px_values *va)
 		b->lo[PX_VV_NCTAID_X + i] = 1;
 	}
 	/* %laneid is %tid.x mod 32 when warps are runs of 32 along x */
-	bool x32 = va->launch_assumed || (f->dirs[PX_DIR_reqntid].present && n[0] % 32 == 0) ||
-	           (n[1] == 1 && n[2] == 1 && !va->launch_assumed);
-	if (!x32)
-		for (unsigned s = 0; s < px_nsregs; s++)
-			if (va->sreg[s] == PX_VV_LANE)
-				va->sreg[s] = NO_VAR;
+	va->lane_x = va->launch_assumed || (f->dirs[PX_DIR_reqntid].present && n[0] % 32 == 0) ||
+	             (n[1] == 1 && n[2] == 1 && !va->launch_assumed);
 }
 
 bool px_aff_uniform(const px_values *va, const px_aff *a)
 {
+	settle(va);
 	if (!a->known)
 		return false;
 	for (unsigned i = 0; i < a->nterms; i++)
@@ -349,7 +352,7 @@ static bool opnd_varies(const px_values *va, const px_opnd *o)
 {
 	switch (o->kind) {
 	case PX_O_VALUE:
-		return o->elem >= 0 ? va->varies[o->id] : !px_aff_uniform(va, &va->form[o->id]);
+		return o->elem >= 0 ? va->varies[o->id] : !px_aff_uniform(va, form_at(va, o->id));
 	case PX_O_SREG:
 		return px_sregs[o->id].varies != PX_VARIES_CTA;
 	case PX_O_ADDR:
@@ -432,7 +435,8 @@ static void find_varying(px_values *va, uint32_t nstmts, const uint32_t *label_a
 
 static unsigned low_log2(int64_t c) { return c ? (unsigned)__builtin_ctzll((unsigned long long)c) : 64; }
 
-uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
+/* What a is a multiple of, with the atoms' multiples as they stand. */
+static uint64_t multiple(const px_values *va, const px_aff *a)
 {
 	if (!a->known)
 		return 0;
@@ -446,6 +450,12 @@ uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
 		lg = al < lg ? al : lg;
 	}
 	return lg >= 62 ? (uint64_t)1 << 62 : (uint64_t)1 << lg;
+}
+
+uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
+{
+	settle(va);
+	return multiple(va, a);
 }
 
 /* What each atom is a multiple of: a parameter's align; a value defined
@@ -468,12 +478,12 @@ static void find_multiples(px_values *va)
 			uint32_t id = n->res[0].id;
 			unsigned lg = (n->flags & PX_NF_align) >> PX_NF_align_SHIFT;
 			if (va->ndefs[id] < 2) {
-				if (lg && va->form[id].nterms == 1 && va->form[id].var[0] == PX_VV_VALUE + id)
+				if (lg && form_at(va, id)->nterms == 1 && form_at(va, id)->var[0] == PX_VV_VALUE + id)
 					va->mult[id] = (uint8_t)lg;
 				continue;
 			}
 			px_aff a = form_of(va, n, f->values[id].type);
-			uint64_t m = px_aff_multiple(va, &a);
+			uint64_t m = multiple(va, &a);
 			unsigned now = m ? low_log2((int64_t)m) : 0;
 			if (lg > now)
 				now = lg;
@@ -494,43 +504,90 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 	va->f = f;
 	uint32_t nv = f->nvalues + 1;
 	va->form = px_zalloc(nv, sizeof *va->form);
+	va->have = px_zalloc(nv, 1);
+	va->stack = px_zalloc(nv, sizeof *va->stack);
 	va->ndefs = px_zalloc(nv, 1);
 	va->varies = px_zalloc(nv, 1);
 	va->mult = px_zalloc(nv, 1);
 	va->def = px_zalloc(nv, sizeof *va->def);
-	map_sregs(va);
+	va->sreg = px_zalloc(px_nsregs, 1);
+	memset(va->sreg, UNMAPPED, px_nsregs);
 	launch_box(va);
-	uint32_t nstmts = 0;
-	for (const px_node *n = f->first; n; n = n->next, nstmts++)
-		if (n->kind == PX_N_INST || n->kind == PX_N_CALL || n->kind == PX_N_ASM)
-			px_node_writes(n, count_def, va);
+	for (const px_node *n = f->first; n; n = n->next) {
+		if (n->kind != PX_N_INST && n->kind != PX_N_CALL && n->kind != PX_N_ASM)
+			continue;
+		px_node_writes(n, count_def, va);
+		if (n->kind == PX_N_INST && n->nres == 1 && n->res[0].kind == PX_O_VALUE && n->res[0].elem < 0)
+			va->def[n->res[0].id] = n;
+	}
 	for (uint32_t id = 0; id < nv; id++) {
-		va->form[id] = variable(PX_VV_VALUE + id);
 		if (id < f->nvalues && f->values[id].param && va->ndefs[id])
 			va->ndefs[id] = 2; /* a parameter assigned again: defined twice */
-	}
-	/* the forms, in text order; a value defined once by an operation not
-	 * followed stays an atom */
-	for (const px_node *n = f->first; n; n = n->next) {
-		if (n->kind != PX_N_INST || n->nres != 1 || n->res[0].kind != PX_O_VALUE || n->res[0].elem >= 0)
-			continue;
-		uint32_t id = n->res[0].id;
 		if (va->ndefs[id] != 1 || f->values[id].param || f->values[id].count)
-			continue;
-		va->def[id] = n;
-		/* {align = N} says what the writer knows of the value: an atom of
-		 * that multiple (find_multiples) */
-		if (n->has_guard || (n->flags & PX_NF_align))
-			continue;
-		px_aff a = form_of(va, n, f->values[id].type);
-		if (a.known)
-			va->form[id] = a;
+			va->def[id] = NULL;
 	}
-	uint32_t *label_at = px_zalloc(f->nlabels + 1, sizeof *label_at);
-	uint32_t i = 0;
-	for (const px_node *n = f->first; n; n = n->next, i++)
+}
+
+/* The form of value id, made at the first question: those of the values its
+ * definition reads first (a walk with a stack, not a recursion a long chain
+ * could overflow), then its own. A value defined once by an operation not
+ * followed, or by a guarded statement, stays an atom; so does one whose
+ * statement states {align = N}: what the writer knows of it (find_multiples). */
+static const px_aff *form_at(const px_values *va, uint32_t id)
+{
+	enum { NONE, BUSY, DONE };
+	if (va->have[id] == DONE)
+		return &va->form[id];
+	if (va->have[id] == BUSY)
+		return &va->form[id]; /* read while being made: still unknown */
+	uint32_t top = 0;
+	va->stack[top++] = id;
+	va->have[id] = BUSY;
+	while (top) {
+		uint32_t v = va->stack[top - 1];
+		const px_node *d = va->def[v];
+		if (d && (d->has_guard || (d->flags & PX_NF_align)))
+			d = NULL;
+		bool ready = true;
+		/* one operand at a time: the values busy are then the chain above */
+		for (uint32_t k = 0; ready && d && k < d->nops; k++) {
+			const px_opnd *o = &d->ops[k];
+			if (o->kind == PX_O_VALUE && o->elem < 0 && va->have[o->id] == NONE) {
+				va->have[o->id] = BUSY;
+				va->stack[top++] = o->id;
+				ready = false;
+			}
+		}
+		if (!ready)
+			continue;
+		px_aff a = d ? form_of(va, d, va->f->values[v].type) : unknown();
+		va->form[v] = a.known ? a : variable(PX_VV_VALUE + v);
+		va->have[v] = DONE;
+		top--;
+	}
+	return &va->form[id];
+}
+
+px_aff px_value_form_id(const px_values *va, uint32_t id)
+{
+	return *form_at(va, id);
+}
+
+/* Which values vary and what the atoms are multiples of, at the first
+ * question that needs them: a check whose accesses name no atom and whose
+ * guards are none never pays for them. The analysis is the caller's (not
+ * const memory); only these fields change. */
+static void settle(const px_values *cva)
+{
+	px_values *va = (px_values *)cva;
+	if (va->settled)
+		return;
+	va->settled = true;
+	const px_func *f = va->f;
+	uint32_t *label_at = px_zalloc(f->nlabels + 1, sizeof *label_at), nstmts = 0;
+	for (const px_node *n = f->first; n; n = n->next, nstmts++)
 		if (n->kind == PX_N_LABEL)
-			label_at[n->label] = i;
+			label_at[n->label] = nstmts;
 	find_varying(va, nstmts, label_at);
 	free(label_at);
 	find_multiples(va);
@@ -539,6 +596,8 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 void px_values_free(px_values *va)
 {
 	free(va->form);
+	free(va->have);
+	free(va->stack);
 	free(va->ndefs);
 	free(va->varies);
 	free(va->mult);
@@ -695,7 +754,7 @@ static bool narrow(const px_values *va, const px_node *d, bool truth, px_box *bo
 
 static bool guard(const px_values *va, uint32_t pred, bool truth, px_box *box, bool *exact)
 {
-	if (!va->varies[pred] && px_aff_uniform(va, &va->form[pred]))
+	if (!va->varies[pred] && px_aff_uniform(va, form_at(va, pred)))
 		return true;
 	const px_node *d = va->def[pred];
 	if (!d || d->has_guard || d->nres != 1)
@@ -714,18 +773,21 @@ static bool guard(const px_values *va, uint32_t pred, bool truth, px_box *box, b
 
 bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box)
 {
+	settle(va);
 	bool exact = true;
 	return guard(va, pred, truth, box, &exact) && exact;
 }
 
 bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box *box, bool *exact)
 {
+	settle(va);
 	return guard(va, pred, truth, box, exact);
 }
 
 int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread)
 {
-	if (!va->varies[pred] && px_aff_uniform(va, &va->form[pred]))
+	settle(va);
+	if (!va->varies[pred] && px_aff_uniform(va, form_at(va, pred)))
 		return 1;
 	const px_node *d = va->def[pred];
 	if (!d || d->has_guard || d->nres != 1)

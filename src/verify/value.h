@@ -71,15 +71,19 @@ typedef struct px_box {
 typedef struct px_values {
 	const px_module *m;
 	const px_func *f;
-	px_aff *form;      /* per value */
+	px_aff *form;      /* per value, made at the first question (read through px_value_form) */
+	uint8_t *have;     /* per value: whether its form is made yet */
+	uint32_t *stack;   /* the values whose forms are being made */
 	uint8_t *ndefs;    /* per value: the statements that define it, up to 2 */
 	const px_node **def; /* per value: the one statement that defines it, or NULL */
-	uint8_t *varies;   /* per value: 1 when threads of a CTA may hold different ones */
+	uint8_t *varies;   /* per value: 1 when threads of a CTA may hold different ones (read through px_aff_uniform) */
 	uint8_t *mult;     /* per value: log2 of the power of two it is known a multiple of (64: it is 0) */
-	uint8_t *sreg;     /* per special register: its PX_VV_* variable, or 0xff */
+	uint8_t *sreg;     /* per special register: its PX_VV_* variable, 0xff none, 0xfe not looked up yet */
 	px_box launch;     /* the launch shape: reqntid, else maxntid, else assumed (launch_assumed) */
 	bool split_x;      /* %tid.x is 32 * PX_VV_WARP_X + PX_VV_LANE */
 	bool launch_assumed; /* neither reqntid nor maxntid: up to 1024 threads along x, y and z unknown */
+	bool lane_x;       /* %laneid is PX_VV_LANE: warps are runs of 32 along x */
+	bool settled;      /* varies and mult are computed (at the first question that needs them) */
 } px_values;
 
 void px_values_init(px_values *va, const px_module *m, const px_func *f);
@@ -88,6 +92,8 @@ void px_values_free(px_values *va);
 /* The form of an operand: a value, an integer literal, a special register, a
  * variable's address (@name, a module variable). */
 px_aff px_value_form(const px_values *va, const px_opnd *o);
+/* The form of value id. */
+px_aff px_value_form_id(const px_values *va, uint32_t id);
 /* The form of an address operand [base + off] (known false for an indexed
  * one, [%tmap, (...)]). */
 px_aff px_value_addr(const px_values *va, const px_opnd *o);
