@@ -417,11 +417,9 @@ static void check_start(px_verifier *v, const px_values *va, const px_node *n, c
  * verifier accepted, whatever else in the function it refused. */
 void px_check_desc_starts(px_verifier *v, px_func *f)
 {
-	bool any = false;
-	for (const px_node *n = f->first; n && !any; n = n->next)
-		any = n->kind == PX_N_INST && n->op && n->var && n->op->family == PX_FAM_desc;
-	if (!any)
+	if (!v->desc_seen)
 		return;
+	v->desc_seen = false;
 	px_values va;
 	px_values_init(&va, v->m, f);
 	for (const px_node *n = f->first; n; n = n->next) {
@@ -455,6 +453,7 @@ static bool check_result(px_verifier *v, const px_func *f, const px_node *n)
 bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	px_desc_value dv;
+	v->desc_seen = true;
 	bool ok = check_result(v, f, n);
 	return px_desc_read(n, v->d, &dv) && ok;
 }

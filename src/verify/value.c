@@ -16,6 +16,7 @@ enum { NO_VAR = 0xff, UNMAPPED = 0xfe, ROUNDS = 64, GUARD_WORK = 1 << 16 };
 static const int64_t UNBOUNDED = INT64_MAX / 4;
 
 static void settle(const px_values *va);
+static void settle_multiples(const px_values *va);
 static uint64_t multiple(const px_values *va, const px_aff *a);
 static uint8_t sreg_var(const px_values *va, uint32_t s);
 static const px_aff *form_at(const px_values *va, uint32_t id);
@@ -454,7 +455,11 @@ static uint64_t multiple(const px_values *va, const px_aff *a)
 
 uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
 {
-	settle(va);
+	for (unsigned i = 0; a->known && i < a->nterms; i++)
+		if (a->var[i] >= PX_VV_VALUE) { /* an atom's multiple is asked */
+			settle_multiples(va);
+			break;
+		}
 	return multiple(va, a);
 }
 
@@ -577,6 +582,15 @@ px_aff px_value_form_id(const px_values *va, uint32_t id)
  * question that needs them: a check whose accesses name no atom and whose
  * guards are none never pays for them. The analysis is the caller's (not
  * const memory); only these fields change. */
+static void settle_multiples(const px_values *cva)
+{
+	px_values *va = (px_values *)cva;
+	if (va->mult_settled)
+		return;
+	va->mult_settled = true;
+	find_multiples(va);
+}
+
 static void settle(const px_values *cva)
 {
 	px_values *va = (px_values *)cva;
@@ -590,7 +604,7 @@ static void settle(const px_values *cva)
 			label_at[n->label] = nstmts;
 	find_varying(va, nstmts, label_at);
 	free(label_at);
-	find_multiples(va);
+	settle_multiples(va);
 }
 
 void px_values_free(px_values *va)

@@ -84,6 +84,7 @@ typedef struct px_values {
 	bool launch_assumed; /* neither reqntid nor maxntid: up to 1024 threads along x, y and z unknown */
 	bool lane_x;       /* %laneid is PX_VV_LANE: warps are runs of 32 along x */
 	bool settled;      /* varies and mult are computed (at the first question that needs them) */
+	bool mult_settled; /* mult is computed (what a multiple asks; varies can wait) */
 } px_values;
 
 void px_values_init(px_values *va, const px_module *m, const px_func *f);

@@ -64,6 +64,7 @@ typedef struct px_verifier {
 	/* the slots of the node being changed; the others' are shared copies */
 	uint16_t work[PX_MAX_SLOTS];
 	px_slotsets slotsets;
+	bool desc_seen;          /* the function has a descriptor builder (px_check_desc_starts) */
 } px_verifier;
 
 /* n's slots, to change: the working copy, which n reads until px_slots_done. */
