@@ -12,6 +12,7 @@
 #include "isel/minst.h"
 #include "tables/firstrow.h"
 #include "tables/tables.h"
+#include "verify/value.h"
 
 typedef struct px_isel {
 	px_module *m;
@@ -47,6 +48,8 @@ typedef struct px_isel {
 	uint32_t vquiet;       /* vector.c: statements of a run already remarked on as not merged */
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */
 	uint8_t *b8mark;       /* regs.c: per value, 1 when it needs a true .b8 register */
+	px_values va;          /* vector.c: the value analysis of s->f, once a run asks (va_ready) */
+	bool va_ready;
 	uint32_t b8cap;
 	px_first_rows *first_rows; /* remembered first admitting rows (px_variant_find) */
 } px_isel;

@@ -2,9 +2,10 @@
  * the MIR writes with .v2/.v4/.v8 is lowered as it stands. A run of adjacent
  * scalar ones the selector proves contiguous and aligned becomes one vector
  * access: same operation and modifiers, the same base, offsets one element
- * apart, and a base whose alignment (a parameter's `align`, a variable's, a
- * variable's address moved into a register, an address its statement states
- * with {align = N}, or such a base plus a constant) covers the whole vector.
+ * apart, and a base whose alignment (what the value analysis knows: a
+ * parameter's `align`, a variable's, a variable's address moved into a
+ * register, an address its statement states with {align = N}, sums and
+ * multiples of these) covers the whole vector.
  * The widest run (.v8, .v4, then .v2) the tables admit on the target wins;
  * --remarks says once per run what was merged, and what kept a wider vector
  * out and what to write instead. */
@@ -33,28 +34,20 @@ static const px_global *moved_symbol(const px_isel *s, uint32_t id)
 	return px_global_named(s->m, n->ops[0].sym);
 }
 
-/* The selector's view of the definitions (px_value_align). */
-static unsigned match_defs(const void *ctx, uint32_t id, const px_node **only)
-{
-	const px_isel *s = ctx;
-	*only = px_match_def(s, id);
-	return px_match_ndefs(s, id);
-}
-
-/* What the address's base is known to be aligned to, in bytes (1: unknown). */
-static uint32_t base_align(const px_isel *s, const px_opnd *addr)
+/* What the address's base is known to be aligned to, in bytes (1: unknown):
+ * the value analysis's answer (verify/value.h), made once a function. */
+static uint32_t base_align(px_isel *s, const px_opnd *addr)
 {
 	const px_opnd *b = addr->base;
-	if (!b)
+	if (!b || (b->kind != PX_O_SYM && (b->kind != PX_O_VALUE || b->elem >= 0)))
 		return 1;
-	if (b->kind == PX_O_SYM) {
-		const px_global *g = px_global_named(s->m, b->sym);
-		return g ? px_symbol_align(g) : 1;
+	if (!s->va_ready) {
+		px_values_init(&s->va, s->m, s->f);
+		s->va_ready = true;
 	}
-	if (b->kind != PX_O_VALUE || b->elem >= 0)
-		return 1;
-	uint32_t a = px_value_align(s->m, s->f, b->id, match_defs, s, 8);
-	return a ? a : 1;
+	px_aff a = px_value_form(&s->va, b);
+	uint64_t m = px_aff_multiple(&s->va, &a);
+	return !m ? 1 : m > (1u << 30) ? 1u << 30 : (uint32_t)m;
 }
 
 /* The remark's advice for a base aligned to less than need: give the pointer

@@ -210,7 +210,14 @@ typedef struct px_opnd_def {
 	uint8_t select;     /* 1 + the noprint slot whose token prints after the operand
 	                     * (a video selector: %r1.b0); 0: none */
 	uint8_t negate;     /* 1 + the noprint slot that, filled, prints '-' before it (vmad); 0: none */
+	uint8_t align_by;   /* enum px_align_by: what the address here must be a multiple of */
+	uint16_t align;     /* PX_ALIGN_BYTES: the bytes; PX_ALIGN_OPERAND: the immediate operand's index */
 } px_opnd_def;
+
+/* What an address operand's address must be a multiple of (data/ops: an op's
+ * `aligns:`): nothing, a number of bytes, the bytes the op accesses there (its
+ * type times its vector width) or the literal of an immediate operand. */
+enum px_align_by { PX_ALIGN_NONE, PX_ALIGN_BYTES, PX_ALIGN_ACCESS, PX_ALIGN_OPERAND };
 
 /* The state space an address operand works in (data/ops: an op's `spaces:`). */
 enum px_addr_space {

@@ -7,6 +7,8 @@
 
 #include "verify/align.h"
 #include "verify/desc.h"
+#include "verify/known.h"
+#include "verify/value.h"
 #include "verify/verify.h"
 
 static bool str_is(px_str s, const char *z) { return strlen(z) == s.n && !memcmp(s.s, z, s.n); }
@@ -329,27 +331,17 @@ bool px_desc_read(const px_node *n, px_diags *d, px_desc_value *out)
 	return true;
 }
 
-/* How many statements define value in f, and the one when there is one. */
-static unsigned count_defs(const void *ctx, uint32_t value, const px_node **only)
-{
-	const px_func *f = ctx;
-	unsigned n = 0;
-	for (const px_node *x = f->first; x; x = x->next)
-		for (uint32_t r = 0; r < x->nres; r++)
-			if (x->res[r].kind == PX_O_VALUE && x->res[r].id == value && n++ == 0)
-				*only = x;
-	if (n != 1)
-		*only = NULL;
-	return n;
-}
-
 /* The one statement that defines value in f, or NULL (none, or several: a
  * value reassigned is not followed). */
 static const px_node *only_def(const px_func *f, uint32_t value)
 {
-	const px_node *def;
-	count_defs(f, value, &def);
-	return def;
+	const px_node *def = NULL;
+	unsigned n = 0;
+	for (const px_node *x = f->first; x; x = x->next)
+		for (uint32_t r = 0; r < x->nres; r++)
+			if (x->res[r].kind == PX_O_VALUE && x->res[r].id == value && n++ == 0)
+				def = x;
+	return n == 1 ? def : NULL;
 }
 
 /* The swizzle's alignment rule: with base_offset 0 the repeating pattern a
@@ -358,11 +350,13 @@ static const px_node *only_def(const px_func *f, uint32_t value)
  * base offset, (start >> 7) & 7, is 0: a step along K inside a row, as
  * GEMM kernels advance a descriptor (run on sm_90: testsuite/gpu's
  * wgmma_kstep). base_offset given, or no swizzle, the start is a multiple
- * of 16. The start is a shared variable plus a constant (its align, else
- * its element's size), or a register plus a constant, known as
- * px_value_align says; a register nothing is known of is assumed aligned
+ * of 16. What is known of the start is the value analysis's (verify/value.h,
+ * through verify/known.h): a shared variable's align (else its element's
+ * size), a register's form (a mov of a variable, {align = N} where it is
+ * computed, adds of constants and of values whose multiples are known),
+ * plus the constant; a register nothing is known of is assumed aligned
  * (ptxemit-mir(5), "Descriptors"). */
-static void check_start(px_verifier *v, const px_func *fn, const px_node *n, const px_desc_value *dv)
+static void check_start(px_verifier *v, const px_values *va, const px_node *n, const px_desc_value *dv)
 {
 	unsigned op = (unsigned)(n->op - px_ops);
 	if (!n->nops || n->ops[0].kind != PX_O_ADDR || !n->ops[0].base || px_addr_idx(&n->ops[0]))
@@ -383,26 +377,23 @@ static void check_start(px_verifier *v, const px_func *fn, const px_node *n, con
 	if (base_offset)
 		need = 16;
 	const px_opnd *a = &n->ops[0];
-	uint32_t align;
 	if (a->base->kind == PX_O_SYM) {
-		uint32_t e = px_module_sym(v->m, a->base->sym);
-		if (e == PX_STRMAP_NONE || (e & 1))
+		const px_global *g = px_global_named(v->m, a->base->sym);
+		if (!g || g->space != PX_SPACE_SHARED) /* the space check reports it */
 			return;
-		const px_global *g = &v->m->globals[e >> 1];
-		if (g->space != PX_SPACE_SHARED) /* the space check reports it */
-			return;
-		align = px_symbol_align(g);
-	} else if (a->base->kind == PX_O_VALUE && a->base->elem < 0) {
-		if (!(align = px_value_align(v->m, fn, a->base->id, count_defs, fn, 8)))
-			return;
-	} else
+	} else if (a->base->kind != PX_O_VALUE || a->base->elem >= 0)
+		return;
+	px_known k;
+	uint32_t mod, rem;
+	if (!px_known_addr(va, a, &k))
+		return;
+	px_known_residue(va, &k, &mod, &rem);
+	if (mod == 1)
 		return;
 	/* what is known of the start, and of where its pattern starts */
-	uint32_t known = align, pattern = align;
-	while (known > 1 && (uint64_t)a->off % known)
-		known >>= 1;
-	while (pattern > 1 && (uint64_t)(a->off - a->off % 128) % pattern)
-		pattern >>= 1;
+	uint32_t known = rem ? rem & -rem : mod, pattern = mod;
+	if (mod >= 128 && (rem & ~127u))
+		pattern = (rem & ~127u) & -(rem & ~127u);
 	if (known >= 16 && pattern >= need)
 		return;
 	bool swizzled = need > 16 && known >= 16;
@@ -415,10 +406,28 @@ static void check_start(px_verifier *v, const px_func *fn, const px_node *n, con
 		px_error(v->d, a->loc, id, n->op->name, swz, need, (int)a->base->sym.n, a->base->sym.s,
 		         (long long)a->off, (unsigned)shown);
 	else {
-		px_str name = fn->values[a->base->id].name;
+		px_str name = va->f->values[a->base->id].name;
 		px_error(v->d, a->loc, id, n->op->name, swz, need, (int)name.n, name.s, (long long)a->off,
 		         (unsigned)shown, need);
 	}
+}
+
+/* The tile starts of a function's descriptors, once its statements are all
+ * verified (the analysis reads the whole function): each builder the
+ * verifier accepted, whatever else in the function it refused. */
+void px_check_desc_starts(px_verifier *v, px_func *f)
+{
+	if (!v->desc_seen)
+		return;
+	v->desc_seen = false;
+	px_values va;
+	px_values_init(&va, v->m, f);
+	for (const px_node *n = f->first; n; n = n->next) {
+		px_desc_value dv;
+		if (n->kind == PX_N_INST && n->op && n->var && n->op->family == PX_FAM_desc && px_desc_read(n, NULL, &dv))
+			check_start(v, &va, n, &dv);
+	}
+	px_values_free(&va);
 }
 
 /* The result is one integer or bit value of the descriptor's width: the
@@ -444,11 +453,9 @@ static bool check_result(px_verifier *v, const px_func *f, const px_node *n)
 bool px_desc_prepare(px_verifier *v, px_func *f, px_node *n)
 {
 	px_desc_value dv;
+	v->desc_seen = true;
 	bool ok = check_result(v, f, n);
-	if (!px_desc_read(n, v->d, &dv) || !ok)
-		return false;
-	check_start(v, f, n, &dv);
-	return true;
+	return px_desc_read(n, v->d, &dv) && ok;
 }
 
 void px_desc_check_operands(px_verifier *v, px_func *f, px_node *n, unsigned want_op)

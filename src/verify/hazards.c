@@ -2,6 +2,7 @@
  * values or control along every path, which the verifier's walk in text
  * order cannot. */
 #include "verify/cfg.h"
+#include "verify/value.h"
 #include "verify/verify.h"
 
 void px_check_hazards(px_verifier *v, px_func *f)
@@ -19,5 +20,9 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_check_tmem_alloc(v, f, &g);
 	px_check_shared_race(v, f, &g);
 	px_cfg_free(&g);
-	px_check_bounds(v, f);
+	px_values va;
+	px_values_init(&va, v->m, f);
+	px_check_bounds(v, f, &va);
+	px_check_align(v, f, &va);
+	px_values_free(&va);
 }

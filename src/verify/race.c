@@ -127,8 +127,8 @@ static bool as_access(const race *r, const px_node *n, access *a)
 		return false;
 	a->form = px_value_addr(&r->va, &n->ops[0]);
 	a->bytes = px_access_bytes(n);
-	if (!a->form.known || !a->form.base || !a->bytes ||
-	    r->v->m->globals[a->form.base - 1].space != PX_SPACE_SHARED)
+	if (!a->form.known || !a->form.base || !a->bytes || a->form.base > r->v->m->nglobals ||
+	    r->v->m->globals[a->form.base - 1].space != PX_SPACE_SHARED) /* a local array is no shared memory */
 		return false;
 	a->n = n;
 	a->addr = &n->ops[0];

@@ -16,6 +16,7 @@ enum { NO_VAR = 0xff, UNMAPPED = 0xfe, ROUNDS = 64, GUARD_WORK = 1 << 16 };
 static const int64_t UNBOUNDED = INT64_MAX / 4;
 
 static void settle(const px_values *va);
+static void settle_multiples(const px_values *va);
 static uint64_t multiple(const px_values *va, const px_aff *a);
 static uint8_t sreg_var(const px_values *va, uint32_t s);
 static const px_aff *form_at(const px_values *va, uint32_t id);
@@ -141,15 +142,43 @@ static int log2_of(int64_t c)
 	return c > 0 && !(c & (c - 1)) ? __builtin_ctzll((unsigned long long)c) : -1;
 }
 
-static const px_global *module_var(const px_values *va, px_str name, uint32_t *index)
+/* The base naming variable name: a module variable's index + 1, or past
+ * the module's, a local array's index + 1; 0 when name is no variable. */
+static uint32_t var_base(const px_values *va, px_str name)
 {
-	if (px_func_local(va->f, name))
-		return NULL;
+	for (uint32_t i = 0; i < va->f->nlocals; i++)
+		if (va->f->locals[i].name.n == name.n && !memcmp(va->f->locals[i].name.s, name.s, name.n))
+			return va->m->nglobals + 1 + i;
 	uint32_t e = px_module_sym(va->m, name);
 	if (e == PX_STRMAP_NONE || (e & 1) || (e >> 1) >= va->m->nglobals)
-		return NULL;
-	*index = e >> 1;
-	return &va->m->globals[e >> 1];
+		return 0;
+	return (e >> 1) + 1;
+}
+
+px_str px_value_base_name(const px_values *va, uint32_t base)
+{
+	return base <= va->m->nglobals ? va->m->globals[base - 1].name : va->f->locals[base - 1 - va->m->nglobals].name;
+}
+
+uint64_t px_value_base_bytes(const px_values *va, uint32_t base)
+{
+	if (base > va->m->nglobals) {
+		const px_local *l = &va->f->locals[base - 1 - va->m->nglobals];
+		return l->count * ((px_types[l->type].width + 7u) / 8u);
+	}
+	const px_global *g = &va->m->globals[base - 1];
+	if (g->unsized || g->handle)
+		return 0;
+	return (g->is_array ? g->count : 1) * ((px_types[g->type].width + 7u) / 8u);
+}
+
+uint32_t px_value_base_align(const px_values *va, uint32_t base)
+{
+	if (base <= va->m->nglobals)
+		return px_symbol_align(&va->m->globals[base - 1]);
+	const px_local *l = &va->f->locals[base - 1 - va->m->nglobals];
+	unsigned size = (px_types[l->type].width + 7u) / 8u;
+	return l->align ? l->align : size ? size : 1;
 }
 
 px_aff px_value_form(const px_values *va, const px_opnd *o)
@@ -161,9 +190,9 @@ px_aff px_value_form(const px_values *va, const px_opnd *o)
 	case PX_O_VALUE:
 		return o->elem < 0 ? *form_at(va, o->id) : unknown();
 	case PX_O_SYM:
-		if (!module_var(va, o->sym, &g))
+		if (!(g = var_base(va, o->sym)))
 			return unknown();
-		return (px_aff){.known = true, .base = g + 1};
+		return (px_aff){.known = true, .base = g};
 	case PX_O_SREG: {
 		uint8_t v = sreg_var(va, o->id);
 		if (v == NO_VAR)
@@ -418,7 +447,7 @@ static uint64_t multiple(const px_values *va, const px_aff *a)
 		lg = t < lg ? t : lg;
 	}
 	if (a->base) {
-		unsigned al = low_log2(px_symbol_align(&va->m->globals[a->base - 1]));
+		unsigned al = low_log2(px_value_base_align(va, a->base));
 		lg = al < lg ? al : lg;
 	}
 	return lg >= 62 ? (uint64_t)1 << 62 : (uint64_t)1 << lg;
@@ -426,7 +455,11 @@ static uint64_t multiple(const px_values *va, const px_aff *a)
 
 uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
 {
-	settle(va);
+	for (unsigned i = 0; a->known && i < a->nterms; i++)
+		if (a->var[i] >= PX_VV_VALUE) { /* an atom's multiple is asked */
+			settle_multiples(va);
+			break;
+		}
 	return multiple(va, a);
 }
 
@@ -506,7 +539,8 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 /* The form of value id, made at the first question: those of the values its
  * definition reads first (a walk with a stack, not a recursion a long chain
  * could overflow), then its own. A value defined once by an operation not
- * followed, or by a guarded statement, stays an atom. */
+ * followed, or by a guarded statement, stays an atom; so does one whose
+ * statement states {align = N}: what the writer knows of it (find_multiples). */
 static const px_aff *form_at(const px_values *va, uint32_t id)
 {
 	enum { NONE, BUSY, DONE };
@@ -521,9 +555,11 @@ static const px_aff *form_at(const px_values *va, uint32_t id)
 	while (top) {
 		uint32_t v = va->stack[top - 1];
 		const px_node *d = va->def[v];
+		if (d && (d->has_guard || (d->flags & PX_NF_align)))
+			d = NULL;
 		bool ready = true;
 		/* one operand at a time: the values busy are then the chain above */
-		for (uint32_t k = 0; ready && d && !d->has_guard && k < d->nops; k++) {
+		for (uint32_t k = 0; ready && d && k < d->nops; k++) {
 			const px_opnd *o = &d->ops[k];
 			if (o->kind == PX_O_VALUE && o->elem < 0 && va->have[o->id] == NONE) {
 				va->have[o->id] = BUSY;
@@ -534,7 +570,7 @@ static const px_aff *form_at(const px_values *va, uint32_t id)
 		}
 		if (!ready)
 			continue;
-		px_aff a = d && !d->has_guard ? form_of(va, d, va->f->values[v].type) : unknown();
+		px_aff a = d ? form_of(va, d, va->f->values[v].type) : unknown();
 		va->form[v] = a.known ? a : variable(PX_VV_VALUE + v);
 		va->have[v] = DONE;
 		top--;
@@ -551,6 +587,15 @@ px_aff px_value_form_id(const px_values *va, uint32_t id)
  * question that needs them: a check whose accesses name no atom and whose
  * guards are none never pays for them. The analysis is the caller's (not
  * const memory); only these fields change. */
+static void settle_multiples(const px_values *cva)
+{
+	px_values *va = (px_values *)cva;
+	if (va->mult_settled)
+		return;
+	va->mult_settled = true;
+	find_multiples(va);
+}
+
 static void settle(const px_values *cva)
 {
 	px_values *va = (px_values *)cva;
@@ -564,7 +609,7 @@ static void settle(const px_values *cva)
 			label_at[n->label] = nstmts;
 	find_varying(va, nstmts, label_at);
 	free(label_at);
-	find_multiples(va);
+	settle_multiples(va);
 }
 
 void px_values_free(px_values *va)

@@ -50,8 +50,8 @@ enum {
 
 enum { PX_AFF_TERMS = 6 };
 
-/* c + sum coef[i] * var[i], plus the address of module variable base - 1
- * when base is not 0. known false: the analysis cannot say (the rest is
+/* c + sum coef[i] * var[i], plus the address of variable base when base is
+ * not 0 (px_value_base_name: a module variable, or a local array). known false: the analysis cannot say (the rest is
  * meaningless). Terms are sorted by var, none with a zero coefficient. */
 typedef struct px_aff {
 	bool known;
@@ -84,6 +84,7 @@ typedef struct px_values {
 	bool launch_assumed; /* neither reqntid nor maxntid: up to 1024 threads along x, y and z unknown */
 	bool lane_x;       /* %laneid is PX_VV_LANE: warps are runs of 32 along x */
 	bool settled;      /* varies and mult are computed (at the first question that needs them) */
+	bool mult_settled; /* mult is computed (what a multiple asks; varies can wait) */
 } px_values;
 
 void px_values_init(px_values *va, const px_module *m, const px_func *f);
@@ -123,6 +124,12 @@ bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box 
 /* Whether predicate pred is truth in the thread whose variables are thread
  * (indexed by PX_VV_*, below PX_VV_NTHREAD): 1 yes, 0 no, -1 not known. */
 int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread);
+/* The variable a form's base names: its name, the bytes it holds (0: not
+ * known: an unsized array, a handle) and what its address is a multiple of
+ * (its align, else its element's size). */
+px_str px_value_base_name(const px_values *va, uint32_t base);
+uint64_t px_value_base_bytes(const px_values *va, uint32_t base);
+uint32_t px_value_base_align(const px_values *va, uint32_t base);
 /* The number of bytes an access n reads or writes at its one address (its
  * type times its vector width), or 0 when it has no such size. */
 unsigned px_access_bytes(const px_node *n);

@@ -618,6 +618,7 @@ void px_verify_func(px_verifier *v, px_func *f)
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
 	px_check_carry(v, f);
+	px_check_desc_starts(v, f);
 	px_record_uses(v, f);
 	/* the hazards follow what the statements mean: after an error in the
 	 * function they would only guess at it */

@@ -66,6 +66,7 @@ typedef struct px_verifier {
 	/* the slots of the node being changed; the others' are shared copies */
 	uint16_t work[PX_MAX_SLOTS];
 	px_slotsets slotsets;
+	bool desc_seen;          /* the function has a descriptor builder (px_check_desc_starts) */
 } px_verifier;
 
 /* n's slots, to change: the working copy, which n reads until px_slots_done. */
@@ -162,7 +163,11 @@ void px_check_shared_race(px_verifier *v, px_func *f, const struct px_cfg *g);
 bool px_uses_mbarrier(const px_node *n);
 bool px_is_mbarrier_init(const px_node *n);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
-void px_check_bounds(px_verifier *v, px_func *f);
+struct px_values;
+void px_check_bounds(px_verifier *v, px_func *f, const struct px_values *va);
+void px_check_align(px_verifier *v, px_func *f, const struct px_values *va);
+/* The descriptors' tile starts (verify/desc.c), once f is verified. */
+void px_check_desc_starts(px_verifier *v, px_func *f);
 
 /* ---- verifier internals (one file each) ---- */
 bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens, properties */

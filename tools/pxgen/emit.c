@@ -157,7 +157,8 @@ static const char *opnd_array(const opnd_list *l)
 		} else {
 			sb_printf(&b, ", NULL");
 		}
-		sb_printf(&b, ", %d, %d}", o->select_slot + 1, o->negate_slot + 1);
+		sb_printf(&b, ", %d, %d, %s, %u}", o->select_slot + 1, o->negate_slot + 1,
+		          enum_name("PX_ALIGN_", o->align_by ? o->align_by : "none"), o->align);
 	}
 	const char *name = pool_array("od", "px_opnd_def", b.p);
 	free(b.p);

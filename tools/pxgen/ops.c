@@ -689,6 +689,64 @@ static void resolve_spaces(op_row *op)
 		}
 }
 
+/* What an address operand's address must be a multiple of (`aligns:`): a
+ * power of two of bytes, `access` (the bytes the op reads or writes there:
+ * its type times its vector width, so the op needs a type slot) or the name
+ * of an immediate operand of the same list, whose literal gives the bytes
+ * (cp.async's copy size). Every entry must name an address operand. */
+static void align_list(const op_row *op, opnd_list *l, bool *named)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		opnd_row *o = &l->v[i];
+		MAP_EACH(kv, op->aligns) {
+			if (strcmp(scalar(node(kv->key), "an operand name"), o->name))
+				continue;
+			if (strcmp(o->kind, "addr"))
+				fail(node(kv->key), "'%s' of op '%s' is no address operand", o->name, op->name);
+			named[kv - op->aligns->data.mapping.pairs.start] = true;
+			const ynode *v = node(kv->value);
+			const char *by = scalar(v, "an alignment");
+			if (!strcmp(by, "access")) {
+				if (slot_index(op, "type") < 0)
+					fail(v, "op '%s' has no type slot to size its access", op->name);
+				o->align_by = "access";
+			} else if (*by >= '0' && *by <= '9') {
+				o->align = to_uint(v, "an alignment", 32768);
+				if (!o->align || (o->align & (o->align - 1)))
+					fail(v, "an alignment is a power of two, not %u", o->align);
+				o->align_by = "bytes";
+			} else {
+				size_t j = 0;
+				while (j < l->n && strcmp(l->v[j].name, by))
+					j++;
+				if (j == l->n || strcmp(l->v[j].kind, "imm"))
+					fail(v, "'%s' is neither access, a number nor an immediate operand beside '%s' in op '%s'",
+					     by, o->name, op->name);
+				o->align_by = "operand";
+				o->align = (unsigned)j;
+			}
+		}
+	}
+}
+
+static void resolve_aligns(op_row *op)
+{
+	bool named[64] = {0};
+	if (!op->aligns)
+		return;
+	expect(op->aligns, YAML_MAPPING_NODE, "aligns");
+	if (op->aligns->data.mapping.pairs.top - op->aligns->data.mapping.pairs.start > 64)
+		fail(op->aligns, "more than 64 alignments");
+	align_list(op, &op->operands, named);
+	for (size_t j = 0; j < op->nvariants; j++)
+		align_list(op, &op->variants[j].operands, named);
+	MAP_EACH(kv, op->aligns) {
+		if (!named[kv - op->aligns->data.mapping.pairs.start])
+			fail(node(kv->key), "'%s' is no operand of op '%s'", scalar(node(kv->key), "an operand name"),
+			     op->name);
+	}
+}
+
 /* The tokens of list that lie in window w (w NULL: in none of the slot's). */
 static strs *window_part(const slot_row *s, const strs *list, const tokwin_row *w)
 {
@@ -774,7 +832,7 @@ static void read_op(const ynode *e)
 {
 	static const char *const keys[] = {"op", "layer", "shape", "flags", "slots", "props", "results", "operands",
 	                                   "mc", "variants", "rules", "otherwise", "family", "sm", "ptx", "sm_max",
-	                                   "arch", "targets", "iid", "isd", "spaces", "lists", "operand_sets", NULL};
+	                                   "arch", "targets", "iid", "isd", "spaces", "aligns", "lists", "operand_sets", NULL};
 	const ynode *v;
 	check_keys(e, "an op", keys);
 	foreach_begin_op(e);
@@ -832,6 +890,8 @@ static void read_op(const ynode *e)
 		check_family(op, map_get(e, "family"));
 	op->spaces = map_get(e, "spaces");
 	resolve_spaces(op);
+	op->aligns = map_get(e, "aligns");
+	resolve_aligns(op);
 }
 
 void read_ops(void)

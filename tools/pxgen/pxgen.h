@@ -185,6 +185,8 @@ typedef struct opnd_row {
 	bool nonzero;    /* nonzero: true */
 	int select_slot; /* select: the noprint slot whose token prints after the operand, or -1 */
 	int negate_slot; /* negate: the noprint slot that, filled, prints '-' before it, or -1 */
+	const char *align_by; /* addr: the op's `aligns:` entry: "bytes", "access", "operand"; NULL: none */
+	unsigned align;  /* with "bytes" the bytes, with "operand" the immediate operand's index */
 } opnd_row;
 
 typedef struct opnd_list {
@@ -240,6 +242,7 @@ typedef struct op_row {
 	size_t nprops, cap_props;
 	unsigned flags;
 	const ynode *spaces;    /* operand name -> slot or state space of its address */
+	const ynode *aligns;    /* address operand name -> what its address is a multiple of */
 } op_row;
 
 
