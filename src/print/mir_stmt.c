@@ -42,7 +42,10 @@ void px_mir_number(px_buf *out, const px_module *m, px_loc loc)
 	if (end < n && src[end] == '-')
 		end++;
 	char x = end + 1 < n && src[end] == '0' ? src[end + 1] : 0;
-	if (x == 'x' || x == 'X' || x == 'f' || x == 'F' || x == 'd' || x == 'D') { /* hex, 0f, 0d */
+	if (end < n && isalpha((unsigned char)src[end])) { /* inf, nan */
+		while (end < n && isalpha((unsigned char)src[end]))
+			end++;
+	} else if (x == 'x' || x == 'X' || x == 'f' || x == 'F' || x == 'd' || x == 'D') { /* hex, 0f, 0d */
 		end += 2;
 		while (end < n && isxdigit((unsigned char)src[end]))
 			end++;

@@ -2,6 +2,7 @@
  * read, the types the variant expects, immediates that fit their type, groups
  * of the right size, symbols and labels that exist. Results define values: the
  * first definition of a value in text order gives its type. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -409,10 +410,18 @@ static void check_lane_literal(px_verifier *v, const px_opnd *o, const px_lanes 
 	default:
 		return;
 	}
+	const char *s;
+	int n;
+	if (!isfinite(val)) { /* written inf or nan */
+		if (!px_fp_holds((enum px_fp_fmt)ln->fmt, val)) {
+			n = px_literal_text(v, o->loc, &s);
+			px_error(v->d, o->loc, PX_D_lane_nonfinite, n, s, lane, isnan(val) ? "NaN" : "infinity");
+		}
+		return;
+	}
 	if (px_fp_finite((enum px_fp_fmt)ln->fmt, val, dir))
 		return;
-	const char *s;
-	int n = px_literal_text(v, o->loc, &s);
+	n = px_literal_text(v, o->loc, &s);
 	if (ln->fmt == PX_FP_UE8M0)
 		px_error(v->d, o->loc, PX_D_lane_ue8m0, n, s);
 	else if (ln->fmt >= PX_FP_E4M3) /* the formats with no infinity */
