@@ -43,11 +43,12 @@ static bool target_below(const px_verifier *v, const px_rule *r)
 	return v->target && fires_on(r, v->target, px_verify_ptx_version(v));
 }
 
-/* A rule refused the node for its target or PTX version in words that may
- * name neither (NVVM's "mma is not supported on this architecture"): a note
- * names the targets where the form is legal, the variants that take its
- * tokens and no rule refuses there, or, on such a target, the PTX version. */
-static void target_note(px_verifier *v, const px_node *n, const px_rule *fired)
+/* A rule refused the node for its target in words that may not name one
+ * (NVVM's "mma is not supported on this architecture"): a note names the
+ * targets where the form is legal, those of the variants that take its tokens
+ * where no rule refuses it. (No rule refuses by the PTX version alone: the
+ * one with ptx_below has an sm_below whose targets all start above it.) */
+static void target_note(px_verifier *v, const px_node *n)
 {
 	uint64_t rows = 0, targets = 0;
 	for (unsigned vi = 0; vi < n->op->nvariants; vi++)
@@ -63,10 +64,7 @@ static void target_note(px_verifier *v, const px_node *n, const px_rule *fired)
 	}
 	char what[256];
 	px_node_text(n, -1, what, sizeof what);
-	if (px_target_in(targets, v->target) && fired->ptx_below)
-		px_note(v->d, n->oploc, PX_D_needs_ptx_note, what, fired->ptx_below / 10, fired->ptx_below % 10);
-	else
-		px_window_note(v, n->oploc, what, targets);
+	px_window_note(v, n->oploc, what, targets);
 }
 
 static const char *arg_text(const px_verifier *v, const px_node *n, int arg)
@@ -96,7 +94,7 @@ bool px_check_rules(px_verifier *v, const px_node *n)
 		if (slots_match(r, n) && target_below(v, r)) {
 			px_rule_report(v, n, r);
 			if (has_target_test(r))
-				target_note(v, n, r);
+				target_note(v, n);
 			return false;
 		}
 	}
