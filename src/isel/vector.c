@@ -116,7 +116,9 @@ static bool run_of(px_isel *s, const px_node *n, unsigned count, unsigned bytes)
 		 * registers of two widths (ld.u8 into a u32 and into a u16) */
 		if (bytes == 1 && px_value_true_b8(s, accessed(x)) != px_value_true_b8(s, accessed(n)))
 			return false;
-		if (px_types[s->f->values[accessed(x)].type].width != px_types[s->f->values[accessed(n)].type].width)
+		const px_type_info *tx = &px_types[s->f->values[accessed(x)].type];
+		const px_type_info *tn = &px_types[s->f->values[accessed(n)].type];
+		if (px_regclasses[tx->regclass].width != px_regclasses[tn->regclass].width)
 			return false;
 		if (!same_base(&x->ops[0], &n->ops[0]) || x->ops[0].off != n->ops[0].off + (int64_t)(i * bytes))
 			return false;

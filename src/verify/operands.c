@@ -467,7 +467,10 @@ static bool check_packed(px_verifier *v, const px_opnd *o, const px_lanes *ln, u
 
 /* The elements of a vector are registers of one width (ptxas: "Incompatible
  * elements of vector expression"): a narrow load or store into or from wider
- * values (PX_OPND_WIDER) widens them all alike. place names the items. */
+ * values (PX_OPND_WIDER) widens them all alike. A u8 and a u16 share the
+ * 16-bit class. place names the items. */
+static unsigned reg_width(int t) { return px_regclasses[px_types[t].regclass].width; }
+
 static void one_width(px_verifier *v, const px_func *f, const px_opnd *e, unsigned n, const char *place)
 {
 	const px_opnd *first = NULL;
@@ -477,7 +480,7 @@ static void one_width(px_verifier *v, const px_func *f, const px_opnd *e, unsign
 		if (t && !first) {
 			first = &e[i];
 			ft = t;
-		} else if (t && px_types[t].width != px_types[ft].width) {
+		} else if (t && reg_width(t) != reg_width(ft)) {
 			const px_value *a = &f->values[first->id], *b = &f->values[e[i].id];
 			px_error(v->d, e[i].loc, PX_D_vector_widths, place, (int)b->name.n, b->name.s, px_types[t].name,
 			         (int)a->name.n, a->name.s, px_types[ft].name);
