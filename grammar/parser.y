@@ -67,12 +67,13 @@ static void pxyyerror(void *scanner, px_parser *P, const char *msg);
 %token <tok> K_KERNEL "'kernel'" K_LOC "'loc'" K_LOCAL "'local'" K_PTX "'ptx'" K_RET "'ret'"
 %token <tok> K_PRINTF "'printf'"
 %token <tok> K_SHARED "'shared'" K_TARGET "'target'" K_WEAK "'weak'"
+%token <tok> K_INF "'inf'" K_NAN "'nan'"
 %token <tok> '(' ')' '[' ']' '{' '}' ',' ':' '|' '=' '+' '-' '!' '@'
 
 %type <u8> linkage gspace
 %type <tok> opname dkey dval keyword pname layout pspace
 %type <pk> ditem
-%type <ln> operand abase literal result
+%type <ln> operand plain_operand abase literal result
 %type <ol> opnds opnds_opt results dargs literals rtypes stypes_opt srets
 %type <pl> dict dict_opt ditems fattrs
 %type <g> guard
@@ -145,6 +146,8 @@ literals
 literal
 	: INT   { $$ = px_literal_link(P, PX_O_INT, &$1); }
 	| FLOAT { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
+	| K_INF { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
+	| K_NAN { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
 	| FBITS { $$ = px_literal_link(P, PX_O_FBITS, &$1); }
 	| SYM   { $$ = px_literal_link(P, PX_O_SYM, &$1); }
 	| '(' literals ')' { $$ = px_init_lanes(P, $1.loc, $2); } /* a packed element's lanes */
@@ -321,7 +324,15 @@ opnds
 	| opnds ',' '{' opnds '}'        { $$ = px_olist_add($1, px_brace_group(P, $3.loc, $4)); }
 	;
 
+/* inf and nan are dictionary keys too ({nan}: redux.sync's slot), so a
+ * dictionary's stray operand (below) is never one */
 operand
+	: plain_operand
+	| K_INF                           { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
+	| K_NAN                           { $$ = px_literal_link(P, PX_O_FLOAT, &$1); }
+	;
+
+plain_operand
 	: VALUE                           { $$ = px_value_link(P, &$1, NULL); }
 	| VALUE '[' INT ']'               { $$ = px_value_link(P, &$1, &$3); }
 	| '!' VALUE                       { $$ = px_not_value_link(P, $1, $2); }
@@ -368,7 +379,7 @@ ditems
 ditem
 	: dkey          { $$ = px_prop_link(P, $1, NULL); }
 	| dkey '=' dval { $$ = px_prop_link(P, $1, &$3); }
-	| operand       { $$ = px_brace_item(P, $1); } /* {%a, %b} where a vector operand was meant */
+	| plain_operand { $$ = px_brace_item(P, $1); } /* {%a, %b} where a vector operand was meant */
 	;
 
 dkey
@@ -410,7 +421,7 @@ lstride
 
 keyword
 	: K_ALIGN | K_ASM | K_ATTRS | K_CALL | K_CONST | K_EXTERN | K_FUNC | K_GLOBAL | K_INTERNAL
-	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK | K_PRINTF
+	| K_KERNEL | K_LOCAL | K_PTX | K_RET | K_SHARED | K_TARGET | K_WEAK | K_PRINTF | K_INF | K_NAN
 	;
 
 %%

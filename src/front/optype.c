@@ -18,7 +18,14 @@ int px_opnd_value_type(const px_func *f, const px_opnd *o, bool is_result)
 	case PX_O_SREG:
 		return px_sregs[o->id].type;
 	case PX_O_GROUP:
-		return o->nelems ? px_opnd_value_type(f, &o->elems[0], false) : 0;
+		/* a group's type is its first typed element's: (0, %a, %b, %c)
+		 * stores %a's type, the literal taking it too */
+		for (uint32_t i = 0; i < o->nelems; i++) {
+			int t = px_opnd_value_type(f, &o->elems[i], false);
+			if (t)
+				return t;
+		}
+		return 0;
 	default:
 		return 0;
 	}
@@ -55,9 +62,9 @@ int px_source_type(const px_func *f, const px_node *n, int src, unsigned si, px_
 	return 0;
 }
 
-/* The type a decimal literal operand stands for. A type slot inferred from an
- * f16 or bf16 value holds .b16 where the op has no such token (mov: PTX has no
- * mov.f16 immediate): the literal is that value's number, not an integer;
+/* The type a decimal literal operand stands for. A type slot of an op moving
+ * an f16 or bf16 value holds .b16 (mov, selp: PTX has no mov.f16 immediate),
+ * inferred or written: the literal is that value's number, not an integer;
  * the same for a packed f16x2, bf16x2 or f32x2 value in a .b32 or .b64 slot. */
 static bool lanes_of_name(const char *name, px_lanes *out);
 
@@ -71,8 +78,7 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 	    lanes_of_name(px_types[px_opnd_value_type(f, &n->res[0], true)].name, &ln) && ln.fmt != PX_FP_NONE &&
 	    ln.width == px_types[want].width)
 		return px_type_lookup(ln.name, ln.name_len);
-	if (def->type_slot < 0 || def->derive != PX_DERIVE_NONE || !(n->inferred & (1u << def->type_slot)) ||
-	    !want || px_types[want].kind != PX_KIND_BIT)
+	if (def->type_slot < 0 || def->derive != PX_DERIVE_NONE || !want || px_types[want].kind != PX_KIND_BIT)
 		return want;
 	const px_slot_def *s = &n->op->slots[def->type_slot];
 	for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END; k++) {

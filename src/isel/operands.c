@@ -288,6 +288,10 @@ px_mop px_lower_operand(px_isel *s, const px_node *n, const px_opnd *o, const px
 	}
 	case PX_O_GROUP: {
 		int lt = px_literal_type(s->f, n, def); /* mov's lanes: an f16 in a .b16 element */
+		/* st.v2.u8 of (0, %x) with %x a u32: the literal's register is as wide as %x's */
+		int gt = px_opnd_value_type(s->f, o, false);
+		if ((def->flags & PX_OPND_WIDER) && px_type_widens(gt, want))
+			want = gt;
 		px_mop g = px_mop_of(PX_M_GROUP);
 		g.elems = px_mops(s, o->nelems);
 		g.nelems = o->nelems;

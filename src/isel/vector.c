@@ -105,8 +105,13 @@ static bool run_of(px_isel *s, const px_node *n, unsigned count, unsigned bytes)
 	for (unsigned i = 0; i < count; i++, x = x->next) {
 		if (!scalar_access(x, n->op) || memcmp(x->slot, n->slot, PX_MAX_SLOTS * sizeof *x->slot))
 			return false;
-		/* ptxas rejects a vector mixing true .b8 registers (%rb) with %rs */
+		/* ptxas rejects a vector mixing true .b8 registers (%rb) with %rs, or
+		 * registers of two widths (ld.u8 into a u32 and into a u16) */
 		if (bytes == 1 && px_value_true_b8(s, accessed(x)) != px_value_true_b8(s, accessed(n)))
+			return false;
+		const px_type_info *tx = &px_types[s->f->values[accessed(x)].type];
+		const px_type_info *tn = &px_types[s->f->values[accessed(n)].type];
+		if (px_regclasses[tx->regclass].width != px_regclasses[tn->regclass].width)
 			return false;
 		if (!same_base(&x->ops[0], &n->ops[0]) || x->ops[0].off != n->ops[0].off + (int64_t)(i * bytes))
 			return false;

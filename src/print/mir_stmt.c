@@ -42,7 +42,10 @@ void px_mir_number(px_buf *out, const px_module *m, px_loc loc)
 	if (end < n && src[end] == '-')
 		end++;
 	char x = end + 1 < n && src[end] == '0' ? src[end + 1] : 0;
-	if (x == 'x' || x == 'X' || x == 'f' || x == 'F' || x == 'd' || x == 'D') { /* hex, 0f, 0d */
+	if (end < n && isalpha((unsigned char)src[end])) { /* inf, nan */
+		while (end < n && isalpha((unsigned char)src[end]))
+			end++;
+	} else if (x == 'x' || x == 'X' || x == 'f' || x == 'F' || x == 'd' || x == 'D') { /* hex, 0f, 0d */
 		end += 2;
 		while (end < n && isxdigit((unsigned char)src[end]))
 			end++;
@@ -217,31 +220,13 @@ static void put_dict(px_mir_printer *p, const px_node *n)
 		px_buf_putc(out, '}');
 }
 
-/* The type of the value an inferred slot was read from, or 0. */
-static unsigned inferred_from(const px_mir_printer *p, const px_node *n, const px_slot_def *s)
+/* Every filled slot is printed, an inferred type too: one PTX spells
+ * otherwise (mov.b16 for an f16) reads a decimal by its value's type as the
+ * inferred one does, and a type left to inference again could take another
+ * type slot's written token (slct.b16.s32 printed slct.s32). */
+static bool shows_slot(const px_node *n, unsigned i)
 {
-	for (unsigned k = 0; k < 4 && s->infer[k] != PX_SRC_END; k++) {
-		int src = s->infer[k];
-		const px_opnd *o = src >= PX_SRC_OPERAND ? (uint32_t)(src - PX_SRC_OPERAND) < n->nops ? &n->ops[src - PX_SRC_OPERAND] : NULL
-		                                         : (uint32_t)src < n->nres ? &n->res[src] : NULL;
-		if (o && o->kind == PX_O_VALUE)
-			return p->f->values[o->id].type;
-	}
-	return 0;
-}
-
-/* An inferred type is printed where it is the value's own; one PTX spells
- * otherwise (mov.b16 for an f16) is left to inference again, since MIR reads
- * a literal by the written type (a float is no b16). */
-static bool shows_slot(const px_mir_printer *p, const px_node *n, unsigned i)
-{
-	const px_slot_def *s = &n->op->slots[i];
-	if (!n->slot[i] || (s->flags & PX_SLOT_NOPRINT))
-		return false;
-	if (!(s->flags & PX_SLOT_TYPE) || !(n->inferred & (1u << i)))
-		return true;
-	unsigned t = inferred_from(p, n, s);
-	return !t || px_types[t].token == n->slot[i];
+	return n->slot[i] && !(n->op->slots[i].flags & PX_SLOT_NOPRINT);
 }
 
 static void put_inst(px_mir_printer *p, const px_node *n)
@@ -253,7 +238,7 @@ static void put_inst(px_mir_printer *p, const px_node *n)
 	}
 	px_buf_puts(out, n->op->name);
 	for (unsigned i = 0; i < n->op->nslots; i++)
-		if (shows_slot(p, n, i))
+		if (shows_slot(n, i))
 			px_buf_printf(out, ".%s", px_tok_names[n->slot[i]]);
 	if (n->nops)
 		px_buf_putc(out, ' ');

@@ -153,6 +153,8 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 			px_buf_printf(out, ", selector .%s (printed after it)", op->slots[d[i].select - 1].name);
 		if (d[i].negate && d[i].negate <= op->nslots)
 			px_buf_printf(out, ", negated by .%s (printed '-' before it)", op->slots[d[i].negate - 1].name);
+		if (d[i].flags & PX_OPND_WIDER)
+			px_buf_puts(out, ", or a wider integer value (up to 64 bits)");
 		if (d[i].flags & PX_OPND_OPTIONAL)
 			px_buf_puts(out, ", optional");
 		if (d[i].flags & PX_OPND_SREG)

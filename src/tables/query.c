@@ -77,6 +77,14 @@ bool px_type_fits(int have, int want)
 	return (h->kind == PX_KIND_PTR && is_intlike(want)) || (w->kind == PX_KIND_PTR && is_intlike(have));
 }
 
+bool px_type_widens(int have, int want)
+{
+	/* not into a b128 register: only a .b128 instruction raises the .version
+	 * to one that declares it */
+	return have && want && is_intlike(have) && is_intlike(want) && px_types[want].kind != PX_KIND_PTR &&
+	       px_types[have].width > px_types[want].width && px_types[have].width <= 64;
+}
+
 unsigned px_space_of_tok(unsigned tok)
 {
 	switch (tok) {

@@ -21,6 +21,11 @@ bool px_opnd_is_group(const px_opnd_def *def, const uint16_t *slot);
 /* Can a value of type have stand where type want is expected? A bit type
  * stands for any type of its width; a ptr value is a u64. */
 bool px_type_fits(int have, int want);
+/* An integer value have wider than the integer or bit type want: what an
+ * operand flagged wider (PX_OPND_WIDER: ld's result, st's value) also takes,
+ * as PTX lets a load sign- or zero-extend into a wider register and a store
+ * keep a wider register's low bits. */
+bool px_type_widens(int have, int want);
 
 /* The state space a space token names (PX_TOK_shared ...) as PX_AS_*; else generic. */
 unsigned px_space_of_tok(unsigned tok);

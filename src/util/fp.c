@@ -197,6 +197,13 @@ int px_fp_finite(enum px_fp_fmt fmt, double v, int dir)
 	return !over;
 }
 
+int px_fp_holds(enum px_fp_fmt fmt, double v)
+{
+	if (isnan(v)) /* e4m3's S.1111.111, ue8m0's 0xff */
+		return fmt != PX_FP_E3M2 && fmt != PX_FP_E2M3 && fmt != PX_FP_E2M1;
+	return !fmts[fmt].largest && fmt != PX_FP_UE8M0;
+}
+
 double px_fp_largest(enum px_fp_fmt fmt)
 {
 	if (fmt == PX_FP_UE8M0)

@@ -50,6 +50,10 @@ const char *px_fp_fmt_name(enum px_fp_fmt fmt);
 /* The width in bits of the place a value of fmt takes in a register (a
  * byte for the FP6 formats, whose two high bits are zero). */
 unsigned px_fp_width(enum px_fp_fmt fmt);
+/* Whether fmt has a pattern for the infinity or NaN v (a literal inf, -inf,
+ * nan): the IEEE formats and e5m2 both, e4m3 and ue8m0 a NaN only, the FP6
+ * and FP4 formats neither. */
+int px_fp_holds(enum px_fp_fmt fmt, double v);
 /* The largest finite magnitude of fmt, for messages. */
 double px_fp_largest(enum px_fp_fmt fmt);
 /* The format of an f16/bf16/f32/f64 value type (PX_T_*) of the tables. */

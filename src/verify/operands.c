@@ -2,6 +2,7 @@
  * read, the types the variant expects, immediates that fit their type, groups
  * of the right size, symbols and labels that exist. Results define values: the
  * first definition of a value in text order gives its type. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -170,7 +171,7 @@ static void check_scalar(px_verifier *v, px_func *f, const px_opnd *o, const px_
 	case PX_O_VALUE: {
 		check_value_use(v, f, o);
 		int t = f->values[o->id].type;
-		if (t && want && !px_type_fits(t, want))
+		if (t && want && !px_type_fits(t, want) && !((def->flags & PX_OPND_WIDER) && px_type_widens(t, want)))
 			px_error(v->d, o->loc, PX_D_operand_type, pos, what, (int)f->values[o->id].name.n,
 			         f->values[o->id].name.s, tname(t), tname(want));
 		break;
@@ -418,10 +419,18 @@ static void check_lane_literal(px_verifier *v, const px_opnd *o, const px_lanes 
 	default:
 		return;
 	}
+	const char *s;
+	int n;
+	if (!isfinite(val)) { /* written inf or nan */
+		if (!px_fp_holds((enum px_fp_fmt)ln->fmt, val)) {
+			n = px_literal_text(v, o->loc, &s);
+			px_error(v->d, o->loc, PX_D_lane_nonfinite, n, s, lane, isnan(val) ? "NaN" : "infinity");
+		}
+		return;
+	}
 	if (px_fp_finite((enum px_fp_fmt)ln->fmt, val, dir))
 		return;
-	const char *s;
-	int n = px_literal_text(v, o->loc, &s);
+	n = px_literal_text(v, o->loc, &s);
 	if (ln->fmt == PX_FP_UE8M0)
 		px_error(v->d, o->loc, PX_D_lane_ue8m0, n, s);
 	else if (ln->fmt >= PX_FP_E4M3) /* the formats with no infinity */
@@ -465,6 +474,30 @@ static bool check_packed(px_verifier *v, const px_opnd *o, const px_lanes *ln, u
 	return px_check_lanes(v, o, ln, place);
 }
 
+/* The elements of a vector are registers of one width (ptxas: "Incompatible
+ * elements of vector expression"): a narrow load or store into or from wider
+ * values (PX_OPND_WIDER) widens them all alike. A u8 and a u16 share the
+ * 16-bit class. place names the items. */
+static unsigned reg_width(int t) { return px_regclasses[px_types[t].regclass].width; }
+
+static void one_width(px_verifier *v, const px_func *f, const px_opnd *e, unsigned n, const char *place)
+{
+	const px_opnd *first = NULL;
+	int ft = 0;
+	for (unsigned i = 0; i < n; i++) {
+		int t = e[i].kind != PX_O_VALUE ? 0 : e[i].decl_type ? e[i].decl_type : f->values[e[i].id].type;
+		if (t && !first) {
+			first = &e[i];
+			ft = t;
+		} else if (t && reg_width(t) != reg_width(ft)) {
+			const px_value *a = &f->values[first->id], *b = &f->values[e[i].id];
+			px_error(v->d, e[i].loc, PX_D_vector_widths, place, (int)b->name.n, b->name.s, px_types[t].name,
+			         (int)a->name.n, a->name.s, px_types[ft].name);
+			return;
+		}
+	}
+}
+
 /* A group operand: a ( ) group or an array value of the group's size; a group
  * of one may also be written as its one value (stmatrix.x1 [p], %r). */
 static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_opnd *o, const px_opnd_def *def, int want,
@@ -473,9 +506,18 @@ static void check_group(px_verifier *v, px_func *f, const px_node *n, const px_o
 	if (o->kind == PX_O_GROUP) {
 		if (o->nelems != count)
 			group_size_error(v, o, pos, what, count, o->nelems);
+		if (def->flags & PX_OPND_WIDER) {
+			char place[64];
+			snprintf(place, sizeof place, "operand %u of %s", pos, what);
+			one_width(v, f, o->elems, o->nelems, place);
+		}
+		/* a decimal element is the number of the value the group moves
+		 * (st.v2.b16 of (1.0, %h) with %h an f16) */
+		int lit = px_literal_type(f, n, def);
 		for (uint32_t i = 0; i < o->nelems; i++)
 			if (!ln || !check_packed(v, &o->elems[i], ln, pos, what))
-				check_element(v, f, n, &o->elems[i], i, def, want, pos, what);
+				check_element(v, f, n, &o->elems[i], i, def, o->elems[i].kind == PX_O_FLOAT ? lit : want,
+				              pos, what);
 		return;
 	}
 	if (o->kind == PX_O_VALUE && o->elem < 0 && f->values[o->id].count) {
@@ -531,7 +573,7 @@ static void check_use(px_verifier *v, px_func *f, const px_node *n, const px_opn
 
 /* A result item defines a value; count: the size of the group a whole array
  * fills (0: the item is one register). */
-static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsigned count)
+static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsigned count, bool wider)
 {
 	if (o->kind == PX_O_DISCARD || o->kind != PX_O_VALUE)
 		return;
@@ -550,7 +592,7 @@ static void define(px_verifier *v, px_func *f, const px_opnd *o, int want, unsig
 	}
 	*st |= PX_VS_DEF;
 	int t = o->decl_type ? o->decl_type : val->type;
-	if (t && want && !px_type_fits(t, want))
+	if (t && want && !px_type_fits(t, want) && !(wider && px_type_widens(t, want)))
 		px_error(v->d, o->loc, PX_D_result_type, (int)val->name.n, val->name.s, tname(t), tname(want));
 	uint32_t vcount = o->elem >= 0 ? 0 : (o->decl_type ? o->decl_count : val->count);
 	if (count && vcount && vcount != count)
@@ -567,11 +609,17 @@ void px_define_results(px_verifier *v, px_func *f, const px_node *n, const px_op
 		const px_opnd *o = &n->res[it];
 		bool whole = o->kind == PX_O_VALUE && o->elem < 0 && (o->decl_count || f->values[o->id].count);
 		unsigned take = count > 1 && !whole ? count : 1;
+		bool wider = defs[d].flags & PX_OPND_WIDER;
+		if (wider && take > 1) {
+			char place[64];
+			snprintf(place, sizeof place, "the results of %s", n->op->name);
+			one_width(v, f, &n->res[it], take < n->nres - it ? take : n->nres - it, place);
+		}
 		for (unsigned k = 0; k < take && it < n->nres; k++)
-			define(v, f, &n->res[it++], want, group && whole ? count : 0);
+			define(v, f, &n->res[it++], want, group && whole ? count : 0, wider);
 	}
 	for (; it < n->nres; it++) /* unmatched results still define their values */
-		define(v, f, &n->res[it], 0, 0);
+		define(v, f, &n->res[it], 0, 0, false);
 }
 
 /* brx.idx with a literal index: PTX leaves a jump past the list undefined,

@@ -1,6 +1,8 @@
 /* The verifier's literal checks: whether a floating-point literal stays finite
  * in its type, and a literal's text as written (for messages). The type rules
  * the selector shares are in tables/query.c. */
+#include <ctype.h>
+#include <math.h>
 #include <string.h>
 
 #include "util/fp.h"
@@ -12,7 +14,9 @@ bool px_float_fits(double v, int dir, int t)
 {
 	if (t != PX_T_f16 && t != PX_T_bf16 && t != PX_T_f32 && t != PX_T_f64)
 		return true;
-	return px_fp_finite(px_fp_fmt_of_type(t), v, dir);
+	/* a double that is not finite was written inf or nan (a decimal past
+	 * the double's range is refused when it is read) */
+	return !isfinite(v) || px_fp_finite(px_fp_fmt_of_type(t), v, dir);
 }
 
 int px_literal_text(const px_verifier *v, px_loc loc, const char **s)
@@ -24,7 +28,7 @@ int px_literal_text(const px_verifier *v, px_loc loc, const char **s)
 	if (!src || off >= v->d->len)
 		return 0;
 	*s = src + off;
-	while (off + n < v->d->len && src[off + n] && strchr("0123456789+-.eE", src[off + n]))
+	while (off + n < v->d->len && src[off + n] && (isalnum((unsigned char)src[off + n]) || strchr("+-.", src[off + n])))
 		n++;
 	return (int)n;
 }

@@ -108,8 +108,8 @@ static bool shape_fits(const px_func *f, const px_node *n, const px_variant *var
 	       map_items(f, o, no, n->ops, n->nops, n->slot, false);
 }
 
-/* "add.rn.f32": the operation as the node spells it, in print order. */
-static void describe(const px_node *n, int skip, char *buf, size_t size)
+/* In print order. */
+void px_node_text(const px_node *n, int skip, char *buf, size_t size)
 {
 	size_t len = (size_t)snprintf(buf, size, "%s", n->op->name);
 	for (unsigned i = 0; i < n->op->nslots && len < size; i++) {
@@ -172,7 +172,7 @@ static bool report_unnamed_slot(px_verifier *v, const px_node *n, const px_rule 
 		if (!fits || bad < 0 || (!var->allow[bad] && !(op->slots[bad].flags & PX_SLOT_FIXED)))
 			continue;
 		char what[256], list[512];
-		describe(n, -1, what, sizeof what);
+		px_node_text(n, -1, what, sizeof what);
 		const px_slot_def *s = &op->slots[bad];
 		if (var->allow[bad])
 			token_list(var->allow[bad], list, sizeof list);
@@ -205,7 +205,7 @@ static bool report_required_slot(px_verifier *v, const px_node *n, const px_rule
 		if (!fits || missing < 0)
 			continue;
 		char what[256], list[512];
-		describe(n, -1, what, sizeof what);
+		px_node_text(n, -1, what, sizeof what);
 		token_list(var->allow[missing], list, sizeof list);
 		px_error(v->d, n->oploc, PX_D_modifier_missing, what, op->slots[missing].name, list);
 		return true;
@@ -248,11 +248,11 @@ static void report_tokens(px_verifier *v, const px_node *n)
 	}
 	char what[256], list[512];
 	if (best_bad >= 0) {
-		describe(n, best_bad, what, sizeof what);
+		px_node_text(n, best_bad, what, sizeof what);
 		px_error(v->d, n->oploc, PX_D_modifier_not_valid, px_tok_names[n->slot[best_bad]], what);
 	} else {
 		/* no variant admitted the node, so the best one lacks a slot it requires */
-		describe(n, -1, what, sizeof what);
+		px_node_text(n, -1, what, sizeof what);
 		token_list(best->allow[best_missing] ? best->allow[best_missing] : op->slots[best_missing].toks,
 		           list, sizeof list);
 		px_error(v->d, n->oploc, PX_D_modifier_missing, what, op->slots[best_missing].name, list);
@@ -272,7 +272,7 @@ static const px_opnd *sink_miss(const px_opnd_def *defs, unsigned ndefs, const p
 static void report_shape(px_verifier *v, const px_func *f, const px_node *n, const px_variant *var)
 {
 	char what[256];
-	describe(n, -1, what, sizeof what);
+	px_node_text(n, -1, what, sizeof what);
 	unsigned nr, no;
 	const px_opnd_def *r = px_var_results(n->op, var, &nr);
 	const px_opnd_def *o = px_var_operands(n->op, var, &no);
@@ -325,7 +325,7 @@ static void need_ptx(px_verifier *v, const px_node *n, uint16_t ptx)
 {
 	if (px_ptx_over_max(v, ptx)) {
 		char what[256];
-		describe(n, -1, what, sizeof what);
+		px_node_text(n, -1, what, sizeof what);
 		px_ptx_refuse(v, n->oploc, what, ptx);
 	} else if (ptx > v->ptx_needed) {
 		v->ptx_needed = ptx;
@@ -346,7 +346,7 @@ static void report_window(px_verifier *v, const px_func *f, const px_node *n, bo
 		targets |= var->targets;
 	}
 	char what[256];
-	describe(n, -1, what, sizeof what);
+	px_node_text(n, -1, what, sizeof what);
 	if (sm_ok_somewhere) {
 		/* the SM can run it; the given PTX version is too low */
 		uint16_t need = 0xffff;

@@ -174,6 +174,8 @@ bool px_resolve_op(px_verifier *v, px_node *n);          /* slots.c: op, tokens,
 bool px_infer_types(px_verifier *v, px_func *f, px_node *n); /* infer.c: empty type slots */
 unsigned px_type_alternative(const px_slot_def *s, unsigned tok, unsigned k); /* infer.c */
 bool px_check_rules(px_verifier *v, const px_node *n);   /* rules.c: the tables' legality rules */
+/* variant.c: "add.rn.f32", the operation as the node spells it, without slot skip (-1: none) */
+void px_node_text(const px_node *n, int skip, char *buf, size_t size);
 void px_rule_report(px_verifier *v, const px_node *n, const px_rule *r); /* rules.c */
 bool px_matrix_prepare(px_verifier *v, px_func *f, px_node *n); /* matrix.c */
 bool px_tile_copy_prepare(px_verifier *v, px_func *f, px_node *n); /* tilecopy.c */
@@ -231,4 +233,6 @@ void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targe
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
 /* window.c: what lacks the target v->target: which targets have it. */
 void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets);
+/* window.c: a note after a refusal in other words (a rule's): which targets have what. */
+void px_window_note(px_verifier *v, px_loc loc, const char *what, uint64_t targets);
 #endif

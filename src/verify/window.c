@@ -6,33 +6,62 @@
 #include "diag/suggest.h"
 #include "verify/verify.h"
 
-/* The target is outside `targets`: name the lowest one when every later target
- * has it too ("sm_90 or later"), else every target that has it. */
-void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets)
+/* The targets of a set as a message names them: the lowest (when every later
+ * target is in it too: "sm_90 or later", 1) or all of them (2) in list; 0
+ * for an empty set. */
+static int targets_text(uint64_t targets, char *list, size_t size)
 {
 	unsigned low = 0;
 	while (low < px_ntargets && !(targets >> low & 1))
 		low++;
-	if (low == px_ntargets) {
-		px_error(v->d, loc, PX_D_not_on_target, what, v->target->name);
-		return;
-	}
+	if (low == px_ntargets)
+		return 0;
 	uint64_t later = (px_ntargets >= 64 ? ~0ull : (1ull << px_ntargets) - 1) & ~((1ull << low) - 1);
 	if ((targets & later) == later) {
-		px_error(v->d, loc, PX_D_needs_target, what, px_targets[low].name, v->target->name);
-		return;
+		snprintf(list, size, "%s", px_targets[low].name);
+		return 1;
 	}
-	char list[512];
 	size_t n = 0;
 	list[0] = 0;
 	for (unsigned i = low; i < px_ntargets; i++)
 		if (targets >> i & 1) {
-			int k = snprintf(list + n, sizeof list - n, "%s%s", n ? ", " : "", px_targets[i].name);
-			if (k < 0 || (size_t)k >= sizeof list - n)
+			int k = snprintf(list + n, size - n, "%s%s", n ? ", " : "", px_targets[i].name);
+			if (k < 0 || (size_t)k >= size - n)
 				break;
 			n += (size_t)k;
 		}
-	px_error(v->d, loc, PX_D_only_on_targets, what, list, v->target->name);
+	return 2;
+}
+
+/* The target is outside `targets`: name the lowest one when every later target
+ * has it too ("sm_90 or later"), else every target that has it. */
+void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets)
+{
+	char list[512];
+	switch (targets_text(targets, list, sizeof list)) {
+	case 0:
+		px_error(v->d, loc, PX_D_not_on_target, what, v->target->name);
+		break;
+	case 1:
+		px_error(v->d, loc, PX_D_needs_target, what, list, v->target->name);
+		break;
+	default:
+		px_error(v->d, loc, PX_D_only_on_targets, what, list, v->target->name);
+	}
+}
+
+void px_window_note(px_verifier *v, px_loc loc, const char *what, uint64_t targets)
+{
+	char list[512];
+	switch (targets_text(targets, list, sizeof list)) {
+	case 0:
+		break;
+	case 1:
+		px_note(v->d, loc, PX_D_needs_target_note, what, list);
+		break;
+	default:
+		px_note(v->d, loc, PX_D_only_on_targets_note, what, list);
+	}
 }
 
 void px_verify_target(px_verifier *v)

@@ -19,6 +19,8 @@
 	X(GROUP, "a vector group: count from count_slot (v2, v4, x2 ...) or count") \
 	X(INOUT, "read and written in place (accumulators)") \
 	X(B8REG, "a b8 value here must be a true .b8 register (%rb), not %rs") \
+	X(WIDER, "an integer value wider than the type may be here: a load extends into it, a store " \
+	         "keeps its low bits (ld.u8 into a u32, st.u8 of one)") \
 	X(SINK, "result: PTX takes the sink _ here, so a discarded result prints as _") \
 	X(SINK_ONLY, "result: PTX takes only the sink _ here, never a register") \
 	X(COORDS, "an address that takes a coordinate group, [tmap, (c0, ...)]: one per dimension of " \

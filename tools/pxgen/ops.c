@@ -303,12 +303,13 @@ static int decoration_slot(const op_row *op, const opnd_row *o, const ynode *v, 
 static const struct {
 	const char *key;
 	unsigned bit;
-} opnd_flag_keys[] = {{"optional", OPND_OPTIONAL}, {"sreg", OPND_SREG}, {"pair", OPND_PAIR}, {"inout", OPND_INOUT}, {"b8reg", OPND_B8REG}};
+} opnd_flag_keys[] = {{"optional", OPND_OPTIONAL}, {"sreg", OPND_SREG}, {"pair", OPND_PAIR}, {"inout", OPND_INOUT}, {"b8reg", OPND_B8REG},
+                    {"wider", OPND_WIDER}};
 
 static void read_opnds(const op_row *op, opnd_list *out, const ynode *list, const char *what)
 {
 	static const char *const keys[] = {"name", "kind", "type", "derive", "count", "optional", "sreg", "pair",
-	                                   "inout", "b8reg", "sink", "allowed", "range", "multiple",
+	                                   "inout", "b8reg", "wider", "sink", "allowed", "range", "multiple",
 	                                   "power_of_two", "nonzero", "select", "negate", "coords", NULL};
 	static const char *const derives[] = {"wide", "half", NULL};
 	expect(list, YAML_SEQUENCE_NODE, what);
