@@ -1,0 +1,850 @@
+/* Shared-memory races (-Wshared-race): between two points where the CTA
+ * synchronizes, a write by one thread and a read or write by another that
+ * may touch the same bytes of a shared variable.
+ *
+ * The accesses are ld, st, atom and red whose address the value analysis
+ * (verify/value.h) knows as a shared variable plus an affine offset, with a
+ * size. A forward problem over the blocks gives each one the synchronization
+ * points it may follow with no other between (a bit per CTA barrier and one
+ * for the start of the function), the atoms of its address defined since such
+ * a point, and the guards every path to it passed (verify/facts.h), which
+ * bound the thread indices (the box of the threads that run it). Two accesses
+ * that may follow the same point, one of which writes and not both atomic,
+ * race when two different threads of their boxes make their bytes overlap:
+ * the offsets are affine in the thread indices, so the question is solved
+ * exactly, by walking all but one index and solving for the last.
+ *
+ * Silent where the analysis does not know: an address it cannot follow, an
+ * atom that varies between threads, is defined since the barrier or is not
+ * the same in both, a guard it cannot turn into a box, more than a bounded
+ * amount of walking. Every barrier instruction (a named one with a count,
+ * bar.arrive, bar.warp.sync, the cluster's), an mbarrier wait, a call and
+ * inline asm count as synchronizing: a producer that arrives and a consumer
+ * that waits are ordered, and what is unsure stays quiet. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "verify/cfg.h"
+#include "verify/facts.h"
+#include "verify/value.h"
+#include "verify/verify.h"
+
+/* WALK: the steps of one pair's walk; OPEN: the synchronization points an
+ * access may follow that are kept (more leave it unjudged); AIDS: the
+ * accesses whose addresses name an atom that are followed; PAIRS: the pairs
+ * of a function looked at. */
+enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_NTHREAD - PX_VV_LANE };
+
+/* Synchronization points, by their index in text order (0: the start). */
+typedef struct openset {
+	bool many;
+	uint8_t n;
+	uint32_t k[OPEN]; /* ascending */
+} openset;
+
+typedef struct access {
+	const px_node *n;
+	const px_opnd *addr;
+	px_aff form;
+	unsigned bytes;
+	bool writes, atomic, seen, known, exact;
+	px_box box;      /* the threads that run it, or (exact false) the least box that holds them */
+	uint64_t *facts; /* not exact: the state of the facts there, to test a thread against */
+	openset open;    /* the synchronization points it may follow with none between */
+	uint32_t aid;    /* 1 + its index among the accesses whose address names an atom, or 0 */
+	uint64_t *stale; /* per such access: reached since one of those points, then an atom of its address defined */
+} access;
+
+typedef struct race {
+	px_verifier *v;
+	const px_func *f;
+	const px_cfg *g;
+	px_values va;
+	px_facts facts;
+	access *acc;
+	uint32_t nacc;
+	const px_node **sync;     /* per synchronization bit (0: the start) */
+	uint32_t nsync;
+	uint32_t *named_at;       /* per value: the accesses whose address names it, */
+	uint32_t *named;          /* named[named_at[id] .. named_at[id + 1]) (their aid - 1) */
+	uint32_t naid;
+	size_t reach_base, stale_base, w;
+	uint32_t *slot;           /* a hash of the accesses by statement: 1 + the access, or 0 */
+	bool rough;               /* every access taken as run by the whole launch, atoms as alike */
+	uint32_t *first, *count;  /* per block: the index of its first synchronization point, and how many */
+	uint8_t *has_acc;         /* per block: it holds an access */
+	uint32_t mask;
+} race;
+
+static bool is_access_op(const px_node *n)
+{
+	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_ld] || n->op == &px_ops[PX_OP_st] ||
+	                                n->op == &px_ops[PX_OP_atom] || n->op == &px_ops[PX_OP_red]);
+}
+
+static bool ends_threads(const px_node *n)
+{
+	return n->has_guard &&
+	       (n->kind == PX_N_RET || (n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TERMINATOR)));
+}
+
+/* The statements whose guards the facts follow: the accesses, and a guarded
+ * ret or exit, after which only the other threads go on. */
+/* An access that may be of this CTA's shared memory: of the shared space,
+ * or generic. */
+static bool may_share(const px_node *n)
+{
+	if (!is_access_op(n))
+		return false;
+	int i = px_slot_find(n->op, PX_SN_space);
+	unsigned space = i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
+	return !space || space == PX_TOK_shared || space == PX_TOK_shared__cta;
+}
+
+static bool cares(void *ctx, const px_node *n)
+{
+	(void)ctx;
+	return ends_threads(n) || may_share(n);
+}
+
+static bool synchronizes(const px_node *n)
+{
+	if (n->kind == PX_N_CALL || n->kind == PX_N_ASM)
+		return true;
+	if (n->kind != PX_N_INST || !n->op)
+		return false;
+	const px_op_def *op = n->op;
+	return (op->flags & PX_OPF_CTA_BARRIER) || op == &px_ops[PX_OP_bar_warp_sync] ||
+	       op == &px_ops[PX_OP_barrier_cluster_arrive] || op == &px_ops[PX_OP_barrier_cluster_wait] ||
+	       op == &px_ops[PX_OP_mbarrier_test_wait] || op == &px_ops[PX_OP_mbarrier_try_wait];
+}
+
+/* n as an access of a shared variable the analysis follows, into a. */
+static bool as_access(const race *r, const px_node *n, access *a)
+{
+	if (!may_share(n) || !n->nops || n->ops[0].kind != PX_O_ADDR)
+		return false;
+	a->form = px_value_addr(&r->va, &n->ops[0]);
+	a->bytes = px_access_bytes(n);
+	if (!a->form.known || !a->form.base || !a->bytes ||
+	    r->v->m->globals[a->form.base - 1].space != PX_SPACE_SHARED)
+		return false;
+	a->n = n;
+	a->addr = &n->ops[0];
+	a->atomic = n->op != &px_ops[PX_OP_ld] && n->op != &px_ops[PX_OP_st];
+	a->writes = n->op != &px_ops[PX_OP_ld];
+	return true;
+}
+
+static inline bool bit(const uint64_t *s, size_t i) { return s[i >> 6] >> (i & 63) & 1; }
+static inline void set_bit(uint64_t *s, size_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
+
+typedef struct dirtier {
+	const race *r;
+	uint64_t *s;
+} dirtier;
+
+/* A definition of an atom: the accesses reached since the last point that
+ * name it now see another value than a thread that has not passed it. */
+static void defines(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	dirtier *d = ctx;
+	const race *r = d->r;
+	for (uint32_t k = r->named_at[id]; k < r->named_at[id + 1]; k++)
+		if (bit(d->s, r->reach_base * 64 + r->named[k]))
+			set_bit(d->s, r->stale_base * 64 + r->named[k]);
+}
+
+/* The threads that run access a: the launch shape narrowed by its guard and
+ * by every fact the paths to it established; false when one says nothing a
+ * box can hold. */
+static bool threads_of(const race *r, const uint64_t *s, access *a)
+{
+	const px_node *n = a->n;
+	a->box = r->va.launch;
+	a->exact = true;
+	if (n->has_guard && !px_value_guard_hull(&r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
+		return false;
+	for (uint32_t k = 0; k < r->facts.nfacts; k++)
+		if (!bit(s, r->facts.base * 64 + k) &&
+		    !px_value_guard_hull(&r->va, px_facts_value(&r->facts, k), k & 1, &a->box, &a->exact))
+			return false;
+	if (!a->exact) {
+		a->facts = px_zalloc(r->facts.words ? r->facts.words : 1, 8);
+		memcpy(a->facts, s + r->facts.base, r->facts.words * 8);
+	}
+	return true;
+}
+
+/* Whether thread t runs a, for an a whose box may hold others. */
+static bool runs(const race *r, const access *a, const int64_t *t)
+{
+	if (a->exact)
+		return true;
+	const px_node *n = a->n;
+	if (n->has_guard && px_value_guard_at(&r->va, n->guard, !n->guard_neg, t) != 1)
+		return false;
+	for (uint32_t k = 0; k < r->facts.nfacts; k++)
+		if (!bit(a->facts, k) && px_value_guard_at(&r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
+			return false;
+	return true;
+}
+
+static uint32_t hash(const px_node *n, uint32_t mask)
+{
+	return (uint32_t)(((uintptr_t)n >> 3) * 0x9e3779b1u) & mask;
+}
+
+static access *find(const race *r, const px_node *n)
+{
+	for (uint32_t h = hash(n, r->mask); r->slot[h]; h = (h + 1) & r->mask)
+		if (r->acc[r->slot[h] - 1].n == n)
+			return &r->acc[r->slot[h] - 1];
+	return NULL;
+}
+
+static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
+{
+	race *r = ctx;
+	access *a = is_access_op(n) ? find(r, n) : NULL;
+	if (report && a && !a->stale) {
+		a->known = threads_of(r, s, a);
+		a->stale = px_zalloc((r->naid + 63) / 64, 8);
+		memcpy(a->stale, s + r->stale_base, (r->naid + 63) / 64 * 8);
+	}
+	if (a && a->aid)
+		set_bit(s, r->reach_base * 64 + a->aid - 1);
+	px_facts_step(&r->facts, s, n);
+	if (synchronizes(n))
+		memset(s + r->reach_base, 0, (r->w - r->reach_base) * 8);
+	dirtier d = {r, s};
+	if (n->kind != PX_N_LABEL)
+		px_node_writes(n, defines, &d);
+}
+
+static const px_node *last_of(const px_cfg *g, uint32_t b)
+{
+	const px_node *n = g->first[b];
+	for (uint32_t i = 1; i < g->len[b]; i++)
+		n = n->next;
+	return n;
+}
+
+static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
+{
+	race *r = ctx;
+	px_facts_edge(&r->facts, s, from, to);
+	const px_node *n = last_of(r->g, from);
+	uint32_t key = n->has_guard ? r->facts.key[n->guard] : 0;
+	if (ends_threads(n) && key && to == from + 1) {
+		/* the threads that go on are those the guard did not end */
+		size_t holds = r->facts.base * 64 + 2 * (key - 1) + n->guard_neg;
+		s[holds >> 6] &= ~((uint64_t)1 << (holds & 63));
+		set_bit(s, holds ^ 1);
+	}
+}
+
+/* ---- the question for two accesses ---- */
+
+/* The solver's variables: %tid.x whole (X) where both forms use it whole
+ * (the warp's coefficient 32 times the lane's, and every lane or one warp
+ * in the box), else its lane and warp; then %tid.y and %tid.z. */
+enum { SV_X = 0, SV_WARP = 1, SV_Y = 2, SV_Z = 3, NSV = 4 };
+enum { FIRST, SECOND, DIFF };
+
+typedef struct dim {
+	int64_t coef, lo, hi;
+	unsigned sv;
+	unsigned kind; /* FIRST or SECOND: that thread's variable; DIFF: the second's minus the first's */
+} dim;
+
+typedef struct solver {
+	int64_t c[2][NSV], lo[2][NSV], hi[2][NSV];
+	dim d[2 * NSV];
+	unsigned nd;
+	bool free_diff;          /* some variable lets the two threads differ whatever the rest */
+	int64_t lo_d, hi_d;      /* the second's offset minus the first's must lie here */
+	int64_t x[2 * NSV];
+	uint64_t work;
+} solver;
+
+/* The two threads' solver variables for the dims' values x (the last one
+ * v): for a DIFF dim, the first thread at its least. */
+static void threads_at(const solver *q, int64_t v, int64_t t[2][NSV])
+{
+	for (unsigned k = 0; k < NSV; k++)
+		t[0][k] = q->lo[0][k], t[1][k] = q->lo[1][k];
+	for (unsigned i = 0; i < q->nd; i++) {
+		const dim *d = &q->d[i];
+		int64_t x = i + 1 == q->nd ? v : q->x[i];
+		if (d->kind == DIFF) {
+			int64_t u = q->lo[1][d->sv] - x > q->lo[0][d->sv] ? q->lo[1][d->sv] - x : q->lo[0][d->sv];
+			t[0][d->sv] = u;
+			t[1][d->sv] = u + x;
+		} else {
+			t[d->kind][d->sv] = x;
+		}
+	}
+}
+
+static bool differ(const solver *q, int64_t v)
+{
+	int64_t t[2][NSV];
+	threads_at(q, v, t);
+	return memcmp(t[0], t[1], sizeof t[0]) != 0;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	int64_t d = a / b;
+	return (a % b != 0 && (a < 0) != (b < 0)) ? d - 1 : d;
+}
+
+/* Walk dims 0 .. nd - 2, solve the last; true when a pair is found (left in
+ * x), false when none or the walk is too long (*gave_up). */
+static bool search(solver *q, unsigned i, int64_t sum, bool *gave_up)
+{
+	const dim *d = &q->d[i];
+	if (i + 1 == q->nd) {
+		/* lo <= sum + coef * v <= hi */
+		int64_t a = q->lo_d - sum, b = q->hi_d - sum, vlo, vhi;
+		if (d->coef > 0) {
+			vlo = -floor_div(-a, d->coef);
+			vhi = floor_div(b, d->coef);
+		} else {
+			vlo = -floor_div(-b, d->coef);
+			vhi = floor_div(a, d->coef);
+		}
+		if (vlo < d->lo)
+			vlo = d->lo;
+		if (vhi > d->hi)
+			vhi = d->hi;
+		/* the threads are alike for one value of v at most */
+		for (int64_t v = vlo; v <= vhi && v <= vlo + 1; v++)
+			if (q->free_diff || differ(q, v)) {
+				q->x[i] = v;
+				return true;
+			}
+		return false;
+	}
+	for (int64_t v = d->lo; v <= d->hi; v++) {
+		if (++q->work > WALK) {
+			*gave_up = true;
+			return false;
+		}
+		q->x[i] = v;
+		if (search(q, i + 1, sum + d->coef * v, gave_up))
+			return true;
+		if (*gave_up)
+			return false;
+	}
+	return false;
+}
+
+static int64_t coef_of(const px_aff *a, uint32_t var)
+{
+	for (unsigned i = 0; i < a->nterms; i++)
+		if (a->var[i] == var)
+			return a->coef[i];
+	return 0;
+}
+
+/* Whether the atoms and block indices of two forms are the same in both
+ * threads: the same coefficients, uniform, and no definition of an atom on a
+ * path from one access to the other with no synchronization between. */
+static bool same_rest(const race *r, const access *a, const access *b)
+{
+	if (r->rough)
+		return true;
+	if ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1)))
+		return false;
+	for (unsigned k = 0; k < 2; k++) {
+		const px_aff *x = k ? &b->form : &a->form, *y = k ? &a->form : &b->form;
+		for (unsigned i = 0; i < x->nterms; i++) {
+			uint32_t v = x->var[i];
+			if (v < PX_VV_NTHREAD)
+				continue;
+			if (coef_of(y, v) != x->coef[i])
+				return false;
+			if (v < PX_VV_VALUE)
+				continue;
+			px_aff atom = px_value_form_id(&r->va, v - PX_VV_VALUE);
+			if (!px_aff_uniform(&r->va, &atom))
+				return false;
+		}
+	}
+	return true;
+}
+
+/* One thread's side of the solver from its form and box. */
+static void side(solver *q, unsigned k, const px_aff *f, const px_box *box, bool whole_x)
+{
+	static const unsigned var[NSV] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	for (unsigned v = 0; v < NSV; v++) {
+		q->c[k][v] = coef_of(f, var[v]);
+		q->lo[k][v] = box->lo[var[v]];
+		q->hi[k][v] = box->hi[var[v]];
+	}
+	if (whole_x) {
+		q->lo[k][SV_X] += 32 * box->lo[PX_VV_WARP_X];
+		q->hi[k][SV_X] += 32 * box->hi[PX_VV_WARP_X];
+		q->c[k][SV_WARP] = q->lo[k][SV_WARP] = q->hi[k][SV_WARP] = 0;
+	}
+}
+
+static bool x_whole(const px_aff *f, const px_box *box)
+{
+	return coef_of(f, PX_VV_WARP_X) == 32 * coef_of(f, PX_VV_LANE) &&
+	       ((box->lo[PX_VV_LANE] == 0 && box->hi[PX_VV_LANE] == 31) || box->lo[PX_VV_WARP_X] == box->hi[PX_VV_WARP_X]);
+}
+
+/* Two different threads of the boxes whose bytes of a and b overlap: into
+ * t (thread 0 runs a, thread 1 runs b); false when none, or not known. */
+static bool conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	if (!same_rest(r, a, b))
+		return false;
+	if (r->va.launch_assumed)
+		for (unsigned k = 0; k < 2; k++) {
+			const px_aff *x = k ? &b->form : &a->form;
+			if (coef_of(x, PX_VV_TID_Y) || coef_of(x, PX_VV_TID_Z))
+				return false;
+		}
+	solver q = {0};
+	bool whole = x_whole(&a->form, &a->box) && x_whole(&b->form, &b->box);
+	side(&q, 0, &a->form, &a->box, whole);
+	side(&q, 1, &b->form, &b->box, whole);
+	/* b's offset minus a's in [-(b's bytes - 1), a's bytes - 1] */
+	q.lo_d = -(int64_t)(b->bytes - 1) - (b->form.c - a->form.c);
+	q.hi_d = (int64_t)(a->bytes - 1) - (b->form.c - a->form.c);
+	for (unsigned v = 0; v < NSV; v++) {
+		int64_t c0 = q.c[0][v], c1 = q.c[1][v];
+		if (c0 && c0 == c1)
+			q.d[q.nd++] = (dim){c1, q.lo[1][v] - q.hi[0][v], q.hi[1][v] - q.lo[0][v], v, DIFF};
+		else {
+			if (c0)
+				q.d[q.nd++] = (dim){-c0, q.lo[0][v], q.hi[0][v], v, FIRST};
+			if (c1)
+				q.d[q.nd++] = (dim){c1, q.lo[1][v], q.hi[1][v], v, SECOND};
+		}
+		/* a thread whose form leaves v out may take any value of it */
+		if ((!c0 && q.lo[0][v] < q.hi[0][v]) || (!c1 && q.lo[1][v] < q.hi[1][v]) ||
+		    (!c0 && !c1 && q.lo[0][v] != q.lo[1][v]))
+			q.free_diff = true;
+	}
+	bool gave_up = false, found;
+	if (!q.nd) {
+		found = q.lo_d <= 0 && 0 <= q.hi_d && q.free_diff;
+	} else {
+		/* the widest dim is solved, not walked */
+		unsigned wide = 0;
+		for (unsigned i = 1; i < q.nd; i++)
+			if (q.d[i].hi - q.d[i].lo > q.d[wide].hi - q.d[wide].lo)
+				wide = i;
+		dim last = q.d[wide];
+		q.d[wide] = q.d[q.nd - 1];
+		q.d[q.nd - 1] = last;
+		found = search(&q, 0, 0, &gave_up);
+	}
+	if (!found)
+		return false;
+	/* the witness; a variable a thread's form leaves out tells them apart */
+	int64_t u[2][NSV];
+	threads_at(&q, q.nd ? q.x[q.nd - 1] : 0, u);
+	for (unsigned v = 0; v < NSV && !memcmp(u[0], u[1], sizeof u[0]); v++)
+		for (unsigned k = 2; k-- > 0;)
+			if (!q.c[k][v] && q.lo[k][v] < q.hi[k][v] && u[k][v] == u[!k][v]) {
+				u[k][v] = u[k][v] == q.lo[k][v] ? q.lo[k][v] + 1 : q.lo[k][v];
+				break;
+			}
+	for (unsigned k = 0; k < 2; k++) {
+		memset(t[k], 0, sizeof t[k]);
+		t[k][PX_VV_LANE] = whole ? u[k][SV_X] % 32 : u[k][SV_X];
+		t[k][PX_VV_WARP_X] = whole ? u[k][SV_X] / 32 : u[k][SV_WARP];
+		t[k][PX_VV_TID_Y] = u[k][SV_Y];
+		t[k][PX_VV_TID_Z] = u[k][SV_Z];
+	}
+	return true;
+}
+
+static void thread_name(char *buf, size_t size, const int64_t *t)
+{
+	snprintf(buf, size, "(%lld, %lld, %lld)", (long long)(32 * t[PX_VV_WARP_X] + t[PX_VV_LANE]),
+	         (long long)t[PX_VV_TID_Y], (long long)t[PX_VV_TID_Z]);
+}
+
+static const char *verb(const access *a)
+{
+	return a->atomic ? "updates" : a->writes ? "writes" : "reads";
+}
+
+/* The offset of a's thread t, its atoms and block indices left out; whether
+ * it has none. */
+static bool offset_of(const access *a, const int64_t *t, int64_t *off)
+{
+	bool whole = true;
+	*off = a->form.c;
+	for (unsigned i = 0; i < a->form.nterms; i++)
+		if (a->form.var[i] < PX_VV_NTHREAD)
+			*off += a->form.coef[i] * t[a->form.var[i]];
+		else
+			whole = false;
+	return whole;
+}
+
+/* The first (or the last) point both sets hold, or UINT32_MAX. */
+static uint32_t common(const openset *x, const openset *y, bool last)
+{
+	uint32_t found = UINT32_MAX;
+	for (unsigned i = 0, j = 0; i < x->n && j < y->n;)
+		if (x->k[i] < y->k[j]) {
+			i++;
+		} else if (y->k[j] < x->k[i]) {
+			j++;
+		} else {
+			found = x->k[i];
+			if (!last)
+				return found;
+			i++, j++;
+		}
+	return found;
+}
+
+static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	px_diags *d = r->v->d;
+	const px_str name = r->v->m->globals[b->form.base - 1].name;
+	char ta[64], tb[64];
+	thread_name(ta, sizeof ta, t[0]);
+	thread_name(tb, sizeof tb, t[1]);
+	int64_t off_a, off_b;
+	bool whole = offset_of(a, t[0], &off_a) & offset_of(b, t[1], &off_b);
+	long long at = off_a > off_b ? off_a : off_b; /* the first byte both touch */
+	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
+	char op[64], op_a[64];
+	px_node_name(b->n, op, sizeof op);
+	px_node_name(a->n, op_a, sizeof op_a);
+	if (a == b && whole)
+		px_warn(d, b->addr->loc, PX_D_shared_race_self, op, verb(b), (int)name.n, name.s, ta, tb, at);
+	else if (a == b)
+		px_warn(d, b->addr->loc, PX_D_shared_race_self_same, op, verb(b), (int)name.n, name.s, ta, tb);
+	else if (whole)
+		px_warn(d, b->addr->loc, PX_D_shared_race, op, verb(b), (int)name.n, name.s, op_a, line_a, verb(a),
+		        ta, tb, at);
+	else
+		px_warn(d, b->addr->loc, PX_D_shared_race_same, op, verb(b), (int)name.n, name.s, op_a, line_a,
+		        verb(a), ta, tb);
+	if (a != b)
+		px_note(d, a->addr->loc, PX_D_shared_race_first, op_a, verb(a), (int)name.n, name.s);
+	/* the last point both may follow, in text order */
+	uint32_t k = common(&a->open, &b->open, true);
+	if (k && r->sync[k]->kind == PX_N_INST) {
+		char what[64];
+		px_node_name(r->sync[k], what, sizeof what);
+		px_note(d, r->sync[k]->loc, PX_D_shared_race_since, what, line_a, line_b);
+	} else if (k) {
+		px_note(d, r->sync[k]->loc, PX_D_shared_race_since_call, line_a, line_b);
+	} else {
+		px_note(d, r->f->loc, PX_D_shared_race_start, (int)r->f->name.n, r->f->name.s, line_a, line_b);
+	}
+}
+
+static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
+{
+	if (x->kind == PX_O_GROUP || y->kind == PX_O_GROUP) {
+		if (x->kind != y->kind || x->nelems != y->nelems)
+			return false;
+		for (uint32_t i = 0; i < x->nelems; i++)
+			if (!same_value(r, &x->elems[i], &y->elems[i]))
+				return false;
+		return true;
+	}
+	if (x->kind == PX_O_FLOAT || x->kind == PX_O_FBITS)
+		return x->kind == y->kind && x->bits == y->bits;
+	px_aff a = px_value_form(&r->va, x), b = px_value_form(&r->va, y);
+	return px_aff_uniform(&r->va, &a) && px_aff_equal(&a, &b);
+}
+
+/* Two stores of one value every thread holds the same: whichever lands
+ * last, the bytes hold it (a benign race, as GPUVerify tolerates it). */
+static bool benign_writes(const race *r, const access *a, const access *b)
+{
+	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_st] && a->n->nops == 2 &&
+	       b->n->nops == 2 && a->bytes == b->bytes && px_aff_equal(&a->form, &b->form) &&
+	       same_value(r, &a->n->ops[1], &b->n->ops[1]);
+}
+
+/* Whether every thread that runs b ran a just before, with nothing between
+ * that could branch or synchronize. */
+static bool runs_before(const px_node *a, const px_node *b)
+{
+	if (a->has_guard)
+		return false;
+	for (const px_node *n = a->next; n != b; n = n->next)
+		if (!n || n->kind == PX_N_LABEL || n->kind == PX_N_RET || synchronizes(n) ||
+		    (n->kind == PX_N_INST && n->op && (n->op->shape == PX_SHAPE_BRANCH || (n->op->flags & PX_OPF_TERMINATOR))))
+			return false;
+	return true;
+}
+
+/* Benign: two stores of one value that every thread holds alike to the same
+ * place (whichever lands last, the bytes hold it), and a load of the place
+ * such a store of the reading thread's own just wrote (whichever store it
+ * sees, it reads that value), as GPUVerify tolerates them. */
+static bool benign(const race *r, const access *a, const access *b)
+{
+	if (benign_writes(r, a, b))
+		return true;
+	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_ld] && a->n->nops == 2 &&
+	       a->bytes == b->bytes && px_aff_equal(&a->form, &b->form) && same_value(r, &a->n->ops[1], &a->n->ops[1]) &&
+	       runs_before(a->n, b->n);
+}
+
+/* The pairs of accesses that may follow one synchronization point, each
+ * pair once (at the first point both follow), the later in text order as
+ * the one reported; the first conflict of each is reported. Rough: whether
+ * some pair may conflict, reporting nothing. */
+static bool pairs(race *r)
+{
+	bool any = false;
+	uint32_t *at = px_zalloc(r->nsync + 2, sizeof *at), *list;
+	uint8_t *said = px_zalloc(r->nacc, 1);
+	for (uint32_t i = 0; i < r->nacc; i++)
+		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
+			at[r->acc[i].open.k[k] + 2]++;
+	for (uint32_t k = 0; k < r->nsync; k++)
+		at[k + 2] += at[k + 1];
+	list = px_zalloc(at[r->nsync + 1], sizeof *list);
+	for (uint32_t i = 0; i < r->nacc; i++)
+		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
+			list[at[r->acc[i].open.k[k] + 1]++] = i;
+	uint64_t budget = PAIRS;
+	for (uint32_t k = 0; k < r->nsync && budget; k++)
+		for (uint32_t y = at[k]; y < at[k + 1] && budget; y++) {
+			uint32_t j = list[y];
+			access *b = &r->acc[j];
+			if (said[j] || !b->known || px_box_empty(&b->box))
+				continue;
+			for (uint32_t x = at[k]; x <= y && budget; x++, budget--) {
+				access *a = &r->acc[list[x]];
+				int64_t t[2][NVARS];
+				if (!a->known || px_box_empty(&a->box) || a->form.base != b->form.base ||
+				    !(a->writes || b->writes) || (a->atomic && b->atomic) || common(&a->open, &b->open, false) != k ||
+				    (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
+				    !runs(r, b, t[1]))
+					continue;
+				any = true;
+				if (r->rough) {
+					budget = 0;
+					break;
+				}
+				report(r, a, b, t);
+				said[j] = 1;
+				break;
+			}
+		}
+	free(at);
+	free(list);
+	free(said);
+	return any;
+}
+
+/* x and y joined into x (many: more than OPEN points). */
+static void join(openset *x, const openset *y)
+{
+	if (x->many || y->many) {
+		x->many = true;
+		return;
+	}
+	openset z = {0};
+	unsigned i = 0, j = 0;
+	while (i < x->n || j < y->n) {
+		uint32_t v = j == y->n || (i < x->n && x->k[i] <= y->k[j]) ? x->k[i++] : y->k[j++];
+		if (z.n && z.k[z.n - 1] == v)
+			continue;
+		if (z.n == OPEN) {
+			x->many = true;
+			return;
+		}
+		z.k[z.n++] = v;
+	}
+	*x = z;
+}
+
+/* Block b's entry: its predecessors' ends joined (the start's point 0 for
+ * block 0). */
+static openset entry(const px_cfg *g, const openset *out, uint32_t b)
+{
+	openset in = {.n = b == 0};
+	for (uint32_t e = g->pred_at[b]; e < g->pred_at[b + 1]; e++)
+		join(&in, &out[g->pred[e]]);
+	return in;
+}
+
+/* The synchronization points each access may follow with none between: a
+ * forward problem over the blocks whose states are small sets. */
+static void open_sets(race *r)
+{
+	const px_cfg *g = r->g;
+	const uint32_t *first = r->first, *count = r->count;
+	openset *out = px_zalloc(g->nblocks, sizeof *out);
+	bool changed = true;
+	while (changed) {
+		changed = false;
+		for (uint32_t i = 0; i < g->nrpo; i++) {
+			uint32_t b = g->rpo[i];
+			openset end = count[b] ? (openset){.n = 1, .k = {first[b] + count[b] - 1}} : entry(g, out, b);
+			if (memcmp(&end, &out[b], sizeof end)) {
+				out[b] = end;
+				changed = true;
+			}
+		}
+	}
+	for (uint32_t i = 0; i < g->nrpo; i++) {
+		uint32_t b = g->rpo[i], k = first[b];
+		if (!r->has_acc[b])
+			continue;
+		openset cur = entry(g, out, b);
+		const px_node *n = g->first[b];
+		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
+			access *a = is_access_op(n) ? find(r, n) : NULL;
+			if (a) {
+				a->open = cur;
+				a->seen = true;
+			}
+			if (synchronizes(n))
+				cur = (openset){.n = 1, .k = {k++}};
+		}
+	}
+	free(out);
+}
+
+void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
+{
+	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
+		return;
+	race r = {.v = v, .f = f, .g = g};
+	/* one blockwise pass in text order (the points' indices are their
+	 * blocks'): the synchronization points and the accesses that may be of
+	 * shared memory, whose addresses are asked for only when one writes */
+	uint32_t ncand = 0, cap = 0;
+	const px_node **cand = NULL;
+	bool writer = false;
+	r.first = px_zalloc(g->nblocks, sizeof *r.first);
+	r.count = px_zalloc(g->nblocks, sizeof *r.count);
+	r.has_acc = px_zalloc(g->nblocks, 1);
+	r.nsync = 1;
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		const px_node *n = g->first[b];
+		r.first[b] = r.nsync;
+		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
+			if (synchronizes(n)) {
+				r.nsync++;
+				r.count[b]++;
+			}
+			if (!may_share(n))
+				continue;
+			if (ncand == cap) {
+				cap = cap ? 2 * cap : 16;
+				cand = realloc(cand, cap * sizeof *cand);
+				if (!cand)
+					abort();
+			}
+			cand[ncand++] = n;
+			writer |= n->op != &px_ops[PX_OP_ld];
+			r.has_acc[b] = 1;
+		}
+	}
+	if (!writer) {
+		free(cand);
+		free(r.first);
+		free(r.count);
+		free(r.has_acc);
+		return;
+	}
+	bool writes = false;
+	{
+		px_values_init(&r.va, v->m, f);
+		r.acc = px_zalloc(ncand, sizeof *r.acc);
+		r.sync = px_zalloc(r.nsync, sizeof *r.sync);
+		r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
+		for (uint32_t b = 0, k = 1; b < g->nblocks; b++) {
+			const px_node *n = g->first[b];
+			for (uint32_t j = 0; r.count[b] && j < g->len[b]; j++, n = n->next)
+				if (synchronizes(n))
+					r.sync[k++] = n;
+		}
+	}
+	for (uint32_t c = 0; c < ncand; c++) {
+		access a = {0};
+		if (!as_access(&r, cand[c], &a))
+			continue;
+		writes |= a.writes;
+		bool atoms = false;
+		for (unsigned i = 0; i < a.form.nterms; i++)
+			atoms |= a.form.var[i] >= PX_VV_VALUE;
+		if (atoms && r.naid == AIDS)
+			continue; /* past what is followed: unjudged */
+		for (unsigned i = 0; atoms && i < a.form.nterms; i++)
+			if (a.form.var[i] >= PX_VV_VALUE)
+				r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
+		a.aid = atoms ? ++r.naid : 0;
+		r.acc[r.nacc++] = a;
+	}
+	free(cand);
+	/* the lists of the accesses naming each atom */
+	for (uint32_t id = 0; id <= f->nvalues; id++)
+		r.named_at[id + 2] += r.named_at[id + 1];
+	r.named = px_zalloc(r.named_at[f->nvalues + 1], sizeof *r.named);
+	for (uint32_t i = 0; i < r.nacc; i++)
+		for (unsigned k = 0; k < r.acc[i].form.nterms; k++)
+			if (r.acc[i].form.var[k] >= PX_VV_VALUE)
+				r.named[r.named_at[r.acc[i].form.var[k] - PX_VV_VALUE + 1]++] = r.acc[i].aid - 1;
+	if (writes) {
+		for (r.mask = 1; r.mask < 2 * r.nacc; r.mask <<= 1)
+			;
+		r.slot = px_zalloc(r.mask, sizeof *r.slot);
+		r.mask--;
+		for (uint32_t i = 0; i < r.nacc; i++) {
+			uint32_t h = hash(r.acc[i].n, r.mask);
+			while (r.slot[h])
+				h = (h + 1) & r.mask;
+			r.slot[h] = i + 1;
+		}
+		/* first with every access run by the whole launch: a function no
+		 * pair of whose accesses can conflict so needs nothing more */
+		open_sets(&r);
+		r.rough = true;
+		for (uint32_t i = 0; i < r.nacc; i++)
+			r.acc[i].box = r.va.launch, r.acc[i].known = r.acc[i].exact = true;
+		writes = pairs(&r);
+		r.rough = false;
+	}
+	if (writes) {
+		px_facts_init(&r.facts, f, g, 0, cares, NULL);
+		r.reach_base = r.facts.words;
+		r.stale_base = r.reach_base + (r.naid + 63) / 64;
+		r.w = r.stale_base + (r.naid + 63) / 64;
+		uint64_t *start = px_zalloc(r.w, 8);
+		px_facts_start(&r.facts, start);
+		px_flow_check_edges(g, r.w, start, step, edge, &r);
+		free(start);
+		pairs(&r);
+		px_facts_free(&r.facts);
+	}
+	for (uint32_t i = 0; i < r.nacc; i++) {
+		free(r.acc[i].stale);
+		free(r.acc[i].facts);
+	}
+	free(r.acc);
+	free(r.slot);
+	free(r.sync);
+	free(r.named_at);
+	free(r.named);
+	free(r.first);
+	free(r.count);
+	free(r.has_acc);
+	px_values_free(&r.va);
+}
