@@ -532,10 +532,10 @@ static void report(const race *r, const access *a, const access *b, int64_t t[2]
 		px_warn(d, b->addr->loc, PX_D_shared_race_self_same, op, verb(b), (int)name.n, name.s, ta, tb);
 	else if (whole)
 		px_warn(d, b->addr->loc, PX_D_shared_race, op, verb(b), (int)name.n, name.s, op_a, line_a, verb(a),
-		        ta, tb, at);
+		        tb, ta, at);
 	else
 		px_warn(d, b->addr->loc, PX_D_shared_race_same, op, verb(b), (int)name.n, name.s, op_a, line_a,
-		        verb(a), ta, tb);
+		        verb(a), tb, ta);
 	if (a != b)
 		px_note(d, a->addr->loc, PX_D_shared_race_first, op_a, verb(a), (int)name.n, name.s);
 	/* the last point both may follow, in text order */

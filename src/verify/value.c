@@ -495,7 +495,7 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 		if (n->kind == PX_N_INST && n->nres == 1 && n->res[0].kind == PX_O_VALUE && n->res[0].elem < 0)
 			va->def[n->res[0].id] = n;
 	}
-	for (uint32_t id = 0; id < nv; id++) {
+	for (uint32_t id = 0; id < f->nvalues; id++) {
 		if (f->values[id].param && va->ndefs[id])
 			va->ndefs[id] = 2; /* a parameter assigned again: defined twice */
 		if (va->ndefs[id] != 1 || f->values[id].param || f->values[id].count)
