@@ -17,6 +17,7 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_check_proxy_fence(v, f, &g);
 	px_check_tmem_wait(v, f, &g);
 	px_check_tmem_alloc(v, f, &g);
+	px_check_shared_race(v, f, &g);
 	px_cfg_free(&g);
 	px_check_bounds(v, f);
 }

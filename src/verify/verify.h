@@ -153,6 +153,8 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_tmem_wait(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_tmem_alloc(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_mbarrier_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* Shared-memory races between threads (verify/race.c). */
+void px_check_shared_race(px_verifier *v, px_func *f, const struct px_cfg *g);
 /* An mbarrier operation that uses its first operand as the barrier (arrive,
  * wait, expect_tx, ...), and mbarrier.init with its operand. */
 bool px_uses_mbarrier(const px_node *n);

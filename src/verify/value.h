@@ -1,0 +1,124 @@
+/* The value analysis every check asks: each integer value of a function as an
+ * affine form over the thread and block indices, the kernel's parameters, the
+ * values it cannot see through (a loop's induction value, a load) and a
+ * constant, plus the module variable an address points into. It answers what
+ * a value or an address is (its form), its constant when it has one, what it
+ * is known to be a multiple of, its range over the launch shape, whether every
+ * thread of the CTA holds the same, and what a branch on a comparison says
+ * about the thread indices (a branch on %tid.x < 16 bounds %tid.x below it).
+ *
+ * A value defined by one statement has the form of that statement: mov, add,
+ * sub, neg, shl, mul (.lo, .wide), mad (.lo, .wide), cvt and cvta of integers
+ * are followed; so are shr, div and rem by a power of two and an `and` with
+ * one less than one, and or and xor of a constant below what the rest is a
+ * multiple of, where the split is exact (%tid.x >> 5 is the warp's index). A
+ * value defined by several statements (a loop's induction value), a parameter
+ * and any other result is a variable of its own (an atom).
+ *
+ * The arithmetic is on integers: a form assumes the computation does not wrap
+ * (an address or an index into a variable does not). %tid.x is 32 * warp +
+ * lane, two variables, so that a shift of %tid.x by 5 is a form too; %laneid
+ * is the lane when warps are runs of 32 along x (reqntid's x size is a
+ * multiple of 32, the block has one dimension, or no reqntid is written: then
+ * it is assumed, as the uniformity check does). */
+#ifndef PX_VERIFY_VALUE_H
+#define PX_VERIFY_VALUE_H
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "front/ir.h"
+
+/* The variables of a form. Those below PX_VV_NTHREAD differ from thread to
+ * thread of a CTA; the others up to PX_VV_VALUE are the same in a CTA. */
+enum {
+	PX_VV_LANE,    /* %tid.x mod 32 (%laneid too when warps are runs of 32 along x) */
+	PX_VV_WARP_X,  /* %tid.x / 32: %tid.x is 32 * PX_VV_WARP_X + PX_VV_LANE */
+	PX_VV_TID_Y,
+	PX_VV_TID_Z,
+	PX_VV_NTHREAD,
+	PX_VV_CTAID_X = PX_VV_NTHREAD,
+	PX_VV_CTAID_Y,
+	PX_VV_CTAID_Z,
+	PX_VV_NTID_X,  /* the block's sizes, when no reqntid gives them */
+	PX_VV_NTID_Y,
+	PX_VV_NTID_Z,
+	PX_VV_NCTAID_X,
+	PX_VV_NCTAID_Y,
+	PX_VV_NCTAID_Z,
+	PX_VV_VALUE,   /* PX_VV_VALUE + id: value id as an atom */
+};
+
+enum { PX_AFF_TERMS = 6 };
+
+/* c + sum coef[i] * var[i], plus the address of module variable base - 1
+ * when base is not 0. known false: the analysis cannot say (the rest is
+ * meaningless). Terms are sorted by var, none with a zero coefficient. */
+typedef struct px_aff {
+	bool known;
+	uint8_t nterms;
+	uint32_t base;
+	int64_t c;
+	uint32_t var[PX_AFF_TERMS];
+	int64_t coef[PX_AFF_TERMS];
+} px_aff;
+
+/* What the thread (and block) variables may be: lo[v] .. hi[v] inclusive; a
+ * box with some thread variable's lo above its hi holds no thread. */
+typedef struct px_box {
+	int64_t lo[PX_VV_VALUE], hi[PX_VV_VALUE];
+} px_box;
+
+typedef struct px_values {
+	const px_module *m;
+	const px_func *f;
+	px_aff *form;      /* per value */
+	uint8_t *ndefs;    /* per value: the statements that define it, up to 2 */
+	const px_node **def; /* per value: the one statement that defines it, or NULL */
+	uint8_t *varies;   /* per value: 1 when threads of a CTA may hold different ones */
+	uint8_t *mult;     /* per value: log2 of the power of two it is known a multiple of (64: it is 0) */
+	uint8_t *sreg;     /* per special register: its PX_VV_* variable, or 0xff */
+	px_box launch;     /* the launch shape: reqntid, else maxntid, else assumed (launch_assumed) */
+	bool split_x;      /* %tid.x is 32 * PX_VV_WARP_X + PX_VV_LANE */
+	bool launch_assumed; /* neither reqntid nor maxntid: up to 1024 threads along x, y and z unknown */
+} px_values;
+
+void px_values_init(px_values *va, const px_module *m, const px_func *f);
+void px_values_free(px_values *va);
+
+/* The form of an operand: a value, an integer literal, a special register, a
+ * variable's address (@name, a module variable). */
+px_aff px_value_form(const px_values *va, const px_opnd *o);
+/* The form of an address operand [base + off] (known false for an indexed
+ * one, [%tmap, (...)]). */
+px_aff px_value_addr(const px_values *va, const px_opnd *o);
+/* The constant an operand holds (a form with no terms and no base). */
+bool px_value_const(const px_values *va, const px_opnd *o, int64_t *c);
+/* What a form is known to be a multiple of, in bytes (a power of two; the
+ * variable's alignment counts for an address), 0 when nothing is known. */
+uint64_t px_aff_multiple(const px_values *va, const px_aff *a);
+/* The range of a form (its base left out) with its thread and block
+ * variables in box (NULL: the launch shape): false when some term is an atom
+ * or a block variable with no bound. */
+bool px_aff_range(const px_values *va, const px_aff *a, const px_box *box, int64_t *lo, int64_t *hi);
+/* Whether every thread of the CTA holds the same form (no thread variable,
+ * no atom that varies). */
+bool px_aff_uniform(const px_values *va, const px_aff *a);
+/* Whether two forms are the same (both known). */
+bool px_aff_equal(const px_aff *a, const px_aff *b);
+/* Whether box holds no thread. */
+bool px_box_empty(const px_box *box);
+/* Narrow box to the threads where predicate pred is truth: true when box says
+ * it exactly (or pred is the same in every thread, which narrows nothing);
+ * false when pred varies from thread to thread in a way a box cannot hold. */
+bool px_value_guard(const px_values *va, uint32_t pred, bool truth, px_box *box);
+/* The same, where the threads need not make a box: box becomes the least
+ * box that holds them, and *exact is cleared when it holds others too. */
+bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box *box, bool *exact);
+/* Whether predicate pred is truth in the thread whose variables are thread
+ * (indexed by PX_VV_*, below PX_VV_NTHREAD): 1 yes, 0 no, -1 not known. */
+int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread);
+/* The number of bytes an access n reads or writes at its one address (its
+ * type times its vector width), or 0 when it has no such size. */
+unsigned px_access_bytes(const px_node *n);
+
+#endif
