@@ -94,6 +94,7 @@ typedef struct px_sreg {
 	uint16_t sm, ptx; /* lowest SM and PTX ISA version */
 	uint64_t targets; /* bit i: px_targets[i] has it */
 	uint8_t varies;   /* PX_VARIES_*: which threads may read different values (sregs.yaml's varies:) */
+	bool fixed;       /* a thread reads the same value every time (sregs.yaml's fixed:) */
 } px_sreg;
 enum {
 	PX_VARIES_CTA,    /* the same in the whole CTA */

@@ -14,11 +14,22 @@
  * defined before each of their reads in their own block. A definition under
  * a guard counts as one (the guard is not followed). The vectors are made for
  * a slice of the values at a time, so memory stays bounded in a function with
- * many blocks and many such values. */
+ * many blocks and many such values.
+ *
+ * A read that the first two problems find undefined on some path is asked
+ * again with the guard facts (verify/facts.h): a value defined under `if
+ * warp == 0` and read under a second `if warp == 0` is defined on every path
+ * that can run, since no thread takes the first branch one way and the second
+ * the other. Per such value and fact, "undefined on some path on which no
+ * branch went against the fact" (and one bit with no fact, the first problem
+ * again); a read is quiet when its guard's fact or a fact every path to it
+ * established has its bit clear. Only the values that would be reported take
+ * part, so a function with none pays nothing. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "verify/cfg.h"
+#include "verify/facts.h"
 #include "verify/verify.h"
 
 /* the most bytes of vectors at once (two vectors a block per slice) */
@@ -198,7 +209,170 @@ static void block_defs(void *ctx, uint64_t *s, uint32_t b)
 	}
 }
 
-/* The two problems for candidates lo .. hi - 1, then their reads. */
+/* The guard facts' second look at the suspects (see the top). */
+typedef struct guarded {
+	px_facts facts;
+	const px_func *f;
+	uint32_t *sus;            /* per value: 1 + its suspect index, or 0 */
+	uint32_t nsus, per;       /* per: bits a suspect (a fact each, then none) */
+	const px_node *at;        /* the statement being read */
+	uint64_t *state;          /* the state at it */
+	const px_node **found;    /* per suspect: the first read still undefined, or NULL */
+	px_loc *found_loc;
+	bool hit;
+} guarded;
+
+static inline size_t ubit(const guarded *q, uint32_t j, uint32_t f)
+{
+	return q->facts.words * 64 + (size_t)j * q->per + f;
+}
+
+static inline bool uget(const guarded *q, const uint64_t *s, uint32_t j, uint32_t f)
+{
+	return bit(s, (uint32_t)ubit(q, j, f));
+}
+
+static inline void uput(const guarded *q, uint64_t *s, uint32_t j, uint32_t f, bool on)
+{
+	size_t i = ubit(q, j, f);
+	s[i >> 6] = on ? s[i >> 6] | (uint64_t)1 << (i & 63) : s[i >> 6] & ~((uint64_t)1 << (i & 63));
+}
+
+static void touch(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	guarded *q = ctx;
+	q->hit = q->hit || q->sus[id];
+}
+
+static bool touches(void *ctx, const px_node *n)
+{
+	guarded *q = ctx;
+	q->hit = false;
+	px_node_reads(n, touch, q);
+	px_node_writes(n, touch, q);
+	return q->hit;
+}
+
+static void guarded_read(void *ctx, uint32_t id, px_loc loc)
+{
+	guarded *q = ctx;
+	uint32_t j = q->sus[id];
+	if (!j-- || q->found[j] || !uget(q, q->state, j, q->per - 1))
+		return;
+	uint32_t g = px_facts_guard(&q->facts, q->at);
+	if (g < q->facts.nfacts && !uget(q, q->state, j, g))
+		return;
+	for (uint32_t f = 0; f < q->facts.nfacts; f++)
+		if (px_facts_holds(&q->facts, q->state, f) && !uget(q, q->state, j, f))
+			return;
+	q->found[j] = q->at;
+	q->found_loc[j] = loc;
+}
+
+static void guarded_def(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	guarded *q = ctx;
+	if (q->sus[id])
+		for (uint32_t f = 0; f < q->per; f++)
+			uput(q, q->state, q->sus[id] - 1, f, false);
+}
+
+static void guarded_step(void *ctx, uint64_t *s, const px_node *n, bool report)
+{
+	guarded *q = ctx;
+	q->at = n;
+	q->state = s;
+	if (report)
+		px_node_reads(n, guarded_read, q);
+	uint32_t k = px_facts_step(&q->facts, s, n);
+	for (uint32_t j = 0; k && j < q->nsus; j++) /* the predicate is computed anew: its branches say nothing */
+		for (uint32_t f = 2 * (k - 1); f < 2 * k; f++)
+			uput(q, s, j, f, uget(q, s, j, q->per - 1));
+	px_node_writes(n, guarded_def, q);
+}
+
+static void guarded_edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
+{
+	guarded *q = ctx;
+	uint32_t against = px_facts_edge(&q->facts, s, from, to);
+	for (uint32_t j = 0; against < q->facts.nfacts && j < q->nsus; j++)
+		uput(q, s, j, against, false);
+}
+
+/* The block that holds statement n. */
+static uint32_t block_of(const px_cfg *g, const px_node *n)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		const px_node *x = g->first[b];
+		for (uint32_t i = 0; i < g->len[b]; i++, x = x->next)
+			if (x == n)
+				return b;
+	}
+	return 0;
+}
+
+/* Reports the suspects that the guard facts do not clear, at their first
+ * read still undefined; out holds the first two problems' states for
+ * candidates lo .. (stride words a block). When the facts would not fit the
+ * budget it reports nothing, and the suspects are reported as before. */
+static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus, const uint64_t *out, size_t stride,
+                           uint32_t lo)
+{
+	guarded q = {.f = c->f, .nsus = nsus};
+	q.sus = px_zalloc(c->f->nvalues + 1, sizeof *q.sus);
+	for (uint32_t j = 0; j < nsus; j++)
+		q.sus[c->cand_val[suspects[j]]] = j + 1;
+	px_facts_init(&q.facts, c->f, c->g, 0, touches, &q);
+	q.per = q.facts.nfacts + 1;
+	size_t w = q.facts.words + ((size_t)nsus * q.per + 63) / 64;
+	bool fits = q.facts.nfacts && w * 8 * 2 * (c->g->nblocks ? c->g->nblocks : 1) <= VECTOR_BUDGET;
+	if (fits) {
+		q.found = px_zalloc(nsus, sizeof *q.found);
+		q.found_loc = px_zalloc(nsus, sizeof *q.found_loc);
+		uint64_t *start = px_zalloc(w, 8);
+		px_facts_start(&q.facts, start);
+		for (uint32_t j = 0; j < nsus; j++)
+			for (uint32_t f = 0; f < q.per; f++)
+				uput(&q, start, j, f, true);
+		px_flow_check_edges(c->g, w, start, guarded_step, guarded_edge, &q);
+		free(start);
+		for (uint32_t j = 0; j < nsus; j++) {
+			uint32_t k = suspects[j];
+			c->reported[k] = 1;
+			if (!q.found[j])
+				continue;
+			exposed r = {block_of(c->g, q.found[j]), k, q.found_loc[j]};
+			bool some_def = false;
+			for (uint32_t e = c->g->pred_at[r.block]; e < c->g->pred_at[r.block + 1]; e++)
+				some_def = some_def || bit(out + (size_t)c->g->pred[e] * stride + stride / 2, k - lo);
+			report(c, &r, !some_def, some_def ? bypass(c, out, stride, lo, r.block, k) : NULL);
+		}
+		free(q.found);
+		free(q.found_loc);
+	}
+	px_facts_free(&q.facts);
+	free(q.sus);
+}
+
+/* Whether exposed read r finds its candidate undefined on some path, and
+ * defined on some: out holds the states at the blocks' ends. */
+static bool maybe_at(const defcheck *c, const exposed *r, const uint64_t *out, size_t w, uint32_t lo, bool *some_def)
+{
+	bool maybe = r->block == 0;
+	*some_def = false;
+	for (uint32_t e = c->g->pred_at[r->block]; e < c->g->pred_at[r->block + 1]; e++) {
+		const uint64_t *p = out + (size_t)c->g->pred[e] * 2 * w;
+		maybe = maybe || bit(p, r->cand - lo);
+		*some_def = *some_def || bit(p + w, r->cand - lo);
+	}
+	return maybe;
+}
+
+/* The two problems for candidates lo .. hi - 1, then their reads: a
+ * candidate whose first read undefined on some path is defined on another
+ * is a suspect the guard facts look at again. */
 static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 {
 	defslice sl = {c, lo, hi, (hi - lo + 63) / 64};
@@ -206,21 +380,31 @@ static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 	uint64_t *start = px_zalloc(2 * w, 8);
 	memset(start, 0xff, w * 8); /* at the start every candidate is undefined */
 	uint64_t *out = px_flow_solve(c->g, 2 * w, start, block_defs, &sl); /* at each block's end */
+	uint32_t *suspects = px_zalloc(hi - lo, sizeof *suspects), nsus = 0;
+	uint8_t *first = px_zalloc(hi - lo, 1);
 	for (uint32_t i = 0; i < c->nreads; i++) {
 		const exposed *r = &c->reads[i];
-		if (r->cand < lo || r->cand >= hi || !c->g->reached[r->block] || c->reported[r->cand])
+		bool some_def;
+		if (r->cand < lo || r->cand >= hi || !c->g->reached[r->block] || c->reported[r->cand] ||
+		    first[r->cand - lo] || !maybe_at(c, r, out, w, lo, &some_def))
 			continue;
-		bool maybe = r->block == 0, some_def = false;
-		for (uint32_t e = c->g->pred_at[r->block]; e < c->g->pred_at[r->block + 1]; e++) {
-			const uint64_t *p = out + (size_t)c->g->pred[e] * 2 * w;
-			maybe = maybe || bit(p, r->cand - lo);
-			some_def = some_def || bit(p + w, r->cand - lo);
-		}
-		if (!maybe)
+		first[r->cand - lo] = 1;
+		if (some_def)
+			suspects[nsus++] = r->cand;
+	}
+	if (nsus)
+		report_guarded(c, suspects, nsus, out, 2 * w, lo);
+	for (uint32_t i = 0; i < c->nreads; i++) {
+		const exposed *r = &c->reads[i];
+		bool some_def;
+		if (r->cand < lo || r->cand >= hi || !c->g->reached[r->block] || c->reported[r->cand] ||
+		    !maybe_at(c, r, out, w, lo, &some_def))
 			continue;
 		c->reported[r->cand] = 1;
 		report(c, r, !some_def, some_def ? bypass(c, out, 2 * w, lo, r->block, r->cand) : NULL);
 	}
+	free(first);
+	free(suspects);
 	free(out);
 	free(start);
 }

@@ -10,7 +10,15 @@
  *
  * The predicates followed are those that guard a statement the check cares
  * about, or that a forward branch jumping over such a statement (the shape
- * of an if) tests: the facts stay few. */
+ * of an if) tests: the facts stay few.
+ *
+ * A predicate is steady when its one definition compares values a thread
+ * always computes the same (literals, parameters, fixed special registers as
+ * data/sregs.yaml marks them, and values defined once from such by an
+ * operation that reads no memory and no other thread); computing it again
+ * gives the value it had, so it forgets nothing, and two steady predicates
+ * made by the same comparison of the same operands are one predicate (the
+ * warp index tested at the top and again at the end of a kernel). */
 #ifndef PX_VERIFY_FACTS_H
 #define PX_VERIFY_FACTS_H
 #include <stdbool.h>
@@ -23,12 +31,15 @@ typedef struct px_facts {
 	const px_cfg *g;
 	uint32_t *key;  /* per value: 1 + its predicate index, 0 not followed */
 	uint32_t *pred; /* per predicate index: its value */
+	uint8_t *steady; /* per predicate index: 1 when it is steady (see above) */
 	uint32_t nfacts; /* 2 per followed predicate; nfacts itself names no fact */
 	size_t base;    /* the first word of the facts' bits in a state */
 	size_t words;
 } px_facts;
 
-void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, bool (*cares)(const px_node *));
+/* cares(ctx, n): whether the check looks at statement n. */
+void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
+                   bool (*cares)(void *ctx, const px_node *n), void *ctx);
 void px_facts_free(px_facts *x);
 /* The predicate (value) fact f is about, true or false as f & 1 says. */
 static inline uint32_t px_facts_value(const px_facts *x, uint32_t f) { return x->pred[f / 2]; }
@@ -41,6 +52,13 @@ uint32_t px_facts_edge(const px_facts *x, uint64_t *s, uint32_t from, uint32_t t
 /* A statement's effect: when it redefines a followed predicate, both of its
  * facts are forgotten and 1 + the predicate's index is returned, else 0. */
 uint32_t px_facts_step(const px_facts *x, uint64_t *s, const px_node *n);
+/* Whether every path to the point established fact f. */
+static inline bool px_facts_holds(const px_facts *x, const uint64_t *s, uint32_t f)
+{
+	return !(s[x->base + (f >> 6)] >> (f & 63) & 1);
+}
+/* The fact n's guard says, else nfacts. */
+uint32_t px_facts_guard(const px_facts *x, const px_node *n);
 /* The fact under which n runs: its guard's, else the first fact every path
  * to it established, else nfacts (every thread that reaches it). */
 uint32_t px_facts_of(const px_facts *x, const uint64_t *s, const px_node *n);

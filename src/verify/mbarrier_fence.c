@@ -36,8 +36,9 @@ typedef struct mfence {
 	uint8_t *said;        /* per barrier */
 } mfence;
 
-static bool cares(const px_node *n)
+static bool cares(void *ctx, const px_node *n)
 {
+	(void)ctx;
 	return px_is_mbarrier_init(n) || px_uses_mbarrier(n);
 }
 
@@ -84,7 +85,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		memset(s + m->base, 0, (m->w - m->base) * 8);
 		return;
 	}
-	if (!cares(n) || !n->nops)
+	if (!cares(NULL, n) || !n->nops)
 		return;
 	uint32_t b = barrier_of(m, n);
 	if (!b--)
@@ -113,10 +114,10 @@ void px_check_mbarrier_fence(px_verifier *v, px_func *f, const px_cfg *g)
 	m.bar = px_zalloc(v->m->nglobals + 1, sizeof *m.bar);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
-		if (cares(n) && n->nops && (t = px_points_target(&m.points, &n->ops[0])) && !m.bar[t - 1])
+		if (cares(NULL, n) && n->nops && (t = px_points_target(&m.points, &n->ops[0])) && !m.bar[t - 1])
 			m.bar[t - 1] = ++m.nbars;
 	}
-	px_facts_init(&m.facts, f, g, 0, cares);
+	px_facts_init(&m.facts, f, g, 0, cares, NULL);
 	if (m.nbars && m.facts.nfacts) {
 		m.base = m.facts.words;
 		m.w = m.base + ((size_t)m.nbars * m.facts.nfacts + 63) / 64;

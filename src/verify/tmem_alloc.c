@@ -42,8 +42,9 @@ static bool is_dealloc(const px_node *n)
 	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_tcgen05_dealloc];
 }
 
-static bool cares(const px_node *n)
+static bool cares(void *ctx, const px_node *n)
 {
+	(void)ctx;
 	return is_alloc(n) || is_dealloc(n);
 }
 
@@ -119,7 +120,7 @@ void px_check_tmem_alloc(px_verifier *v, px_func *f, const px_cfg *g)
 	if (!px_cfg_has(g, PX_OP_tcgen05_alloc) || !f->is_kernel)
 		return;
 	tmem_alloc t = {.v = v};
-	px_facts_init(&t.facts, f, g, 0, cares);
+	px_facts_init(&t.facts, f, g, 0, cares, NULL);
 	t.tags = t.facts.words;
 	t.w = t.tags + (t.facts.nfacts + 1 + 63) / 64;
 	t.alloc = px_zalloc(t.facts.nfacts + 1, sizeof *t.alloc);

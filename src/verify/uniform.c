@@ -15,10 +15,14 @@
  *
  * Control that a branch on a varying condition makes diverge stays so until
  * the branch's immediate post-dominator (where every path from it meets
- * again, or the function's exit). A CTA barrier excuses threads that leave:
- * a branch one of whose ways reaches the exit with no CTA barrier on any path
- * (an early return) does not make it diverge, since threads that exit release
- * the barriers they hold up.
+ * again, or the function's exit). A CTA barrier without a thread count
+ * excuses threads that leave: a branch one of whose ways reaches the exit
+ * with no CTA barrier on any path (an early return) does not make it
+ * diverge, since threads that exit release the barriers they hold up. An
+ * aligned one does not (-Wbarrier-exit, its own option): the ISA leaves an
+ * aligned barrier undefined in code not every thread of the CTA reaches,
+ * and CUDA's __syncthreads is one. A barrier with a count is never excused:
+ * exiting threads release only barriers that wait for all threads.
  *
  * The levels only rise, a block's control level is raised by a region walk
  * at most once per level per branch, and each round reads every statement
@@ -31,6 +35,18 @@
 #include "verify/verify.h"
 
 enum { CTA, WARPGROUP, WARP, THREAD };
+
+/* One hazard: statements that the same cause (a branch, or a guard value)
+ * makes wrong the same way are one warning, at the first of them, with a
+ * note that counts the rest. */
+typedef struct finding {
+	unsigned diag;
+	const void *cause; /* the branch node, or the guard's value record */
+	const px_node *first, *last, *from;
+	const char *why;
+	uint32_t more;
+	bool guarded;      /* the cause is the statements' own guard */
+} finding;
 
 typedef struct uni {
 	px_verifier *v;
@@ -50,6 +66,8 @@ typedef struct uni {
 	uint32_t *stack;
 	uint32_t *seen;      /* per block: the walk that last saw it */
 	uint32_t walk;       /* the walk under way */
+	finding *found;      /* the hazards, one per cause and message */
+	uint32_t nfound, cap_found;
 	bool x32, x128;      /* the block's x size is a multiple of 32, of 128 */
 	bool changed;
 } uni;
@@ -452,6 +470,29 @@ static void solve(uni *u)
 	} while (u->changed);
 }
 
+static void found(uni *u, unsigned diag, const px_node *n, const px_node *from, const char *why)
+{
+	const void *cause = from == n ? (const void *)&u->f->values[n->guard] : (const void *)from;
+	for (uint32_t i = u->nfound; i-- > 0;) {
+		finding *x = &u->found[i];
+		if (x->diag != diag || x->cause != cause)
+			continue;
+		x->more++;
+		if (n->oploc.pos < x->first->oploc.pos)
+			x->first = n;
+		if (n->oploc.pos > x->last->oploc.pos)
+			x->last = n;
+		return;
+	}
+	if (u->nfound == u->cap_found) {
+		u->cap_found = u->cap_found ? 2 * u->cap_found : 16;
+		u->found = realloc(u->found, u->cap_found * sizeof *u->found);
+		if (!u->found)
+			abort();
+	}
+	u->found[u->nfound++] = (finding){diag, cause, n, n, from, why, 0, from == n};
+}
+
 /* The note that says why control differs at a statement: the branch that
  * made it differ, or the statement's own guard. */
 static void why_note(uni *u, const px_node *branch, const char *why, const px_node *n)
@@ -468,6 +509,18 @@ static void why_note(uni *u, const px_node *branch, const char *why, const px_no
 	px_note(u->v->d, branch->loc, PX_D_divergent_branch, lc.line, lc.col, why ? why : "a value that differs between threads");
 }
 
+static void report(uni *u)
+{
+	for (uint32_t i = 0; i < u->nfound; i++) {
+		const finding *x = &u->found[i];
+		px_warn(u->v->d, x->first->oploc, x->diag, x->first->op->name);
+		why_note(u, x->guarded ? x->first : x->from, x->why, x->first);
+		if (x->more)
+			px_note(u->v->d, x->last->oploc, PX_D_hazard_more, x->more, x->more == 1 ? "" : "s",
+			        px_module_line(u->v->m, x->last->oploc));
+	}
+}
+
 static bool full_mask(const px_node *n)
 {
 	if (!n->nops)
@@ -478,6 +531,8 @@ static bool full_mask(const px_node *n)
 
 static bool is_aligned(const px_node *n)
 {
+	if (n->op->flags & PX_OPF_ALIGNED)
+		return true;
 	for (unsigned i = 0; i < n->op->nslots; i++)
 		if (px_slot_tok(n->op, n->slot, i) == PX_TOK_aligned)
 			return true;
@@ -494,35 +549,26 @@ static void check_node(uni *u, const px_node *n, uint32_t b)
 	uint8_t c = u->ctrl[b] > guard ? u->ctrl[b] : guard;
 	const px_node *from = u->ctrl[b] >= guard ? u->ctrl_from[b] : n;
 	const char *why = u->ctrl[b] >= guard ? u->ctrl_why[b] : gwhy;
-	px_diags *d = u->v->d;
-	const char *name = n->op->name;
 	if (fl & PX_OPF_CTA_BARRIER) {
 		if (n->nops < n->op->noperands) { /* no thread count: the whole CTA */
 			uint8_t cb = u->ctrl_bar[b] > guard ? u->ctrl_bar[b] : guard;
-			if (cb == CTA)
-				return;
-			px_warn(d, n->oploc, PX_D_divergent_barrier, name);
-			why_note(u, u->ctrl_bar[b] >= guard ? u->bar_from[b] : n, u->ctrl_bar[b] >= guard ? u->bar_why[b] : gwhy, n);
+			if (cb > CTA)
+				found(u, PX_D_divergent_barrier, n, u->ctrl_bar[b] >= guard ? u->bar_from[b] : n,
+				      u->ctrl_bar[b] >= guard ? u->bar_why[b] : gwhy);
+			else if (c > CTA && is_aligned(n)) /* only threads that exit skip it */
+				found(u, PX_D_barrier_exit, n, from, why);
 		} else if (c > WARP) {
-			px_warn(d, n->oploc, PX_D_divergent_barrier_count, name);
-			why_note(u, from, why, n);
+			found(u, PX_D_divergent_barrier_count, n, from, why);
 		}
 		return;
 	}
 	if (fl & PX_OPF_WARPGROUP) {
-		if (c > WARPGROUP) {
-			px_warn(d, n->oploc, PX_D_divergent_warpgroup, name);
-			why_note(u, from, why, n);
-		}
+		if (c > WARPGROUP)
+			found(u, PX_D_divergent_warpgroup, n, from, why);
 		return;
 	}
-	if (((fl & PX_OPF_WARP_COLLECTIVE) && full_mask(n)) || is_aligned(n)) {
-		if (c > WARP) {
-			px_warn(d, n->oploc, (fl & PX_OPF_WARP_COLLECTIVE) ? PX_D_divergent_warp_mask : PX_D_divergent_aligned,
-			        name);
-			why_note(u, from, why, n);
-		}
-	}
+	if ((((fl & PX_OPF_WARP_COLLECTIVE) && full_mask(n)) || is_aligned(n)) && c > WARP)
+		found(u, (fl & PX_OPF_WARP_COLLECTIVE) ? PX_D_divergent_warp_mask : PX_D_divergent_aligned, n, from, why);
 }
 
 /* Whether n needs threads to arrive together (what check_node looks at). */
@@ -568,6 +614,8 @@ void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
 		for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
 			check_node(&u, n, b);
 	}
+	report(&u);
+	free(u.found);
 	free(u.lvl);
 	free(u.why);
 	free(u.xal);

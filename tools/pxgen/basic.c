@@ -335,7 +335,7 @@ static uint64_t entry_targets(const ynode *e, unsigned *sm)
 
 void read_sregs(void)
 {
-	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", "varies", NULL};
+	static const char *const keys[] = {"name", "type", "sm", "ptx", "sm_max", "arch", "targets", "varies", "fixed", NULL};
 	/* PX_VARIES_* of tables.h, in order */
 	static const char *const varies[] = {"cta", "thread", "warp", "tid_x", "tid_yz", NULL};
 	ynode *root = root_list("sregs.yaml");
@@ -369,6 +369,8 @@ void read_sregs(void)
 			if (!varies[s->varies])
 				fail(v, "varies is cta, thread, warp, tid_x or tid_yz, not '%s'", w);
 		}
+		if ((v = map_get(e, "fixed")))
+			s->fixed = to_bool(v, "fixed");
 	}
 }
 

@@ -475,10 +475,10 @@ static void emit_sregs(sbuf *c)
 {
 	sb_printf(c, "\n/* special registers (data/sregs.yaml), sorted by name */\nconst px_sreg px_sregs[] = {\n");
 	for (size_t i = 0; i < M.nsregs; i++)
-		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull, %u},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
-		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets, M.sregs[i].varies);
+		sb_printf(c, "\t{\"%s\", %u, %u, %u, 0x%llxull, %u, %u},\n", M.sregs[i].name, M.sregs[i].type, M.sregs[i].sm,
+		          M.sregs[i].ptx, (unsigned long long)M.sregs[i].targets, M.sregs[i].varies, M.sregs[i].fixed);
 	if (!M.nsregs)
-		sb_printf(c, "\t{NULL, 0, 0, 0, 0, 0},\n");
+		sb_printf(c, "\t{NULL, 0, 0, 0, 0, 0, 0},\n");
 	sb_printf(c, "};\nconst unsigned px_nsregs = %zu;\n", M.nsregs);
 	const char **names = xrealloc(NULL, (M.nsregs + 1) * sizeof *names);
 	for (size_t i = 0; i < M.nsregs; i++)

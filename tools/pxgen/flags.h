@@ -37,6 +37,8 @@
 	X(CTA_GRANULARITY, "its .cta_group is the function's one CTA granularity (tcgen05)") \
 	X(CTA_BARRIER, "a CTA barrier: every thread of the CTA, unless its optional thread count is " \
 	               "given (a node with fewer operands than the op lists has none)") \
+	X(ALIGNED, "executes as .aligned whatever its tokens (bar, bar.cta: barrier's .aligned forms spelt " \
+	           "another way): every thread of the CTA executes the same one") \
 	X(WARP_COLLECTIVE, "the warp's threads together; the last operand is the member mask") \
 	X(WARPGROUP, "the warpgroup's four warps together (wgmma)") \
 	X(THREAD_RESULT, "the results differ from thread to thread, whatever the operands")

@@ -125,6 +125,7 @@ typedef struct sreg_row {
 	const char *name;
 	unsigned type, sm, ptx;
 	unsigned varies; /* index into basic.c's varies names: 0 the same in the whole CTA */
+	bool fixed;      /* a thread reads the same value every time */
 	uint64_t targets;
 } sreg_row;
 
