@@ -77,7 +77,7 @@ static bool ends_threads(const px_node *n)
 
 /* The statements whose guards the facts follow: the accesses, and a guarded
  * ret or exit, after which only the other threads go on. */
-static bool cares(const px_node *n) { return is_access_op(n) || ends_threads(n); }
+static bool cares(void *ctx, const px_node *n) { (void)ctx; return is_access_op(n) || ends_threads(n); }
 
 static bool synchronizes(const px_node *n)
 {
@@ -575,7 +575,7 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 				h = (h + 1) & r.mask;
 			r.slot[h] = i + 1;
 		}
-		px_facts_init(&r.facts, f, g, 0, cares);
+		px_facts_init(&r.facts, f, g, 0, cares, NULL);
 		r.sync_base = r.facts.words;
 		r.reach_base = r.sync_base + (r.nsync + 63) / 64;
 		r.stale_base = r.reach_base + (r.naid + 63) / 64;
