@@ -479,7 +479,7 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f)
 			px_node_writes(n, count_def, va);
 	for (uint32_t id = 0; id < nv; id++) {
 		va->form[id] = variable(PX_VV_VALUE + id);
-		if (f->values[id].param && va->ndefs[id])
+		if (id < f->nvalues && f->values[id].param && va->ndefs[id])
 			va->ndefs[id] = 2; /* a parameter assigned again: defined twice */
 	}
 	/* the forms, in text order; a value defined once by an operation not
