@@ -97,10 +97,10 @@ static uint8_t join_tags(uint8_t a, uint8_t b)
 	return PX_SP_UNKNOWN | (is_window(a) || is_window(b) || ((a | b) & PX_SP_MIXED) ? PX_SP_MIXED : 0);
 }
 
-/* The tag a node gives its first result. */
+/* The tag a node gives its first result (none for a discarded `_`, which names no value). */
 static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node *n)
 {
-	if (!n->var || n->kind != PX_N_INST || n->nres != 1)
+	if (!n->var || n->kind != PX_N_INST || n->nres != 1 || n->res[0].kind != PX_O_VALUE)
 		return PX_SP_UNKNOWN;
 	unsigned op = (unsigned)(n->op - px_ops);
 	int width = f->values[n->res[0].id].type ? px_types[f->values[n->res[0].id].type].width : 0;
