@@ -95,7 +95,7 @@ function module_head(file, comment, key,    tv) {
   split(key, tv, "-")
   print "; " comment " " tv[1] > file
   print "target " tv[1] " ptx " tv[2] > file
-  print "shared @sh : b64[64] align 16" > file
+  print "shared @sh : b64[64] align 128" > file
   ln = 3
   if (key in usegl) { print "global @gl : b64[64] align 16" > file; ln++ }
   if (key in usecn) { print "const @cn : b64[64] align 16" > file; ln++ }
