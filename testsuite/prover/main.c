@@ -47,9 +47,12 @@ static int judge(int argc, char **argv)
 	}
 	if (pv_judge_texts(&j, t, n, argc > 4 && strcmp(argv[4], "whole") == 0))
 		return 1;
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		printf("%s %s%s\n", names[i], t[i].verdict, t[i].whole ? " whole" : "");
+		free(names[i]), free(t[i].ptx), free((char *)t[i].arch), free(t[i].verdict);
+	}
 	printf("asked %zu\n", j.asked);
+	free(names), free(t);
 	return 0;
 }
 

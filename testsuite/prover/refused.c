@@ -7,7 +7,8 @@
 
 static void add(unsigned **v, size_t *n, unsigned x)
 {
-	if ((*n & (*n - 1)) == 0 || !*n)
+	/* room for 4, then doubled each time it is full */
+	if (!*n || (*n >= 4 && (*n & (*n - 1)) == 0))
 		*v = realloc(*v, (*n ? 2 * *n : 4) * sizeof **v);
 	(*v)[(*n)++] = x;
 }
@@ -20,6 +21,8 @@ static int cmp(const void *a, const void *b)
 
 static void uniq(unsigned *v, size_t *n)
 {
+	if (*n < 2) /* v may be NULL, which qsort must not be given */
+		return;
 	qsort(v, *n, sizeof *v, cmp);
 	size_t u = 0;
 	for (size_t i = 0; i < *n; i++)
@@ -28,7 +31,7 @@ static void uniq(unsigned *v, size_t *n)
 	*n = u;
 }
 
-bool pv_has(const unsigned *v, size_t n, unsigned x) { return bsearch(&x, v, n, sizeof x, cmp) != NULL; }
+bool pv_has(const unsigned *v, size_t n, unsigned x) { return n && bsearch(&x, v, n, sizeof x, cmp) != NULL; }
 
 /* "\t.loc 1 23 4": 23 */
 static bool loc_line(const char *l, unsigned *line)

@@ -63,7 +63,8 @@ static size_t add_text(run *r, char *ptx, const char *arch)
 
 static job *add_job(run *r)
 {
-	if ((r->njobs & (r->njobs - 1)) == 0 || !r->njobs)
+	/* room for 64, then doubled each time it is full */
+	if (!r->njobs || (r->njobs >= 64 && (r->njobs & (r->njobs - 1)) == 0))
 		r->jobs = realloc(r->jobs, (r->njobs ? 2 * r->njobs : 64) * sizeof *r->jobs);
 	job *j = &r->jobs[r->njobs++];
 	*j = (job){.top = SIZE_MAX};
@@ -274,6 +275,17 @@ static bool accepted(run *r, job *j, int n, char *out, const char *arch)
 	return true;
 }
 
+static void run_free(run *r)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		pv_case_free(&r->cases[i]);
+	for (size_t i = 0; i < r->njobs; i++)
+		pv_refusals_free(&r->jobs[i].no);
+	for (size_t i = 0; i < r->ntexts; i++)
+		free(r->texts[i].ptx), free(r->texts[i].verdict);
+	free(r->cases), free(r->jobs), free(r->texts);
+}
+
 /* common arguments: SRCDIR CASES PTXAS CACHE JOBS [SAMPLE] */
 static int setup(int argc, char **argv, const char *what, run *r, pv_judge *jd, unsigned *sample)
 {
@@ -343,14 +355,17 @@ int pv_sweep(int argc, char **argv)
 		free(own);
 		pv_refusals_free(&ownno);
 	}
-	if (pv_judge_texts(&jd, r.texts, r.ntexts, true))
+	if (pv_judge_texts(&jd, r.texts, r.ntexts, true)) {
+		run_free(&r);
 		return 1;
+	}
 	for (size_t i = 0; i < r.njobs; i++)
 		judge_sweep_job(&r, &r.jobs[i]);
 	printf("sweep: %zu cases, %u targets%s, %u statement verdicts: %u accepted and assembled, %u refused by both, "
 	       "%u unsound, %u false rejects (%zu texts, %zu given to ptxas, the rest cached)\n",
 	       r.ncases, px_ntargets, sample ? " (sampled)" : "", r.acc + r.rej + r.unsound + r.fr, r.acc, r.rej,
 	       r.unsound, r.fr, r.ntexts, jd.asked);
+	run_free(&r);
 	return r.unsound + r.fr > 0;
 }
 
@@ -438,12 +453,15 @@ int pv_veredge(int argc, char **argv)
 			j->text = add_text(&r, retarget(own, NULL, j->ver), arch);
 		free(own);
 	}
-	if (pv_judge_texts(&jd, r.texts, r.ntexts, false))
+	if (pv_judge_texts(&jd, r.texts, r.ntexts, false)) {
+		run_free(&r);
 		return 1;
+	}
 	for (size_t i = 0; i < r.njobs; i++)
 		judge_edge_job(&r, &r.jobs[i]);
 	printf("veredge: %zu cases one PTX version below ptxemit's%s: %u accepted and assembled, %u lines refused by "
 	       "both, %u unsound, %u false rejects (%zu texts, %zu given to ptxas, the rest cached)\n",
 	       r.njobs, sample ? " (sampled)" : "", r.acc, r.rej, r.unsound, r.fr, r.ntexts, jd.asked);
+	run_free(&r);
 	return r.unsound + r.fr > 0;
 }

@@ -98,6 +98,13 @@ void pv_refusals_free(pv_refusals *no)
 	*no = (pv_refusals){0};
 }
 
+void pv_case_free(pv_case *c)
+{
+	for (int i = 0; i < c->nopts; i++)
+		free(c->opts[i]);
+	free(c->mir), free(c->opts), free(c->name), free(c->src);
+}
+
 int pv_read_cases(const char *srcdir, const char *list, pv_case **cases, size_t *ncases)
 {
 	char *text = pv_read_file(list, NULL);

@@ -15,6 +15,7 @@ typedef struct pv_case {
 
 /* "MIR-PATH [OPTIONS...]" lines of the file list, read with their text */
 int pv_read_cases(const char *srcdir, const char *list, pv_case **cases, size_t *ncases);
+void pv_case_free(pv_case *c);
 
 /* an error at a MIR line */
 typedef struct pv_refusal {
