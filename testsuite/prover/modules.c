@@ -160,8 +160,11 @@ static const char use_fmt[] = "%s\nkernel @k(%%p: ptr global) {\n  ret\n}\n";
 static void variable(const char *what, const char *link, const char *space, const char *type, const char *shape,
                      unsigned align, const char *init)
 {
-	char *decl = pv_printf("%s%s%s @pvv : %s%s%s%s%s", link, *link ? " " : "", space, type, shape,
-	                       align ? pv_printf(" align %u", align) : "", *init ? " = " : "", init);
+	char mal[24] = "", pal[24] = "";
+	if (align)
+		snprintf(mal, sizeof mal, " align %u", align), snprintf(pal, sizeof pal, " .align %u", align);
+	char *decl = pv_printf("%s%s%s @pvv : %s%s%s%s%s", link, *link ? " " : "", space, type, shape, mal,
+	                       *init ? " = " : "", init);
 	char *mir = pv_printf(use_fmt, decl);
 	char *neutral = pv_printf(use_fmt, "global @pvv : b32[4]");
 	const char *plink = strcmp(link, "extern") == 0 ? ".extern " : strcmp(link, "weak") == 0 ? ".weak "
@@ -170,22 +173,21 @@ static void variable(const char *what, const char *link, const char *space, cons
 	char *pinit = pv_strdup(init);
 	for (char *c = pinit; *c; c++)
 		*c = *c == '[' ? '{' : *c == ']' ? '}' : *c;
-	char *ptx = pv_printf("%s.%s%s .%s pvv%s%s%s;", plink, space, align ? pv_printf(" .align %u", align) : "",
-	                      type, shape, *init ? " = " : "", pinit);
+	char *ptx = pv_printf("%s.%s%s .%s pvv%s%s%s;", plink, space, pal, type, shape, *init ? " = " : "", pinit);
 	add(DECLARATIONS, pv_printf("%s: %s", what, decl), mir, neutral, ".visible .global .align 4 .b32 pvv[4];", ptx,
 	    false);
 	free(decl), free(pinit);
 }
 
-/* a signature: a device function's (with a call) or a kernel's */
-static void signature(const char *what, const char *params, const char *result, bool kernel, const char *ptxsig)
+/* a signature: a device function's (with a call) or a kernel's; ptxsig, its PTX, is the item's */
+static void signature(const char *what, const char *params, const char *result, bool kernel, char *ptxsig)
 {
 	char *mir, *neutral;
 	if (kernel) {
 		mir = pv_printf("kernel @k(%s) {\n  ret\n}\n", params);
 		neutral = pv_strdup("kernel @k(%p: u32) {\n  ret\n}\n");
 		add(DECLARATIONS, pv_printf("%s: kernel @k(%s)", what, params), mir, neutral,
-		    ".visible .entry k(\n\t.param .u32 k_param_0\n)", pv_strdup(ptxsig), false);
+		    ".visible .entry k(\n\t.param .u32 k_param_0\n)", ptxsig, false);
 		return;
 	}
 	/* a result is the parameter returned */
@@ -196,7 +198,7 @@ static void signature(const char *what, const char *params, const char *result, 
 	add(DECLARATIONS, pv_printf("%s: func @f(%s)%s%s", what, params, *result ? " -> " : "", result), mir, neutral,
 	    *result ? ".visible .func (.param .b32 func_retval0) f(\n\t.param .b32 f_param_0\n)"
 	            : ".visible .func f(\n\t.param .b32 f_param_0\n)",
-	    pv_strdup(ptxsig), false);
+	    ptxsig, false);
 }
 
 static void declarations(void)
@@ -451,5 +453,12 @@ int pv_modules(int argc, char **argv)
 	printf("modules: %zu constructs, %u targets%s, %zu module verdicts, %zu unjudged, %u unsound, %u false rejects "
 	       "(%zu texts given to ptxas, the rest cached)\n",
 	       nitems, px_ntargets, sample ? " (sampled)" : "", njobs, unjudged, tu, tf, jd.asked);
+	for (size_t k = 0; k < njobs; k++)
+		free(jobs[k].first);
+	for (size_t k = 0; k < ntexts; k++)
+		free(texts[k].ptx), free(texts[k].verdict);
+	for (size_t i = 0; i < nitems; i++)
+		free(items[i].what), free(items[i].mir), free(items[i].neutral), free(items[i].from), free(items[i].to);
+	free(jobs), free(texts), free(items);
 	return tu + tf + unjudged > 0;
 }
