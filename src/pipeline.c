@@ -23,6 +23,7 @@ void px_options_default(px_options *o)
 	o->emit = PX_EMIT_PTX;
 	o->max_errors = 20;
 	o->opt_level = -1;
+	o->warn_off = px_warnings_off;
 }
 
 /* ---- the target ---- */

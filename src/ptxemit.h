@@ -107,8 +107,9 @@ typedef struct px_options {
 	 * 0: 256 MiB. */
 	unsigned long long cache_max;
 	/* The warnings (ptxemit(1)'s -W options; px_options_warning sets them).
-	 * Every warning is on by default. Bit k of a mask is the warning
-	 * px_warning_name(k). */
+	 * Every warning is on by default but those ptxemit(1) says are off
+	 * until -WNAME (px_options_default sets warn_off so). Bit k of a mask
+	 * is the warning px_warning_name(k). */
 	bool no_warnings;          /* -w: no warning is reported */
 	bool warnings_are_errors;  /* -Werror: every warning is an error */
 	uint64_t warn_off;         /* -Wno-NAME */

@@ -25,7 +25,7 @@ typedef struct px_diags {
 	/* where loc statements hold in src (the module lends it like lines):
 	 * each message inside one names that DSL place too; NULL: none */
 	const struct px_dslmap *dsl;
-	/* the warning options in force (NULL: every warning on, none an error) */
+	/* the warning options in force (NULL: px_options_default's) */
 	const px_options *warn;
 	bool dropping;         /* the last warning was dropped: so are its notes */
 } px_diags;

@@ -58,9 +58,9 @@ int px_options_warning(px_options *o, const char *flag)
 px_warning_fate px_warning_decide(const px_options *o, int id)
 {
 	unsigned w = px_diag_texts[id].warning;
-	if (!o)
-		return PX_WARN_REPORT;
 	uint64_t bit = (uint64_t)1 << (w - 1);
+	if (!o) /* the defaults */
+		return px_warnings_off & bit ? PX_WARN_DROP : PX_WARN_REPORT;
 	/* -w silences even a warning -Werror=NAME made an error, as GCC's does */
 	if (o->no_warnings || (o->warn_off & bit))
 		return PX_WARN_DROP;

@@ -145,6 +145,7 @@ extern const px_diag_def px_diag_texts[]; /* indexed by PX_D_* */
 extern const unsigned px_ndiags;
 extern const char *const px_warning_names[]; /* "maybe-uninitialized": -Wmaybe-uninitialized */
 extern const unsigned px_nwarning_names;
+extern const uint64_t px_warnings_off; /* bit k: px_warning_names[k] is off until -WNAME */
 
 /* ---- node flags accepted in property dictionaries (data/flags.yaml) ---- */
 typedef struct px_flag_def {

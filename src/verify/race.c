@@ -1,10 +1,16 @@
 /* Shared-memory races (-Wshared-race): between two points where the CTA
  * synchronizes, a write by one thread and a read or write by another that
- * may touch the same bytes of a shared variable.
+ * may touch the same bytes of a shared variable. Global-memory races
+ * (-Wglobal-race): the same between two threads of a CTA for global memory,
+ * which a CTA barrier orders too, and, in a kernel that reads its CTA's index
+ * (so is launched as several CTAs), between threads of two CTAs anywhere in
+ * the kernel, since nothing in a kernel orders CTAs.
  *
  * The accesses are ld, st, atom and red whose address the value analysis
- * (verify/value.h) knows as a shared variable plus an affine offset, with a
- * size. A forward problem over the blocks gives each one the synchronization
+ * (verify/value.h) knows as a shared or global variable, or a pointer
+ * parameter of global memory (or one a by-value parameter holds), plus an
+ * affine offset, with a size. Two pointer parameters are taken to point to
+ * different memory, as GPUVerify takes them. A forward problem over the blocks gives each one the synchronization
  * points it may follow with no other between (a bit per CTA barrier and one
  * for the start of the function), the atoms of its address defined since such
  * a point, and the guards every path to it passed (verify/facts.h), which
@@ -25,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "diag/diag.h"
 #include "verify/cfg.h"
 #include "verify/facts.h"
 #include "verify/value.h"
@@ -34,7 +41,10 @@
  * access may follow that are kept (more leave it unjudged); AIDS: the
  * accesses whose addresses name an atom that are followed; PAIRS: the pairs
  * of a function looked at. */
-enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_NTHREAD - PX_VV_LANE };
+enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_CTAID_Z + 1 };
+
+/* The memories an access may be of. */
+enum { IN_SHARED = 1, IN_GLOBAL = 2 };
 
 /* Synchronization points, by their index in text order (0: the start). */
 typedef struct openset {
@@ -49,6 +59,10 @@ typedef struct access {
 	px_aff form;
 	unsigned bytes;
 	bool writes, atomic, seen, known, exact;
+	bool per_cta;    /* the threads that run it are alike in every CTA (its guards name no CTA index) */
+	uint8_t mem;     /* IN_SHARED or IN_GLOBAL */
+	uint32_t obj;    /* what it touches: a variable (its base), or past them a pointer (1 + nglobals + its value) */
+	uint32_t ptr;    /* the pointer's PX_VV_VALUE term, or 0 */
 	px_box box;      /* the threads that run it, or (exact false) the least box that holds them */
 	uint64_t *facts; /* not exact: the state of the facts there, to test a thread against */
 	openset open;    /* the synchronization points it may follow with none between */
@@ -74,7 +88,12 @@ typedef struct race {
 	bool rough;               /* every access taken as run by the whole launch, atoms as alike */
 	uint32_t *first, *count;  /* per block: the index of its first synchronization point, and how many */
 	uint8_t *has_acc;         /* per block: it holds an access */
+	uint8_t *said;            /* per access: a race reported at it */
 	uint32_t mask;
+	unsigned mems;            /* the memories checked: shared, and global where -Wglobal-race is on */
+	bool across;              /* the pair asked about is of two CTAs */
+	unsigned grid;            /* the dimensions along which the kernel's CTAs differ (bit 0: x) */
+	const px_node *grid_read; /* the first statement that reads a CTA's index or the grid's size */
 } race;
 
 static bool is_access_op(const px_node *n)
@@ -89,23 +108,26 @@ static bool ends_threads(const px_node *n)
 	       (n->kind == PX_N_RET || (n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TERMINATOR)));
 }
 
-/* The statements whose guards the facts follow: the accesses, and a guarded
- * ret or exit, after which only the other threads go on. */
-/* An access that may be of this CTA's shared memory: of the shared space,
- * or generic. */
-static bool may_share(const px_node *n)
+/* The memories an access may be of: the CTA's shared memory (the shared
+ * space), global memory (the global space), either (generic). */
+static unsigned memories(const px_node *n)
 {
 	if (!is_access_op(n))
-		return false;
+		return 0;
 	int i = px_slot_find(n->op, PX_SN_space);
 	unsigned space = i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
-	return !space || space == PX_TOK_shared || space == PX_TOK_shared__cta;
+	return !space ? IN_SHARED | IN_GLOBAL
+	       : space == PX_TOK_shared || space == PX_TOK_shared__cta ? IN_SHARED
+	       : space == PX_TOK_global                               ? IN_GLOBAL
+	                                                              : 0;
 }
 
+/* The statements whose guards the facts follow: the accesses, and a guarded
+ * ret or exit, after which only the other threads go on. */
 static bool cares(void *ctx, const px_node *n)
 {
-	(void)ctx;
-	return ends_threads(n) || may_share(n);
+	const race *r = ctx;
+	return ends_threads(n) || (memories(n) & r->mems);
 }
 
 static bool synchronizes(const px_node *n)
@@ -120,15 +142,54 @@ static bool synchronizes(const px_node *n)
 	       op == &px_ops[PX_OP_mbarrier_test_wait] || op == &px_ops[PX_OP_mbarrier_try_wait];
 }
 
-/* n as an access of a shared variable the analysis follows, into a. */
+/* A value an address of global memory may be made from: a pointer
+ * parameter, or what ld.param reads (a pointer a by-value parameter holds). */
+static bool is_pointer(const race *r, uint32_t id)
+{
+	const px_func *f = r->f;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i].value == id)
+			return f->params[i].type == PX_T_ptr && (!f->params[i].space || f->params[i].space == PX_TOK_global);
+	const px_node *d = r->va.def[id];
+	return d && r->va.ndefs[id] == 1 && d->kind == PX_N_INST && d->op == &px_ops[PX_OP_ld] &&
+	       px_value_grid_const(&r->va, id);
+}
+
+/* The pointer term of a global address: the one such value it adds whole
+ * (coefficient 1); 0 when there is none or more than one. */
+static uint32_t pointer_of(const race *r, const px_aff *f)
+{
+	uint32_t found = 0;
+	for (unsigned i = 0; i < f->nterms; i++)
+		if (f->var[i] >= PX_VV_VALUE && f->coef[i] == 1 && is_pointer(r, f->var[i] - PX_VV_VALUE)) {
+			if (found)
+				return 0;
+			found = f->var[i];
+		}
+	return found;
+}
+
+/* n as an access of memory the analysis follows, into a. */
 static bool as_access(const race *r, const px_node *n, access *a)
 {
-	if (!may_share(n) || !n->nops || n->ops[0].kind != PX_O_ADDR)
+	unsigned mem = memories(n) & r->mems;
+	if (!mem || !n->nops || n->ops[0].kind != PX_O_ADDR)
 		return false;
 	a->form = px_value_addr(&r->va, &n->ops[0]);
 	a->bytes = px_access_bytes(n);
-	if (!a->form.known || !a->form.base || !a->bytes || a->form.base > r->v->m->nglobals ||
-	    r->v->m->globals[a->form.base - 1].space != PX_SPACE_SHARED) /* a local array is no shared memory */
+	if (!a->form.known || !a->bytes)
+		return false;
+	if (a->form.base) {
+		if (a->form.base > r->v->m->nglobals) /* a local array: the thread's own */
+			return false;
+		unsigned space = r->v->m->globals[a->form.base - 1].space;
+		a->mem = space == PX_SPACE_SHARED ? IN_SHARED : space == PX_SPACE_GLOBAL ? IN_GLOBAL : 0;
+		a->obj = a->form.base;
+	} else if (mem == IN_GLOBAL && (a->ptr = pointer_of(r, &a->form))) {
+		a->mem = IN_GLOBAL;
+		a->obj = r->v->m->nglobals + 1 + (a->ptr - PX_VV_VALUE);
+	}
+	if (!(a->mem & mem))
 		return false;
 	a->n = n;
 	a->addr = &n->ops[0];
@@ -165,12 +226,16 @@ static bool threads_of(const race *r, const uint64_t *s, access *a)
 	const px_node *n = a->n;
 	a->box = r->va.launch;
 	a->exact = true;
+	a->per_cta = !n->has_guard || px_value_guard_per_cta(&r->va, n->guard);
 	if (n->has_guard && !px_value_guard_hull(&r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
-		if (!bit(s, r->facts.base * 64 + k) &&
-		    !px_value_guard_hull(&r->va, px_facts_value(&r->facts, k), k & 1, &a->box, &a->exact))
-			return false;
+		if (!bit(s, r->facts.base * 64 + k)) {
+			uint32_t p = px_facts_value(&r->facts, k);
+			a->per_cta &= px_value_guard_per_cta(&r->va, p);
+			if (!px_value_guard_hull(&r->va, p, k & 1, &a->box, &a->exact))
+				return false;
+		}
 	if (!a->exact) {
 		a->facts = px_zalloc(r->facts.words ? r->facts.words : 1, 8);
 		memcpy(a->facts, s + r->facts.base, r->facts.words * 8);
@@ -250,8 +315,13 @@ static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 
 /* The solver's variables: %tid.x whole (X) where both forms use it whole
  * (the warp's coefficient 32 times the lane's, and every lane or one warp
- * in the box), else its lane and warp; then %tid.y and %tid.z. */
-enum { SV_X = 0, SV_WARP = 1, SV_Y = 2, SV_Z = 3, NSV = 4 };
+ * in the box), else its lane and warp; then %tid.y and %tid.z; then the
+ * CTA's index, which two threads of one CTA share. The threads of a pair
+ * must differ in the thread's variables, or in the CTA's for two CTAs. */
+enum { SV_X = 0, SV_WARP = 1, SV_Y = 2, SV_Z = 3, SV_CTA = 4, NSV = 7 };
+
+/* The most CTAs along x, and along y or z, that a grid holds. */
+static const int64_t GRID_X = ((int64_t)1 << 31) - 1, GRID_YZ = 65535;
 enum { FIRST, SECOND, DIFF };
 
 typedef struct dim {
@@ -264,6 +334,7 @@ typedef struct solver {
 	int64_t c[2][NSV], lo[2][NSV], hi[2][NSV];
 	dim d[2 * NSV];
 	unsigned nd;
+	unsigned from, to;       /* the variables that tell the two threads apart */
 	bool free_diff;          /* some variable lets the two threads differ whatever the rest */
 	int64_t lo_d, hi_d;      /* the second's offset minus the first's must lie here */
 	int64_t x[2 * NSV];
@@ -293,7 +364,7 @@ static bool differ(const solver *q, int64_t v)
 {
 	int64_t t[2][NSV];
 	threads_at(q, v, t);
-	return memcmp(t[0], t[1], sizeof t[0]) != 0;
+	return memcmp(t[0] + q->from, t[1] + q->from, (q->to - q->from) * sizeof t[0][0]) != 0;
 }
 
 static int64_t floor_div(int64_t a, int64_t b)
@@ -353,36 +424,47 @@ static int64_t coef_of(const px_aff *a, uint32_t var)
 
 /* Whether the atoms and block indices of two forms are the same in both
  * threads: the same coefficients, uniform, and no definition of an atom on a
- * path from one access to the other with no synchronization between. */
+ * path from one access to the other with no synchronization between. For two
+ * CTAs the CTA's index is the solver's, and an atom must be one the whole
+ * launch holds alike. */
 static bool same_rest(const race *r, const access *a, const access *b)
 {
 	if (r->rough)
 		return true;
-	if ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1)))
+	if (!r->across && ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1))))
 		return false;
 	for (unsigned k = 0; k < 2; k++) {
 		const px_aff *x = k ? &b->form : &a->form, *y = k ? &a->form : &b->form;
 		for (unsigned i = 0; i < x->nterms; i++) {
 			uint32_t v = x->var[i];
-			if (v < PX_VV_NTHREAD)
+			if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
 				continue;
 			if (coef_of(y, v) != x->coef[i])
 				return false;
 			if (v < PX_VV_VALUE)
 				continue;
 			px_aff atom = px_value_form_id(&r->va, v - PX_VV_VALUE);
-			if (!px_aff_uniform(&r->va, &atom))
+			if (r->across ? !px_value_grid_const(&r->va, v - PX_VV_VALUE) : !px_aff_uniform(&r->va, &atom))
 				return false;
 		}
 	}
 	return true;
 }
 
-/* One thread's side of the solver from its form and box. */
-static void side(solver *q, unsigned k, const px_aff *f, const px_box *box, bool whole_x)
+/* One thread's side of the solver from its form and box; grid: the
+ * dimensions along which its CTA's index ranges (none: one CTA). */
+static void side(solver *q, unsigned k, const px_aff *f, const px_box *box, bool whole_x, unsigned grid)
 {
-	static const unsigned var[NSV] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	static const unsigned var[NSV] = {PX_VV_LANE,    PX_VV_WARP_X,  PX_VV_TID_Y,  PX_VV_TID_Z,
+	                                  PX_VV_CTAID_X, PX_VV_CTAID_Y, PX_VV_CTAID_Z};
 	for (unsigned v = 0; v < NSV; v++) {
+		if (v >= SV_CTA) {
+			bool ranges = grid >> (v - SV_CTA) & 1;
+			q->c[k][v] = ranges ? coef_of(f, var[v]) : 0;
+			q->lo[k][v] = 0;
+			q->hi[k][v] = !ranges ? 0 : v == SV_CTA ? GRID_X - 1 : GRID_YZ - 1;
+			continue;
+		}
 		q->c[k][v] = coef_of(f, var[v]);
 		q->lo[k][v] = box->lo[var[v]];
 		q->hi[k][v] = box->hi[var[v]];
@@ -412,10 +494,11 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 			if (coef_of(x, PX_VV_TID_Y) || coef_of(x, PX_VV_TID_Z))
 				return false;
 		}
-	solver q = {0};
+	solver q = {.from = r->across ? SV_CTA : 0, .to = r->across ? NSV : SV_CTA};
 	bool whole = x_whole(&a->form, &a->box) && x_whole(&b->form, &b->box);
-	side(&q, 0, &a->form, &a->box, whole);
-	side(&q, 1, &b->form, &b->box, whole);
+	unsigned grid = r->across ? r->grid : 0;
+	side(&q, 0, &a->form, &a->box, whole, grid);
+	side(&q, 1, &b->form, &b->box, whole, grid);
 	/* b's offset minus a's in [-(b's bytes - 1), a's bytes - 1] */
 	q.lo_d = -(int64_t)(b->bytes - 1) - (b->form.c - a->form.c);
 	q.hi_d = (int64_t)(a->bytes - 1) - (b->form.c - a->form.c);
@@ -430,8 +513,9 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 				q.d[q.nd++] = (dim){c1, q.lo[1][v], q.hi[1][v], v, SECOND};
 		}
 		/* a thread whose form leaves v out may take any value of it */
-		if ((!c0 && q.lo[0][v] < q.hi[0][v]) || (!c1 && q.lo[1][v] < q.hi[1][v]) ||
-		    (!c0 && !c1 && q.lo[0][v] != q.lo[1][v]))
+		if (v >= q.from && v < q.to &&
+		    ((!c0 && q.lo[0][v] < q.hi[0][v]) || (!c1 && q.lo[1][v] < q.hi[1][v]) ||
+		     (!c0 && !c1 && q.lo[0][v] != q.lo[1][v])))
 			q.free_diff = true;
 	}
 	bool gave_up = false, found;
@@ -453,7 +537,8 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 	/* the witness; a variable a thread's form leaves out tells them apart */
 	int64_t u[2][NSV];
 	threads_at(&q, q.nd ? q.x[q.nd - 1] : 0, u);
-	for (unsigned v = 0; v < NSV && !memcmp(u[0], u[1], sizeof u[0]); v++)
+	for (unsigned v = q.from; v < q.to && !memcmp(u[0] + q.from, u[1] + q.from, (q.to - q.from) * sizeof u[0][0]);
+	     v++)
 		for (unsigned k = 2; k-- > 0;)
 			if (!q.c[k][v] && q.lo[k][v] < q.hi[k][v] && u[k][v] == u[!k][v]) {
 				u[k][v] = u[k][v] == q.lo[k][v] ? q.lo[k][v] + 1 : q.lo[k][v];
@@ -465,6 +550,8 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 		t[k][PX_VV_WARP_X] = whole ? u[k][SV_X] / 32 : u[k][SV_WARP];
 		t[k][PX_VV_TID_Y] = u[k][SV_Y];
 		t[k][PX_VV_TID_Z] = u[k][SV_Z];
+		for (unsigned d = 0; d < 3; d++)
+			t[k][PX_VV_CTAID_X + d] = u[k][SV_CTA + d];
 	}
 	return true;
 }
@@ -475,22 +562,42 @@ static void thread_name(char *buf, size_t size, const int64_t *t)
 	         (long long)t[PX_VV_TID_Y], (long long)t[PX_VV_TID_Z]);
 }
 
+static void cta_name(char *buf, size_t size, const int64_t *t)
+{
+	snprintf(buf, size, "(%lld, %lld, %lld)", (long long)t[PX_VV_CTAID_X], (long long)t[PX_VV_CTAID_Y],
+	         (long long)t[PX_VV_CTAID_Z]);
+}
+
+/* What a global access touches, for a message: '@name', or what a pointer
+ * points to. */
+static void object_name(const race *r, const access *a, char *buf, size_t size)
+{
+	px_str name = a->ptr ? r->f->values[a->ptr - PX_VV_VALUE].name : r->v->m->globals[a->obj - 1].name;
+	if (a->ptr)
+		snprintf(buf, size, "what '%%%.*s' points to", (int)name.n, name.s);
+	else
+		snprintf(buf, size, "'@%.*s'", (int)name.n, name.s);
+}
+
 static const char *verb(const access *a)
 {
 	return a->atomic ? "updates" : a->writes ? "writes" : "reads";
 }
 
-/* The offset of a's thread t, its atoms and block indices left out; whether
- * it has none. */
-static bool offset_of(const access *a, const int64_t *t, int64_t *off)
+/* The offset in its object of a's thread t (its pointer left out, its CTA's
+ * index t's where two CTAs are asked about); whether nothing else is left
+ * out (an atom, a block index). */
+static bool offset_of(const race *r, const access *a, const int64_t *t, int64_t *off)
 {
 	bool whole = true;
 	*off = a->form.c;
-	for (unsigned i = 0; i < a->form.nterms; i++)
-		if (a->form.var[i] < PX_VV_NTHREAD)
-			*off += a->form.coef[i] * t[a->form.var[i]];
-		else
+	for (unsigned i = 0; i < a->form.nterms; i++) {
+		uint32_t v = a->form.var[i];
+		if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
+			*off += a->form.coef[i] * t[v];
+		else if (v != a->ptr)
 			whole = false;
+	}
 	return whole;
 }
 
@@ -512,7 +619,24 @@ static uint32_t common(const openset *x, const openset *y, bool last)
 	return found;
 }
 
-static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+/* The note at the point both accesses may follow, for two threads of a CTA:
+ * the last such point in text order. */
+static void since_note(const race *r, const access *a, const access *b, unsigned line_a, unsigned line_b)
+{
+	px_diags *d = r->v->d;
+	uint32_t k = common(&a->open, &b->open, true);
+	if (k && r->sync[k]->kind == PX_N_INST) {
+		char what[64];
+		px_node_name(r->sync[k], what, sizeof what);
+		px_note(d, r->sync[k]->loc, PX_D_shared_race_since, what, line_a, line_b);
+	} else if (k) {
+		px_note(d, r->sync[k]->loc, PX_D_shared_race_since_call, line_a, line_b);
+	} else {
+		px_note(d, r->f->loc, PX_D_shared_race_start, (int)r->f->name.n, r->f->name.s, line_a, line_b);
+	}
+}
+
+static void report_shared(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
 {
 	px_diags *d = r->v->d;
 	const px_str name = r->v->m->globals[b->form.base - 1].name;
@@ -520,7 +644,7 @@ static void report(const race *r, const access *a, const access *b, int64_t t[2]
 	thread_name(ta, sizeof ta, t[0]);
 	thread_name(tb, sizeof tb, t[1]);
 	int64_t off_a, off_b;
-	bool whole = offset_of(a, t[0], &off_a) & offset_of(b, t[1], &off_b);
+	bool whole = offset_of(r, a, t[0], &off_a) & offset_of(r, b, t[1], &off_b);
 	long long at = off_a > off_b ? off_a : off_b; /* the first byte both touch */
 	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
 	char op[64], op_a[64];
@@ -538,17 +662,70 @@ static void report(const race *r, const access *a, const access *b, int64_t t[2]
 		        verb(a), tb, ta);
 	if (a != b)
 		px_note(d, a->addr->loc, PX_D_shared_race_first, op_a, verb(a), (int)name.n, name.s);
-	/* the last point both may follow, in text order */
-	uint32_t k = common(&a->open, &b->open, true);
-	if (k && r->sync[k]->kind == PX_N_INST) {
-		char what[64];
-		px_node_name(r->sync[k], what, sizeof what);
-		px_note(d, r->sync[k]->loc, PX_D_shared_race_since, what, line_a, line_b);
-	} else if (k) {
-		px_note(d, r->sync[k]->loc, PX_D_shared_race_since_call, line_a, line_b);
-	} else {
-		px_note(d, r->f->loc, PX_D_shared_race_start, (int)r->f->name.n, r->f->name.s, line_a, line_b);
+	since_note(r, a, b, line_a, line_b);
+}
+
+/* Two threads of a CTA, or (r->across) of two CTAs: the message's words by
+ * what the pair is, [self][whole]. */
+static const unsigned global_msg[2][2][2] = {
+	{{PX_D_global_race_same, PX_D_global_race}, {PX_D_global_race_self_same, PX_D_global_race_self}},
+	{{PX_D_global_race_grid_same, PX_D_global_race_grid}, {PX_D_global_race_grid_self_same, PX_D_global_race_grid_self}},
+};
+
+static void report_global(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	px_diags *d = r->v->d;
+	char obj[160], ta[64], tb[64], ca[64], cb[64], op[64], op_a[64];
+	object_name(r, b, obj, sizeof obj);
+	thread_name(ta, sizeof ta, t[0]);
+	thread_name(tb, sizeof tb, t[1]);
+	cta_name(ca, sizeof ca, t[0]);
+	cta_name(cb, sizeof cb, t[1]);
+	int64_t off_a, off_b;
+	bool whole = offset_of(r, a, t[0], &off_a) & offset_of(r, b, t[1], &off_b);
+	long long at = off_a > off_b ? off_a : off_b;
+	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
+	px_node_name(b->n, op, sizeof op);
+	px_node_name(a->n, op_a, sizeof op_a);
+	unsigned id = global_msg[r->across][a == b][whole];
+	/* the arguments each text takes, in its order */
+	if (r->across && a == b)
+		px_warn(d, b->addr->loc, id, op, verb(b), obj, tb, cb, ta, ca, at);
+	else if (r->across)
+		px_warn(d, b->addr->loc, id, op, verb(b), obj, op_a, line_a, verb(a), tb, cb, ta, ca, at);
+	else if (a == b)
+		px_warn(d, b->addr->loc, id, op, verb(b), obj, ta, tb, at);
+	else
+		px_warn(d, b->addr->loc, id, op, verb(b), obj, op_a, line_a, verb(a), tb, ta, at);
+	if (a != b)
+		px_note(d, a->addr->loc, r->across ? PX_D_global_race_grid_first : PX_D_global_race_first, op_a, verb(a),
+		        obj);
+	if (!r->across) {
+		since_note(r, a, b, line_a, line_b);
+		return;
 	}
+	/* why two CTAs are asked about */
+	px_note(d, r->grid_read->loc, PX_D_global_race_grid_why, (int)r->f->name.n, r->f->name.s);
+}
+
+static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	if (b->mem == IN_SHARED)
+		report_shared(r, a, b, t);
+	else
+		report_global(r, a, b, t);
+}
+
+/* Whether every thread of the launch holds the same form: no thread or CTA
+ * index, no atom but those the launch holds alike. */
+static bool launch_uniform(const race *r, const px_aff *a)
+{
+	if (!a->known)
+		return false;
+	for (unsigned i = 0; i < a->nterms; i++)
+		if (a->var[i] < PX_VV_NTID_X || (a->var[i] >= PX_VV_VALUE && !px_value_grid_const(&r->va, a->var[i] - PX_VV_VALUE)))
+			return false;
+	return true;
 }
 
 static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
@@ -564,7 +741,7 @@ static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
 	if (x->kind == PX_O_FLOAT || x->kind == PX_O_FBITS)
 		return x->kind == y->kind && x->bits == y->bits;
 	px_aff a = px_value_form(&r->va, x), b = px_value_form(&r->va, y);
-	return px_aff_uniform(&r->va, &a) && px_aff_equal(&a, &b);
+	return (r->across ? launch_uniform(r, &a) : px_aff_uniform(&r->va, &a)) && px_aff_equal(&a, &b);
 }
 
 /* Two stores of one value every thread holds the same: whichever lands
@@ -610,7 +787,7 @@ static bool pairs(race *r)
 {
 	bool any = false;
 	uint32_t *at = px_zalloc(r->nsync + 2, sizeof *at), *list;
-	uint8_t *said = px_zalloc(r->nacc, 1);
+	uint8_t *said = r->said;
 	for (uint32_t i = 0; i < r->nacc; i++)
 		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
 			at[r->acc[i].open.k[k] + 2]++;
@@ -630,7 +807,7 @@ static bool pairs(race *r)
 			for (uint32_t x = at[k]; x <= y && budget; x++, budget--) {
 				access *a = &r->acc[list[x]];
 				int64_t t[2][NVARS];
-				if (!a->known || px_box_empty(&a->box) || a->form.base != b->form.base ||
+				if (!a->known || px_box_empty(&a->box) || a->mem != b->mem || a->obj != b->obj ||
 				    !(a->writes || b->writes) || (a->atomic && b->atomic) || common(&a->open, &b->open, false) != k ||
 				    (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
 				    !runs(r, b, t[1]))
@@ -647,7 +824,38 @@ static bool pairs(race *r)
 		}
 	free(at);
 	free(list);
-	free(said);
+	return any;
+}
+
+/* The pairs of global accesses of two CTAs: any two of a kernel, since no
+ * barrier orders CTAs; reported as pairs() does. */
+static bool pairs_across(race *r)
+{
+	bool any = false;
+	uint64_t budget = PAIRS;
+	r->across = true;
+	for (uint32_t j = 0; j < r->nacc && budget; j++) {
+		access *b = &r->acc[j];
+		if (b->mem != IN_GLOBAL || r->said[j] || !b->seen || !b->known || !b->per_cta || px_box_empty(&b->box))
+			continue;
+		for (uint32_t i = 0; i <= j && budget; i++, budget--) {
+			access *a = &r->acc[i];
+			int64_t t[2][NVARS];
+			if (a->mem != IN_GLOBAL || a->obj != b->obj || !a->seen || !a->known || !a->per_cta ||
+			    px_box_empty(&a->box) || !(a->writes || b->writes) || (a->atomic && b->atomic) ||
+			    (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) || !runs(r, b, t[1]))
+				continue;
+			any = true;
+			if (r->rough) {
+				budget = 0;
+				break;
+			}
+			report(r, a, b, t);
+			r->said[j] = 1;
+			break;
+		}
+	}
+	r->across = false;
 	return any;
 }
 
@@ -725,7 +933,9 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 {
 	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
 		return;
-	race r = {.v = v, .f = f, .g = g};
+	race r = {.v = v, .f = f, .g = g, .mems = IN_SHARED};
+	if (px_warning_decide(v->d->warn, PX_D_global_race) != PX_WARN_DROP)
+		r.mems |= IN_GLOBAL;
 	/* one blockwise pass in text order (the points' indices are their
 	 * blocks'): the synchronization points and the accesses that may be of
 	 * shared memory, whose addresses are asked for only when one writes */
@@ -744,7 +954,7 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 				r.nsync++;
 				r.count[b]++;
 			}
-			if (!may_share(n))
+			if (!(memories(n) & r.mems))
 				continue;
 			if (ncand == cap) {
 				cap = cap ? 2 * cap : 16;
@@ -806,6 +1016,7 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 		for (r.mask = 1; r.mask < 2 * r.nacc; r.mask <<= 1)
 			;
 		r.slot = px_zalloc(r.mask, sizeof *r.slot);
+		r.said = px_zalloc(r.nacc ? r.nacc : 1, 1);
 		r.mask--;
 		for (uint32_t i = 0; i < r.nacc; i++) {
 			uint32_t h = hash(r.acc[i].n, r.mask);
@@ -818,12 +1029,14 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 		open_sets(&r);
 		r.rough = true;
 		for (uint32_t i = 0; i < r.nacc; i++)
-			r.acc[i].box = r.va.launch, r.acc[i].known = r.acc[i].exact = true;
-		writes = pairs(&r);
+			r.acc[i].box = r.va.launch, r.acc[i].known = r.acc[i].exact = r.acc[i].per_cta = true;
+		if (f->is_kernel)
+			r.grid = px_value_grid_dims(&r.va, &r.grid_read);
+		writes = pairs(&r) || (r.grid && pairs_across(&r));
 		r.rough = false;
 	}
 	if (writes) {
-		px_facts_init(&r.facts, f, g, 0, cares, NULL);
+		px_facts_init(&r.facts, f, g, 0, cares, &r);
 		r.reach_base = r.facts.words;
 		r.stale_base = r.reach_base + (r.naid + 63) / 64;
 		r.w = r.stale_base + (r.naid + 63) / 64;
@@ -832,6 +1045,8 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 		px_flow_check_edges(g, r.w, start, step, edge, &r);
 		free(start);
 		pairs(&r);
+		if (r.grid)
+			pairs_across(&r);
 		px_facts_free(&r.facts);
 	}
 	for (uint32_t i = 0; i < r.nacc; i++) {
@@ -840,6 +1055,7 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 	}
 	free(r.acc);
 	free(r.slot);
+	free(r.said);
 	free(r.sync);
 	free(r.named_at);
 	free(r.named);

@@ -388,6 +388,19 @@ static void raise_one(void *ctx, uint32_t id, px_loc loc)
 	}
 }
 
+/* A load of the thread's own memory (the local space, or a local array
+ * generically), which holds what that thread wrote. */
+static bool loads_own(const px_values *va, const px_node *n)
+{
+	if (n->op != &px_ops[PX_OP_ld] || !n->nops || n->ops[0].kind != PX_O_ADDR)
+		return false;
+	unsigned space = slot(n, PX_SN_space);
+	if (space == PX_TOK_local)
+		return true;
+	px_aff a = space ? unknown() : px_value_addr(va, &n->ops[0]);
+	return a.known && a.base > va->m->nglobals;
+}
+
 /* Which values vary between threads: a result varies when the statement's
  * operands or guard do, when the operation's results differ whatever its
  * operands, or when a value defined more than once is defined between a
@@ -415,7 +428,7 @@ static void find_varying(px_values *va, uint32_t nstmts, const uint32_t *label_a
 			if (n->kind == PX_N_LABEL || !n->nres)
 				continue;
 			bool v = (n->has_guard && va->varies[n->guard]) || n->kind != PX_N_INST || !n->op ||
-			         (n->op->flags & PX_OPF_THREAD_RESULT);
+			         (n->op->flags & PX_OPF_THREAD_RESULT) || loads_own(va, n);
 			for (uint32_t k = 0; !v && k < n->nops; k++)
 				v = opnd_varies(va, &n->ops[k]);
 			raise r = {va, v, false};
@@ -826,6 +839,94 @@ int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int6
 	if (d->op == &px_ops[PX_OP_mov] && d->nops == 1 && d->ops[0].kind == PX_O_VALUE)
 		return px_value_guard_at(va, d->ops[0].id, truth != d->ops[0].neg, thread);
 	return -1;
+}
+
+bool px_value_grid_const(const px_values *va, uint32_t id)
+{
+	const px_func *f = va->f;
+	if (!f->is_kernel)
+		return false;
+	for (uint32_t i = 0; i < f->nparams; i++)
+		if (f->params[i].value == id)
+			return true;
+	const px_node *d = va->ndefs[id] == 1 ? va->def[id] : NULL;
+	if (!d || d->has_guard || d->kind != PX_N_INST || d->op != &px_ops[PX_OP_ld] || d->nops != 1 ||
+	    d->ops[0].kind != PX_O_ADDR || slot(d, PX_SN_space) != PX_TOK_param)
+		return false;
+	const px_opnd *b = d->ops[0].base;
+	return !px_addr_idx(&d->ops[0]) && b->kind == PX_O_VALUE && b->elem < 0 && px_value_grid_const(va, b->id);
+}
+
+/* a form that is the same function of the thread's indices in every CTA:
+ * no CTA index, no atom but those the whole launch holds alike */
+static bool per_cta_form(const px_values *va, const px_aff *a)
+{
+	if (!a->known || a->base)
+		return false;
+	for (unsigned i = 0; i < a->nterms; i++) {
+		uint32_t v = a->var[i];
+		if ((v >= PX_VV_CTAID_X && v <= PX_VV_CTAID_Z) ||
+		    (v >= PX_VV_VALUE && !px_value_grid_const(va, v - PX_VV_VALUE)))
+			return false;
+	}
+	return true;
+}
+
+bool px_value_guard_per_cta(const px_values *va, uint32_t pred)
+{
+	const px_node *d = va->ndefs[pred] == 1 ? va->def[pred] : NULL;
+	unsigned cmp, ty;
+	if (!d || d->has_guard || d->nres != 1 || d->kind != PX_N_INST)
+		return false;
+	if (d->op == &px_ops[PX_OP_setp]) {
+		if (!cmp_setp(d, &cmp, &ty))
+			return false;
+		px_aff a = px_value_form(va, &d->ops[0]), b = px_value_form(va, &d->ops[1]);
+		return per_cta_form(va, &a) && per_cta_form(va, &b);
+	}
+	if ((d->op == &px_ops[PX_OP_not] || d->op == &px_ops[PX_OP_mov]) && d->nops == 1 && d->ops[0].kind == PX_O_VALUE)
+		return px_value_guard_per_cta(va, d->ops[0].id);
+	if (d->op == &px_ops[PX_OP_and] || d->op == &px_ops[PX_OP_or])
+		return d->nops == 2 && d->ops[0].kind == PX_O_VALUE && d->ops[1].kind == PX_O_VALUE &&
+		       px_value_guard_per_cta(va, d->ops[0].id) && px_value_guard_per_cta(va, d->ops[1].id);
+	return false;
+}
+
+static unsigned grid_dims_of(const px_values *va, const px_opnd *o)
+{
+	switch (o->kind) {
+	case PX_O_SREG: {
+		uint8_t v = sreg_var(va, o->id);
+		if (v >= PX_VV_CTAID_X && v <= PX_VV_CTAID_Z)
+			return 1u << (v - PX_VV_CTAID_X);
+		if (v >= PX_VV_NCTAID_X && v <= PX_VV_NCTAID_Z)
+			return 1u << (v - PX_VV_NCTAID_X);
+		return 0;
+	}
+	case PX_O_ADDR:
+		return grid_dims_of(va, o->base) | (px_addr_idx(o) ? grid_dims_of(va, px_addr_idx(o)) : 0);
+	case PX_O_GROUP: {
+		unsigned d = 0;
+		for (uint32_t j = 0; j < o->nelems; j++)
+			d |= grid_dims_of(va, &o->elems[j]);
+		return d;
+	}
+	default:
+		return 0;
+	}
+}
+
+unsigned px_value_grid_dims(const px_values *va, const px_node **first)
+{
+	unsigned d = 0;
+	*first = NULL;
+	for (const px_node *n = va->f->first; n; n = n->next) {
+		for (uint32_t k = 0; k < n->nops; k++)
+			d |= grid_dims_of(va, &n->ops[k]);
+		if (d && !*first)
+			*first = n;
+	}
+	return d;
 }
 
 unsigned px_access_bytes(const px_node *n)

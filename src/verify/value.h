@@ -124,6 +124,17 @@ bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box 
 /* Whether predicate pred is truth in the thread whose variables are thread
  * (indexed by PX_VV_*, below PX_VV_NTHREAD): 1 yes, 0 no, -1 not known. */
 int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread);
+/* Whether value id is the same in every thread of the launch, whichever CTA:
+ * a kernel's parameter, or what one ld.param reads of one. */
+bool px_value_grid_const(const px_values *va, uint32_t id);
+/* Whether predicate pred is the same function of a thread's indices in every
+ * CTA: it compares thread indices, constants and values px_value_grid_const
+ * holds, so that the threads it selects are alike in each CTA. */
+bool px_value_guard_per_cta(const px_values *va, uint32_t pred);
+/* The dimensions (bit 0 x, 1 y, 2 z) along which the function reads its
+ * CTA's index or the grid's size (a kernel that tells its CTAs apart), and
+ * the first statement that reads one. */
+unsigned px_value_grid_dims(const px_values *va, const px_node **first);
 /* The variable a form's base names: its name, the bytes it holds (0: not
  * known: an unsized array, a handle) and what its address is a multiple of
  * (its align, else its element's size). */
