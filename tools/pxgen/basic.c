@@ -547,7 +547,7 @@ void read_names(void)
 
 void read_diags(void)
 {
-	static const char *const keys[] = {"id", "text", "seed", "warning", NULL};
+	static const char *const keys[] = {"id", "text", "seed", "warning", "off", NULL};
 	ynode *root = root_list("a diagnostics file");
 	if (!root)
 		return;
@@ -566,12 +566,23 @@ void read_diags(void)
 			    !strncmp(name, "error=", 6))
 				fail(w, "a warning name is lower-case words joined by '-' (not 'no-...' or 'error'): '%s'", name);
 			d->warning = strs_find(&M.warnings, name);
-			if (d->warning < 0) {
+			bool first = d->warning < 0;
+			if (first) {
 				if (M.warnings.n == 64)
 					fail(w, "more than 64 warning names");
 				strs_push(&M.warnings, name);
 				d->warning = (int)M.warnings.n - 1;
 			}
+			/* off: true, a warning reported only under -WNAME, said by every row of it */
+			ynode *o = map_get(e, "off");
+			bool off = o && to_bool(o, "off");
+			uint64_t bit = (uint64_t)1 << d->warning;
+			if (first)
+				M.warnings_off |= off ? bit : 0;
+			else if (off != !!(M.warnings_off & bit))
+				fail(o ? o : w, "every row of warning '%s' says off: true, or none does", name);
+		} else if (map_get(e, "off")) {
+			fail(map_get(e, "off"), "off: belongs to a warning's row");
 		}
 		for (size_t j = 0; j + 1 < M.ndiags; j++)
 			if (!strcmp(M.diags[j].id, d->id))

@@ -549,6 +549,8 @@ static void emit_diags_and_flags(sbuf *c)
 	if (!M.warnings.n)
 		sb_printf(c, "\tNULL,\n");
 	sb_printf(c, "};\nconst unsigned px_nwarning_names = %zu;\n", M.warnings.n);
+	sb_printf(c, "/* the warnings off until -WNAME (rows with off: true), bit k warning k */\n"
+	             "const uint64_t px_warnings_off = 0x%llxu;\n", (unsigned long long)M.warnings_off);
 	sb_printf(c, "\n/* node flags (data/flags.yaml) */\nconst px_flag_def px_node_flags[] = {\n");
 	for (size_t i = 0, shift = 0; i < M.flags.n; shift += M.flag_bits[i++])
 		sb_printf(c, "\t{\"%s\", 0x%xu, %zu, %u},\n", M.flags.v[i], ((1u << M.flag_bits[i]) - 1) << shift, shift,

@@ -277,6 +277,7 @@ struct model {
 	diag_row *diags;
 	size_t ndiags, cap_diags;
 	strs warnings; /* the -W option names diag rows give, in order of first appearance */
+	uint64_t warnings_off; /* bit k: warning k is off until -WNAME (its rows say off: true) */
 	strs flags;
 	strs reserved, reserved_why; /* names.yaml: the names PTX keeps, and why */
 	unsigned char *reserved_module; /* per reserved name: only module-scope names may not take it */
