@@ -431,7 +431,10 @@ static bool same_rest(const race *r, const access *a, const access *b)
 {
 	if (r->rough)
 		return true;
-	if (!r->across && ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1))))
+	/* one statement run by two threads in the same iteration of a loop sees
+	 * the same value of an atom every thread holds alike, whatever the
+	 * definitions of it between its runs */
+	if (!r->across && a != b && ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1))))
 		return false;
 	for (unsigned k = 0; k < 2; k++) {
 		const px_aff *x = k ? &b->form : &a->form, *y = k ? &a->form : &b->form;
