@@ -1033,7 +1033,7 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 		r.rough = true;
 		for (uint32_t i = 0; i < r.nacc; i++)
 			r.acc[i].box = r.va.launch, r.acc[i].known = r.acc[i].exact = r.acc[i].per_cta = true;
-		if (f->is_kernel)
+		if (f->is_kernel && (r.mems & IN_GLOBAL))
 			r.grid = px_value_grid_dims(&r.va, &r.grid_read);
 		writes = pairs(&r) || (r.grid && pairs_across(&r));
 		r.rough = false;
