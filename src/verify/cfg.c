@@ -131,6 +131,7 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 	g->nblocks = nb;
 	g->first = px_zalloc(nb, sizeof *g->first);
 	g->len = px_zalloc(nb, sizeof *g->len);
+	g->last = px_zalloc(nb, sizeof *g->last);
 	uint32_t *label_block = px_zalloc(f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
@@ -140,15 +141,14 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 		if (start || n->kind == PX_N_LABEL)
 			g->first[++b] = n;
 		g->len[b]++;
+		g->last[b] = n;
 		if (n->kind == PX_N_LABEL)
 			label_block[n->label] = b;
 		start = ends_block(n);
 	}
 	edges e = {0};
 	for (b = 0; b < nb; b++) {
-		const px_node *last = g->first[b];
-		for (uint32_t i = 1; i < g->len[b]; i++)
-			last = last->next;
+		const px_node *last = g->last[b];
 		if (is_branch(last))
 			for (uint32_t j = 0; j < last->nops; j++)
 				label_edges(&e, b, &last->ops[j], label_block);
@@ -166,6 +166,7 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 void px_cfg_free(px_cfg *g)
 {
 	free(g->first);
+	free(g->last);
 	free(g->len);
 	free(g->succ_at);
 	free(g->succ);

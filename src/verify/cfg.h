@@ -15,6 +15,7 @@
 typedef struct px_cfg {
 	uint32_t nblocks;
 	px_node **first;    /* per block: its first statement */
+	px_node **last;     /* per block: its last statement */
 	uint32_t *len;      /* per block: how many statements it has */
 	uint32_t *succ_at;  /* successors of b: succ[succ_at[b] .. succ_at[b + 1]) */
 	uint32_t *succ;

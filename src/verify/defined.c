@@ -162,11 +162,8 @@ static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stri
 		if (next == UINT32_MAX)
 			break;
 		b = next;
-		const px_node *last = c->g->first[b];
-		for (uint32_t i = 1; i < c->g->len[b]; i++)
-			last = last->next;
 		if (c->g->succ_at[b + 1] - c->g->succ_at[b] > 1)
-			found = last;
+			found = c->g->last[b];
 	}
 	free(seen);
 	return found;

@@ -214,17 +214,10 @@ void px_facts_start(const px_facts *x, uint64_t *s)
 		set(x, s, f);
 }
 
-static const px_node *last_of(const px_cfg *g, uint32_t b)
-{
-	const px_node *n = g->first[b];
-	for (uint32_t i = 1; i < g->len[b]; i++)
-		n = n->next;
-	return n;
-}
 
 uint32_t px_facts_edge(const px_facts *x, uint64_t *s, uint32_t from, uint32_t to)
 {
-	const px_node *n = last_of(x->g, from);
+	const px_node *n = x->g->last[from];
 	if (!is_bra(n) || !n->has_guard || !x->key[n->guard])
 		return x->nfacts;
 	const px_node *head = x->g->first[to];

@@ -18,10 +18,12 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_check_proxy_fence(v, f, &g);
 	px_check_tmem_wait(v, f, &g);
 	px_check_tmem_alloc(v, f, &g);
-	px_check_shared_race(v, f, &g);
-	px_cfg_free(&g);
+	/* one value analysis for the checks that ask what values are: it makes
+	 * each form once, at the first question */
 	px_values va;
 	px_values_init(&va, v->m, f);
+	px_check_shared_race(v, f, &g, &va);
+	px_cfg_free(&g);
 	px_check_bounds(v, f, &va);
 	px_check_align(v, f, &va);
 	px_values_free(&va);

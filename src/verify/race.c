@@ -74,7 +74,7 @@ typedef struct race {
 	px_verifier *v;
 	const px_func *f;
 	const px_cfg *g;
-	px_values va;
+	px_values *va;           /* the function's, which the other checks share */
 	px_facts facts;
 	access *acc;
 	uint32_t nacc;
@@ -136,10 +136,7 @@ static bool synchronizes(const px_node *n)
 		return true;
 	if (n->kind != PX_N_INST || !n->op)
 		return false;
-	const px_op_def *op = n->op;
-	return (op->flags & PX_OPF_CTA_BARRIER) || op == &px_ops[PX_OP_bar_warp_sync] ||
-	       op == &px_ops[PX_OP_barrier_cluster_arrive] || op == &px_ops[PX_OP_barrier_cluster_wait] ||
-	       op == &px_ops[PX_OP_mbarrier_test_wait] || op == &px_ops[PX_OP_mbarrier_try_wait];
+	return n->op->flags & (PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS);
 }
 
 /* A value an address of global memory may be made from: a pointer
@@ -150,9 +147,9 @@ static bool is_pointer(const race *r, uint32_t id)
 	for (uint32_t i = 0; i < f->nparams; i++)
 		if (f->params[i].value == id)
 			return f->params[i].type == PX_T_ptr && (!f->params[i].space || f->params[i].space == PX_TOK_global);
-	const px_node *d = r->va.def[id];
-	return d && r->va.ndefs[id] == 1 && d->kind == PX_N_INST && d->op == &px_ops[PX_OP_ld] &&
-	       px_value_grid_const(&r->va, id);
+	const px_node *d = r->va->def[id];
+	return d && r->va->ndefs[id] == 1 && d->kind == PX_N_INST && d->op == &px_ops[PX_OP_ld] &&
+	       px_value_grid_const(r->va, id);
 }
 
 /* The pointer term of a global address: the one such value it adds whole
@@ -175,7 +172,7 @@ static bool as_access(const race *r, const px_node *n, access *a)
 	unsigned mem = memories(n) & r->mems;
 	if (!mem || !n->nops || n->ops[0].kind != PX_O_ADDR)
 		return false;
-	a->form = px_value_addr(&r->va, &n->ops[0]);
+	a->form = px_value_addr(r->va, &n->ops[0]);
 	a->bytes = px_access_bytes(n);
 	if (!a->form.known || !a->bytes)
 		return false;
@@ -224,16 +221,16 @@ static void defines(void *ctx, uint32_t id, px_loc loc)
 static bool threads_of(const race *r, const uint64_t *s, access *a)
 {
 	const px_node *n = a->n;
-	a->box = r->va.launch;
+	a->box = r->va->launch;
 	a->exact = true;
-	a->per_cta = !n->has_guard || px_value_guard_per_cta(&r->va, n->guard);
-	if (n->has_guard && !px_value_guard_hull(&r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
+	a->per_cta = !n->has_guard || px_value_guard_per_cta(r->va, n->guard);
+	if (n->has_guard && !px_value_guard_hull(r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
 		if (!bit(s, r->facts.base * 64 + k)) {
 			uint32_t p = px_facts_value(&r->facts, k);
-			a->per_cta &= px_value_guard_per_cta(&r->va, p);
-			if (!px_value_guard_hull(&r->va, p, k & 1, &a->box, &a->exact))
+			a->per_cta &= px_value_guard_per_cta(r->va, p);
+			if (!px_value_guard_hull(r->va, p, k & 1, &a->box, &a->exact))
 				return false;
 		}
 	if (!a->exact) {
@@ -249,10 +246,10 @@ static bool runs(const race *r, const access *a, const int64_t *t)
 	if (a->exact)
 		return true;
 	const px_node *n = a->n;
-	if (n->has_guard && px_value_guard_at(&r->va, n->guard, !n->guard_neg, t) != 1)
+	if (n->has_guard && px_value_guard_at(r->va, n->guard, !n->guard_neg, t) != 1)
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
-		if (!bit(a->facts, k) && px_value_guard_at(&r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
+		if (!bit(a->facts, k) && px_value_guard_at(r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
 			return false;
 	return true;
 }
@@ -289,19 +286,12 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		px_node_writes(n, defines, &d);
 }
 
-static const px_node *last_of(const px_cfg *g, uint32_t b)
-{
-	const px_node *n = g->first[b];
-	for (uint32_t i = 1; i < g->len[b]; i++)
-		n = n->next;
-	return n;
-}
 
 static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 {
 	race *r = ctx;
 	px_facts_edge(&r->facts, s, from, to);
-	const px_node *n = last_of(r->g, from);
+	const px_node *n = r->g->last[from];
 	uint32_t key = n->has_guard ? r->facts.key[n->guard] : 0;
 	if (ends_threads(n) && key && to == from + 1) {
 		/* the threads that go on are those the guard did not end */
@@ -446,8 +436,8 @@ static bool same_rest(const race *r, const access *a, const access *b)
 				return false;
 			if (v < PX_VV_VALUE)
 				continue;
-			px_aff atom = px_value_form_id(&r->va, v - PX_VV_VALUE);
-			if (r->across ? !px_value_grid_const(&r->va, v - PX_VV_VALUE) : !px_aff_uniform(&r->va, &atom))
+			px_aff atom = px_value_form_id(r->va, v - PX_VV_VALUE);
+			if (r->across ? !px_value_grid_const(r->va, v - PX_VV_VALUE) : !px_aff_uniform(r->va, &atom))
 				return false;
 		}
 	}
@@ -491,7 +481,7 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 {
 	if (!same_rest(r, a, b))
 		return false;
-	if (r->va.launch_assumed)
+	if (r->va->launch_assumed)
 		for (unsigned k = 0; k < 2; k++) {
 			const px_aff *x = k ? &b->form : &a->form;
 			if (coef_of(x, PX_VV_TID_Y) || coef_of(x, PX_VV_TID_Z))
@@ -726,7 +716,7 @@ static bool launch_uniform(const race *r, const px_aff *a)
 	if (!a->known)
 		return false;
 	for (unsigned i = 0; i < a->nterms; i++)
-		if (a->var[i] < PX_VV_NTID_X || (a->var[i] >= PX_VV_VALUE && !px_value_grid_const(&r->va, a->var[i] - PX_VV_VALUE)))
+		if (a->var[i] < PX_VV_NTID_X || (a->var[i] >= PX_VV_VALUE && !px_value_grid_const(r->va, a->var[i] - PX_VV_VALUE)))
 			return false;
 	return true;
 }
@@ -743,8 +733,8 @@ static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
 	}
 	if (x->kind == PX_O_FLOAT || x->kind == PX_O_FBITS)
 		return x->kind == y->kind && x->bits == y->bits;
-	px_aff a = px_value_form(&r->va, x), b = px_value_form(&r->va, y);
-	return (r->across ? launch_uniform(r, &a) : px_aff_uniform(&r->va, &a)) && px_aff_equal(&a, &b);
+	px_aff a = px_value_form(r->va, x), b = px_value_form(r->va, y);
+	return (r->across ? launch_uniform(r, &a) : px_aff_uniform(r->va, &a)) && px_aff_equal(&a, &b);
 }
 
 /* Two stores of one value every thread holds the same: whichever lands
@@ -932,11 +922,11 @@ static void open_sets(race *r)
 	free(out);
 }
 
-void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values *va)
 {
 	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
 		return;
-	race r = {.v = v, .f = f, .g = g, .mems = IN_SHARED};
+	race r = {.v = v, .f = f, .g = g, .va = va, .mems = IN_SHARED};
 	if (px_warning_decide(v->d->warn, PX_D_global_race) != PX_WARN_DROP)
 		r.mems |= IN_GLOBAL;
 	/* one blockwise pass in text order (the points' indices are their
@@ -979,7 +969,6 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 	}
 	bool writes = false;
 	{
-		px_values_init(&r.va, v->m, f);
 		r.acc = px_zalloc(ncand, sizeof *r.acc);
 		r.sync = px_zalloc(r.nsync, sizeof *r.sync);
 		r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
@@ -1032,9 +1021,9 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 		open_sets(&r);
 		r.rough = true;
 		for (uint32_t i = 0; i < r.nacc; i++)
-			r.acc[i].box = r.va.launch, r.acc[i].known = r.acc[i].exact = r.acc[i].per_cta = true;
+			r.acc[i].box = r.va->launch, r.acc[i].known = r.acc[i].exact = r.acc[i].per_cta = true;
 		if (f->is_kernel && (r.mems & IN_GLOBAL))
-			r.grid = px_value_grid_dims(&r.va, &r.grid_read);
+			r.grid = px_value_grid_dims(r.va, &r.grid_read);
 		writes = pairs(&r) || (r.grid && pairs_across(&r));
 		r.rough = false;
 	}
@@ -1065,5 +1054,4 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g)
 	free(r.first);
 	free(r.count);
 	free(r.has_acc);
-	px_values_free(&r.va);
 }

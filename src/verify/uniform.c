@@ -69,13 +69,6 @@ typedef struct uni {
 	bool changed;
 } uni;
 
-static const px_node *last_of(const px_cfg *g, uint32_t b)
-{
-	const px_node *n = g->first[b];
-	for (uint32_t i = 1; i < g->len[b]; i++)
-		n = n->next;
-	return n;
-}
 
 static bool ends_path(const px_node *n)
 {
@@ -86,9 +79,9 @@ static bool ends_path(const px_node *n)
  * end of the body). */
 static bool reaches_exit(const px_cfg *g, uint32_t b)
 {
-	return g->succ_at[b] == g->succ_at[b + 1] || ends_path(last_of(g, b)) ||
-	       (b + 1 == g->nblocks && !(last_of(g, b)->kind == PX_N_INST && last_of(g, b)->op &&
-	                                 last_of(g, b)->op->shape == PX_SHAPE_BRANCH && !last_of(g, b)->has_guard));
+	return g->succ_at[b] == g->succ_at[b + 1] || ends_path(g->last[b]) ||
+	       (b + 1 == g->nblocks && !(g->last[b]->kind == PX_N_INST && g->last[b]->op &&
+	                                 g->last[b]->op->shape == PX_SHAPE_BRANCH && !g->last[b]->has_guard));
 }
 
 /* Immediate post-dominators (Cooper, Harvey and Kennedy's iteration over the
@@ -456,7 +449,7 @@ static void solve(uni *u)
 			px_node *n = g->first[b];
 			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
 				flow_node(u, n, b);
-			const px_node *last = last_of(g, b);
+			const px_node *last = g->last[b];
 			const char *why;
 			uint8_t lvl = branch_level(u, last, &why);
 			if (lvl > u->walked[b]) {

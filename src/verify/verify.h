@@ -156,14 +156,15 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_tmem_wait(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_tmem_alloc(px_verifier *v, px_func *f, const struct px_cfg *g);
 void px_check_mbarrier_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* Shared-memory races between threads (verify/race.c). */
-void px_check_shared_race(px_verifier *v, px_func *f, const struct px_cfg *g);
+/* Races between threads in shared and global memory (verify/race.c), over
+ * the function's one value analysis. */
+struct px_values;
+void px_check_shared_race(px_verifier *v, px_func *f, const struct px_cfg *g, struct px_values *va);
 /* An mbarrier operation that uses its first operand as the barrier (arrive,
  * wait, expect_tx, ...), and mbarrier.init with its operand. */
 bool px_uses_mbarrier(const px_node *n);
 bool px_is_mbarrier_init(const px_node *n);
 /* bounds.c: a variable plus constant offsets, accessed outside the variable. */
-struct px_values;
 void px_check_bounds(px_verifier *v, px_func *f, const struct px_values *va);
 void px_check_align(px_verifier *v, px_func *f, const struct px_values *va);
 /* The descriptors' tile starts (verify/desc.c), once f is verified. */

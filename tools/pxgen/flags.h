@@ -53,7 +53,9 @@
 	X(TMEM_ALLOC, "takes tensor memory columns that stay taken until a tmem_dealloc gives them back") \
 	X(TMEM_DEALLOC, "gives back tensor memory columns a tmem_alloc took") \
 	X(INIT_FENCE, "makes an earlier mbarrier.init visible to the other threads that then use the barrier " \
-	              "(as a CTA barrier does)")
+	              "(as a CTA barrier does)") \
+	X(ORDERS_THREADS, "orders the memory accesses of threads as a barrier does without being a CTA barrier " \
+	                  "(bar.warp.sync, the cluster's barriers, an mbarrier wait): a race check's point")
 
 #define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
 #define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,
