@@ -39,10 +39,12 @@ static bool check_range(const px_values *va, px_diags *d, const px_node *n, cons
 
 static void check_access(const px_values *va, px_diags *d, const px_node *n, const px_opnd *o)
 {
-	px_known a;
-	if (!px_known_addr(va, o, &a) || !a.base)
+	/* the form alone: what the address is a multiple of is the alignment
+	 * check's question, not this one's */
+	px_aff a = px_value_addr(va, o);
+	if (!a.known || !a.base)
 		return;
-	if (!a.exact) {
+	if (a.nterms) {
 		if (check_range(va, d, n, o, a.base) && o->base->kind == PX_O_VALUE)
 			px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 		return;
@@ -51,7 +53,7 @@ static void check_access(const px_values *va, px_diags *d, const px_node *n, con
 	uint64_t size = px_value_base_bytes(va, a.base);
 	if (!size)
 		return;
-	int64_t off = a.off;
+	int64_t off = a.c;
 	uint64_t bytes = px_access_bytes(n);
 	if (!bytes)
 		bytes = 1;

@@ -126,6 +126,7 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 		if (n->kind == PX_N_INST && n->op) {
 			unsigned op = (unsigned)(n->op - px_ops);
 			g->ops_seen[op >> 6] |= (uint64_t)1 << (op & 63);
+			g->flags_seen |= n->op->flags;
 		}
 	}
 	g->nblocks = nb;
@@ -322,10 +323,3 @@ void px_node_writes(const px_node *n, px_read_fn fn, void *ctx)
 		opnd_writes(&n->res[r], fn, ctx);
 }
 
-bool px_cfg_has_flag(const px_cfg *g, uint32_t flags)
-{
-	for (unsigned op = 0; op < px_nops; op++)
-		if ((px_ops[op].flags & flags) && px_cfg_has(g, op))
-			return true;
-	return false;
-}

@@ -25,6 +25,7 @@ typedef struct px_cfg {
 	uint32_t nrpo;
 	uint8_t *reached;   /* per block: 1 when the start reaches it */
 	uint64_t *ops_seen; /* bit PX_OP_*: some statement is that operation (a check with none to look at stops) */
+	uint32_t flags_seen; /* the PX_OPF_* flags of those operations together */
 } px_cfg;
 
 /* Whether some statement of the function is operation op (PX_OP_*). */
@@ -36,7 +37,7 @@ static inline bool px_cfg_has(const px_cfg *g, unsigned op)
 /* Whether some statement of the function is an operation with one of the
  * flags (PX_OPF_*): the roles data/ops gives (a check with none to look at
  * stops). */
-bool px_cfg_has_flag(const px_cfg *g, uint32_t flags);
+static inline bool px_cfg_has_flag(const px_cfg *g, uint32_t flags) { return g->flags_seen & flags; }
 
 void px_cfg_build(px_cfg *g, const px_func *f);
 void px_cfg_free(px_cfg *g);

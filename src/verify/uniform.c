@@ -513,10 +513,8 @@ static bool is_aligned(const px_node *n)
 {
 	if (n->op->flags & PX_OPF_ALIGNED)
 		return true;
-	for (unsigned i = 0; i < n->op->nslots; i++)
-		if (px_slot_tok(n->op, n->slot, i) == PX_TOK_aligned)
-			return true;
-	return false;
+	int i = px_slot_find(n->op, PX_SN_aligned); /* the slot every .aligned token is in */
+	return i >= 0 && px_slot_tok(n->op, n->slot, (unsigned)i) == PX_TOK_aligned;
 }
 
 static void check_node(uni *u, const px_node *n, uint32_t b)

@@ -138,6 +138,9 @@ static void read_slots(op_row *op, const ynode *list)
 			read_infer(s, v);
 		if (!s->toks.n)
 			fail(e, "slot '%s' has no tokens", s->name);
+		/* the uniformity check looks for .aligned in the slot of that name */
+		if (strs_find(&s->toks, "aligned") >= 0 && strcmp(s->name, "aligned") != 0)
+			fail(e, "the token 'aligned' belongs in a slot named 'aligned', not '%s'", s->name);
 		if ((v = map_get(e, "windows")))
 			read_token_windows(s, v);
 		if ((v = map_get(e, "default")))
