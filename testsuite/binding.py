@@ -59,6 +59,13 @@ with warnings.catch_warnings(record=True) as caught:
     warnings.simplefilter("always")
     ptxemit.translate(maybe, warning_options=["-Wno-maybe-uninitialized"])
 print("-Wno-maybe-uninitialized:", len(caught))
+# under a loc statement the warning leads with the generator's place
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    ptxemit.translate(maybe.replace("  @%p bra", '  loc "gen.py" 17:5\n  @%p bra').replace(
+        "  st.global.u32", '  loc "gen.py" 21\n  st.global.u32'), filename="maybe.mir")
+for w in caught:
+    print("warning, dsl:", str(w.message))
 try:
     ptxemit.translate(maybe, filename="maybe.mir", warning_options=["-Werror"])
     print("no exception")

@@ -148,9 +148,14 @@ class PtxemitWarning(UserWarning):
 
 
 def _first_line(d):
-    place = d["file"]
-    if d["line"]:
-        place += ":%d:%d" % (d["line"], d["column"])
+    # under a loc statement the generator's place leads, as ptxemit(1)
+    # prints it; the MIR place stays in the dictionary
+    where = d.get("dsl") or d
+    place = where["file"]
+    if where["line"]:
+        place += ":%d" % where["line"]
+        if where["column"]:
+            place += ":%d" % where["column"]
     text = "%s: %s: %s" % (place, d["severity"], d["message"])
     if d.get("option"):
         text += " [%s]" % d["option"]
