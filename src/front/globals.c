@@ -44,7 +44,9 @@ void px_global_def(px_parser *P, uint8_t linkage, uint8_t space, px_tok name, px
 	g.ninit = init.n;
 	g.init_is_list = init_list;
 	g.init_is_string = init_string;
-	if (init_string && unsized) { /* the size is the string's, NUL included */
+	/* the size is the initializer's (a string's NUL included), as ptxas
+	 * sizes `.global .b32 v[] = {1, 2}` */
+	if ((init_string || init_list) && unsized && init.n) {
 		g.unsized = false;
 		g.count = init.n;
 	}

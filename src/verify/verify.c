@@ -103,12 +103,23 @@ static void check_param_space(px_verifier *v, const px_func *f)
  * an aggregate result's) is a power of two, as ptxas requires. */
 static void check_params(px_verifier *v, px_func *f)
 {
+	char what[48];
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const px_param *p = &f->params[i];
 		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
 		if (p->align & (p->align - 1))
 			px_error(v->d, p->loc, PX_D_bad_align, p->align);
+		/* a parameter of a type PTX took later (data/types.yaml param_ptx) */
+		if (p->type < px_ntypes && px_types[p->type].param_ptx) {
+			snprintf(what, sizeof what, "a .%s parameter", px_types[p->type].name);
+			px_note_window(v, p->loc, what, ~(uint64_t)0, px_types[p->type].param_ptx);
+		}
 	}
+	for (uint32_t i = 0; i < f->nrets; i++)
+		if (f->rets[i] < px_ntypes && px_types[f->rets[i]].param_ptx) {
+			snprintf(what, sizeof what, "a .%s result", px_types[f->rets[i]].name);
+			px_note_window(v, f->rets_loc, what, ~(uint64_t)0, px_types[f->rets[i]].param_ptx);
+		}
 	if (f->ret_align & (f->ret_align - 1))
 		px_error(v->d, f->rets_loc, PX_D_bad_align, f->ret_align);
 	if (f->is_kernel)

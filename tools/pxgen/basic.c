@@ -83,7 +83,7 @@ void check_rc_ids(void)
 
 void read_types(void)
 {
-	static const char *const keys[] = {"name", "width", "kind", "class", "float_view", NULL};
+	static const char *const keys[] = {"name", "width", "kind", "class", "float_view", "param_ptx", NULL};
 	ynode *root = root_list("types.yaml");
 	if (!root)
 		return;
@@ -104,6 +104,7 @@ void read_types(void)
 			fail(v, "unknown type kind '%s'", t->kind);
 		t->regclass = rc_by_name(map_need(e, "class", "a type"));
 		t->float_view = (v = map_get(e, "float_view")) && to_bool(v, "float_view");
+		t->param_ptx = (v = map_get(e, "param_ptx")) ? to_ptx(v) : 0;
 		if (strcmp(t->kind, "ptr"))
 			add_token(t->name);
 	}
@@ -419,8 +420,8 @@ static void dir_pair(const ynode *v, unsigned *lo, unsigned *hi)
 static void dir_ranges(dir_row *d, const ynode *e)
 {
 	const ynode *v;
-	for (unsigned k = 0; k < 3; k++)
-		d->lo[k] = 0, d->hi[k] = UINT32_MAX;
+	for (unsigned k = 0; k < 3; k++) /* ptxas refuses a 0 unless range: says */
+		d->lo[k] = 1, d->hi[k] = UINT32_MAX;
 	if ((v = map_get(e, "range"))) {
 		expect(v, YAML_SEQUENCE_NODE, "range");
 		size_t n = v->data.sequence.items.top - v->data.sequence.items.start;

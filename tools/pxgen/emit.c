@@ -391,11 +391,11 @@ static void emit_ops(sbuf *c)
 static void emit_types(sbuf *c)
 {
 	sb_printf(c, "\n/* value types (data/types.yaml) */\nconst px_type_info px_types[] = {\n");
-	sb_printf(c, "\t{\"none\", 0, PX_KIND_NONE, 0xff, 0, 0},\n");
+	sb_printf(c, "\t{\"none\", 0, PX_KIND_NONE, 0xff, 0, 0, 0},\n");
 	for (size_t i = 0; i < M.ntypes; i++) {
 		const type_row *t = &M.types[i];
-		sb_printf(c, "\t{\"%s\", %u, %s, %u, %d, %u},\n", t->name, t->width, enum_name("PX_KIND_", t->kind),
-		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0);
+		sb_printf(c, "\t{\"%s\", %u, %s, %u, %d, %u, %u},\n", t->name, t->width, enum_name("PX_KIND_", t->kind),
+		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0, t->param_ptx);
 	}
 	sb_printf(c, "};\nconst unsigned px_ntypes = %zu;\n", M.ntypes + 1);
 	/* the inverse, so that reading a type slot is one load */
