@@ -1,11 +1,9 @@
-# ptxasarch.sh, sourced: ptxas_arch TARGET prints the -arch ptxas 13 is given
-# for a .target: it cannot generate code for sm_70 and sm_72 (it applies their
-# rules under sm_75) nor for sm_101 (renamed sm_110).
+# ptxasarch.sh, sourced: ptxas_arch TARGET prints the -arch ptxas is given for
+# a .target, the ptxas: column of data/targets.yaml (the suite's ptxas is CUDA
+# 13's: it applies sm_70's and sm_72's rules under sm_75, and knows sm_101 as
+# sm_110); the target's own name where the row has none.
+px_targets_yaml=${abs_top_srcdir:-${srcdir:-`dirname "$0"`/..}}/data/targets.yaml
 ptxas_arch () {
-  case $1 in
-    sm_70|sm_72) echo sm_75 ;;
-    sm_101) echo sm_110 ;;
-    sm_101f) echo sm_110f ;;
-    *) echo "$1" ;;
-  esac
+  px_a=`sed -n "s/^ *- {name: $1,.* ptxas: {[^}]*arch: \([a-z0-9_]*\).*/\1/p" "$px_targets_yaml"`
+  echo "${px_a:-$1}"
 }

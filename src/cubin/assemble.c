@@ -11,6 +11,23 @@
  * kernels' cubins. */
 #define DEFAULT_CACHE_MAX ((uint64_t)256 << 20)
 
+/* The -arch the ptxas at path takes for target's code (data/targets.yaml's
+ * ptxas: from a CUDA release on, another name, or none), or NULL when it
+ * makes none, said in d. */
+static const char *code_arch(const char *path, const char *target, px_diags *d)
+{
+	const px_target *t = px_target_lookup(target, strlen(target));
+	if (!t || !t->ptxas_cuda)
+		return target;
+	unsigned v = px_ptxas_version(path);
+	if (v < t->ptxas_cuda) /* an older ptxas, or one that does not say: the target's own name */
+		return target;
+	if (t->ptxas_code)
+		return t->ptxas_arch;
+	px_error_noloc(d, PX_D_cubin_no_code, v / 10, v % 10, target, t->ptxas_cuda / 10 - 1);
+	return NULL;
+}
+
 int px_assemble(const px_options *o, const char *target, const px_module *m, const char *ptx, size_t len,
                 const px_ptxmap *map, px_diags *d, px_ptxas_report *rep, char **cubin, size_t *cubinlen)
 {
@@ -25,6 +42,8 @@ int px_assemble(const px_options *o, const char *target, const px_module *m, con
 			px_error_noloc(d, PX_D_cubin_no_ptxas, path);
 		return (int)(d->nerrors - before);
 	}
+	if (!(target = code_arch(path, target, d)))
+		return (int)(d->nerrors - before);
 	px_ptxas_run r;
 	char key[33];
 	bool hit = false;

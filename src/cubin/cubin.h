@@ -38,6 +38,9 @@ typedef struct px_ptxas_run {
 void px_ptxas_run_text(const char *path, const px_options *o, const char *target, bool verbose,
                        const char *ptx, size_t len, px_ptxas_run *r);
 void px_ptxas_run_free(px_ptxas_run *r);
+/* The CUDA release of the ptxas at path, major*10+minor ("release 13.0"):
+ * 0 when it does not say. */
+unsigned px_ptxas_version(const char *path);
 /* The ptxas command's words after the program (options, not the files):
  * the same words run it and key the cache. Returns how many, at most max;
  * they point into buf. */

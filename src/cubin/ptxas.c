@@ -163,6 +163,53 @@ static int write_all(const char *path, const char *data, size_t len)
 
 enum { MAX_ARGS = 256 };
 
+/* Runs argv[0] with standard output and error into the file log: its exit
+ * status into *status, or an errno. */
+static int spawn_logged(const char *const *argv, const char *log, int *status)
+{
+	posix_spawn_file_actions_t fa;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, 1, 2);
+	pid_t pid;
+	int err = posix_spawn(&pid, argv[0], &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err)
+		return err;
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return errno;
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+	return 0;
+}
+
+unsigned px_ptxas_version(const char *path)
+{
+	const char *tmp = getenv("TMPDIR");
+	char dir[4096], log[4200];
+	snprintf(dir, sizeof dir, "%s/ptxemit-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(dir))
+		return 0;
+	snprintf(log, sizeof log, "%s/log", dir);
+	const char *argv[] = {path, "--version", NULL};
+	int status = -1;
+	char *text = NULL;
+	size_t len = 0;
+	unsigned major = 0, minor = 0;
+	/* "Cuda compilation tools, release 13.0, V13.0.88" */
+	if (!spawn_logged(argv, log, &status) && status == 0 && !read_all(log, &text, &len)) {
+		const char *at = strstr(text, "release ");
+		if (!at || sscanf(at, "release %u.%u", &major, &minor) != 2)
+			major = minor = 0;
+	}
+	free(text);
+	unlink(log);
+	rmdir(dir);
+	return major * 10 + minor;
+}
+
 void px_ptxas_run_text(const char *path, const px_options *o, const char *target, bool verbose,
                        const char *ptx, size_t len, px_ptxas_run *r)
 {
@@ -189,26 +236,8 @@ void px_ptxas_run_text(const char *path, const px_options *o, const char *target
 	argv[n++] = in;
 	argv[n] = NULL;
 	int err = write_all(in, ptx, len);
-	posix_spawn_file_actions_t fa;
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	posix_spawn_file_actions_adddup2(&fa, 1, 2);
-	pid_t pid;
 	if (!err)
-		err = posix_spawn(&pid, path, &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (!err) {
-		int st;
-		while (waitpid(pid, &st, 0) < 0) {
-			if (errno != EINTR) {
-				err = errno;
-				break;
-			}
-		}
-		if (!err)
-			r->status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	}
+		err = spawn_logged(argv, log, &r->status);
 	r->errno_ = err;
 	if (!err) {
 		read_all(log, &r->log, &r->loglen);

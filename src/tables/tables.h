@@ -69,6 +69,12 @@ typedef struct px_target {
 	uint8_t index;    /* its place in px_targets: its bit in a window's target mask */
 	uint16_t family;  /* the lowest SM of the family whose sm_XXf code it runs: 100 for sm_103f */
 	uint32_t static_shared; /* the most static shared memory a kernel may have, in bytes (0: unknown) */
+	/* From CUDA ptxas_cuda on (major*10+minor; 0: never) ptxas takes this
+	 * target's code as -arch=ptxas_arch, or, without ptxas_code, makes none
+	 * for it and checks a text for it under -arch=ptxas_arch. */
+	uint16_t ptxas_cuda;
+	const char *ptxas_arch;
+	bool ptxas_code;
 } px_target;
 extern const px_target px_targets[];
 extern const unsigned px_ntargets;

@@ -20,6 +20,7 @@
  * by running out of memory, file descriptors or disk says nothing lasting
  * about the text: it serves this run and is never cached. */
 #include "prover.h"
+#include "tables/tables.h"
 
 #include <ctype.h>
 #include <pthread.h>
@@ -33,12 +34,9 @@
 
 const char *pv_ptxas_arch(const char *target)
 {
-	static const char *const renamed[][2] = {
-		{"sm_70", "sm_75"}, {"sm_72", "sm_75"}, {"sm_101", "sm_110"}, {"sm_101f", "sm_110f"}};
-	for (size_t i = 0; i < sizeof renamed / sizeof *renamed; i++)
-		if (strcmp(target, renamed[i][0]) == 0)
-			return renamed[i][1];
-	return target;
+	/* data/targets.yaml's ptxas: column, for the suite's ptxas (CUDA 13) */
+	const px_target *t = px_target_lookup(target, strlen(target));
+	return t && t->ptxas_arch ? t->ptxas_arch : target;
 }
 
 /* the first 16 hex digits of the hash of ptxas's version and how it is asked */

@@ -65,8 +65,9 @@ int pv_judge_init(pv_judge *j, const char *ptxas, const char *cache, unsigned jo
  * whole, a text that assembles and is a whole program declaring shared
  * memory or a CTA group is asked again finalized. Returns 0, -1 on failure. */
 int pv_judge_texts(pv_judge *j, pv_text *t, size_t n, bool whole);
-/* the -arch ptxas is given for a target: ptxas 13 cannot generate code for
- * sm_70 and sm_72 (their rules apply under sm_75) nor sm_101 (renamed sm_110) */
+/* the -arch ptxas is given for a target: data/targets.yaml's ptxas: column
+ * (ptxas 13 applies sm_70's and sm_72's rules under sm_75, and knows sm_101
+ * as sm_110) */
 const char *pv_ptxas_arch(const char *target);
 
 /* the proofs (sweep.c) */

@@ -147,7 +147,7 @@ static void read_static_shared(const ynode *v)
 void read_targets(void)
 {
 	static const char *const top_keys[] = {"ptx_versions", "drivers", "targets", "static_shared", "kernel_params", "const_data", NULL};
-	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", NULL};
+	static const char *const keys[] = {"name", "sm", "ptx", "suffix", "family", "ptxas", NULL};
 	ynode *root = yaml_document_get_root_node((yaml_document_t *)&cur->doc), *v;
 	if (!root)
 		return;
@@ -203,6 +203,14 @@ void read_targets(void)
 		t->family = (s = map_get(e, "family")) ? to_uint(s, "family", 1000) : t->sm;
 		if (t->family > t->sm)
 			fail(s, "family %u is above the target's SM %u", t->family, t->sm);
+		if ((s = map_get(e, "ptxas"))) {
+			static const char *const pkeys[] = {"cuda", "arch", "code", NULL};
+			check_keys(s, "a target's ptxas", pkeys);
+			t->ptxas_cuda = to_ptx(map_need(s, "cuda", "a target's ptxas"));
+			t->ptxas_arch = scalar(map_need(s, "arch", "a target's ptxas"), "arch");
+			const ynode *c = map_get(s, "code");
+			t->ptxas_code = c ? to_bool(c, "code") : true;
+		}
 	}
 	if (M.ntargets > 64)
 		fail(v, "more than 64 targets: a window is a 64-bit mask");

@@ -452,7 +452,12 @@ static void emit_targets(sbuf *c)
 		const target_row *t = &M.targets[i];
 		sb_printf(c, "\t{\"%s\", %u, %u, ", t->name, t->sm, t->ptx);
 		sb_printf(c, t->suffix ? "'%c'" : "0", t->suffix);
-		sb_printf(c, ", %zu, %u, %u},\n", i, t->family, t->static_shared);
+		sb_printf(c, ", %zu, %u, %u, %u, ", i, t->family, t->static_shared, t->ptxas_cuda);
+		if (t->ptxas_arch)
+			sb_cstr(c, t->ptxas_arch);
+		else
+			sb_printf(c, "NULL");
+		sb_printf(c, ", %d},\n", t->ptxas_code);
 	}
 	if (!M.ntargets)
 		sb_printf(c, "\t{NULL, 0, 0, 0},\n");

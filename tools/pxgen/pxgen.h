@@ -120,6 +120,12 @@ typedef struct target_row {
 	char suffix;
 	size_t line; /* file order, so sorting by SM keeps plain, a, f in the order written */
 	unsigned static_shared; /* the most static shared memory a kernel may have, in bytes */
+	/* ptxas: {cuda: X.Y, arch: NAME, code: false}: from CUDA X.Y on ptxas
+	 * takes the target's code as -arch=NAME, or (code: false) makes none and
+	 * checks a text for it under -arch=NAME (0 / NULL: its own name always) */
+	unsigned ptxas_cuda;
+	const char *ptxas_arch;
+	bool ptxas_code;
 } target_row;
 
 typedef struct sreg_row {
