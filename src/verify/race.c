@@ -772,6 +772,21 @@ static bool benign(const race *r, const access *a, const access *b)
 	       runs_before(a->n, b->n);
 }
 
+/* Whether a and b (b the later) race: one of them writes, not both are
+ * atomic, and two threads that run them touch a common byte, unless the race
+ * is benign; reported at b unless the pass is rough. */
+static bool race_found(const race *r, const access *a, const access *b)
+{
+	int64_t t[2][NVARS];
+	if (!a->known || px_box_empty(&a->box) || a->mem != b->mem || a->obj != b->obj || !(a->writes || b->writes) ||
+	    (a->atomic && b->atomic) || (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
+	    !runs(r, b, t[1]))
+		return false;
+	if (!r->rough)
+		report(r, a, b, t);
+	return true;
+}
+
 /* The pairs of accesses that may follow one synchronization point, each
  * pair once (at the first point both follow), the later in text order as
  * the one reported; the first conflict of each is reported. Rough: whether
@@ -799,19 +814,13 @@ static bool pairs(race *r)
 				continue;
 			for (uint32_t x = at[k]; x <= y && budget; x++, budget--) {
 				access *a = &r->acc[list[x]];
-				int64_t t[2][NVARS];
-				if (!a->known || px_box_empty(&a->box) || a->mem != b->mem || a->obj != b->obj ||
-				    !(a->writes || b->writes) || (a->atomic && b->atomic) || common(&a->open, &b->open, false) != k ||
-				    (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
-				    !runs(r, b, t[1]))
+				if (common(&a->open, &b->open, false) != k || !race_found(r, a, b))
 					continue;
 				any = true;
-				if (r->rough) {
+				if (r->rough)
 					budget = 0;
-					break;
-				}
-				report(r, a, b, t);
-				said[j] = 1;
+				else
+					said[j] = 1;
 				break;
 			}
 		}
@@ -833,18 +842,13 @@ static bool pairs_across(race *r)
 			continue;
 		for (uint32_t i = 0; i <= j && budget; i++, budget--) {
 			access *a = &r->acc[i];
-			int64_t t[2][NVARS];
-			if (a->mem != IN_GLOBAL || a->obj != b->obj || !a->seen || !a->known || !a->per_cta ||
-			    px_box_empty(&a->box) || !(a->writes || b->writes) || (a->atomic && b->atomic) ||
-			    (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) || !runs(r, b, t[1]))
+			if (!a->seen || !a->per_cta || !race_found(r, a, b))
 				continue;
 			any = true;
-			if (r->rough) {
+			if (r->rough)
 				budget = 0;
-				break;
-			}
-			report(r, a, b, t);
-			r->said[j] = 1;
+			else
+				r->said[j] = 1;
 			break;
 		}
 	}

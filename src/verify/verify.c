@@ -460,6 +460,18 @@ static const px_funcsig *find_sig(px_module *m, px_str name)
 	return &m->funcs[s >> 1];
 }
 
+/* A value of a type PTX took later passed through parameter space (a call's
+ * argument or result, a returned value): its .param moves need that version
+ * too (data/types.yaml param_ptx). */
+static void note_passed(px_verifier *v, px_loc loc, unsigned t, const char *how)
+{
+	if (!t || t >= px_ntypes || !px_types[t].param_ptx)
+		return;
+	char what[48];
+	snprintf(what, sizeof what, "%s a .%s value", how, px_types[t].name);
+	px_note_window(v, loc, what, ~(uint64_t)0, px_types[t].param_ptx);
+}
+
 static void check_call(px_verifier *v, px_func *f, px_node *n)
 {
 	uint16_t *args = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *args);
@@ -472,11 +484,13 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		memset(&lits[i], 0, sizeof lits[i]);
 		if (is_literal(&n->ops[i]) || n->ops[i].kind == PX_O_GROUP)
 			lits[i] = keep_literal(v, &n->ops[i]);
+		note_passed(v, n->ops[i].loc, args[i], "passing");
 	}
 	px_define_results(v, f, n, NULL, 0);
 	for (uint32_t i = 0; i < n->nres; i++) {
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
+		note_passed(v, o->loc, rets[i], "receiving");
 		/* an aggregate parameter is read-only: results land in arrays */
 		ret_bytes[i] = o->kind == PX_O_VALUE && f->values[o->id].param != PX_PARAM_AGG ? agg_bytes(f, o) : 0;
 	}
@@ -536,6 +550,7 @@ static void check_ret(px_verifier *v, px_func *f, px_node *n)
 	for (uint32_t i = 0; i < n->nops; i++) {
 		uint32_t bytes;
 		int t = arg_type(v, f, &n->ops[i], &bytes);
+		note_passed(v, n->ops[i].loc, f->rets[i], "returning");
 		if (f->rets[i] == PX_T_none) {
 			char what[32];
 			snprintf(what, sizeof what, "returned value %u", i + 1);
