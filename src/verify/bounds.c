@@ -14,7 +14,15 @@
  * not reported. The access's size is the operation's type times its
  * vector width (.v2, .v4, .v8) where it has a type and one address (an
  * operation with several, such as a copy and its mbarrier, types one of
- * them); otherwise its first byte alone is checked. */
+ * them); otherwise its first byte alone is checked.
+ *
+ * A null pointer (-Wnull-access): an ld, st, atom or red of global memory,
+ * or of generic memory, whose address register holds 0 on every path (or
+ * whose address is the literal 0 plus an offset). No object of either
+ * window lies at 0, so the access faults wherever it runs; it is a warning,
+ * not an error, since a kernel may store through a null pointer on purpose
+ * to stop with a fault, which ptxas accepts. The shared, local, const and
+ * param windows start at 0 with objects there, so they are left out. */
 #include "verify/known.h"
 #include "verify/verify.h"
 
@@ -69,11 +77,39 @@ static void check_access(const px_values *va, px_diags *d, const px_node *n, con
 		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 }
 
+/* Whether n is an access of global or generic memory (no space slot, or an
+ * empty one, is generic). */
+static bool global_or_generic(const px_node *n)
+{
+	if (n->op != &px_ops[PX_OP_ld] && n->op != &px_ops[PX_OP_st] && n->op != &px_ops[PX_OP_atom] &&
+	    n->op != &px_ops[PX_OP_red])
+		return false;
+	int i = px_slot_find(n->op, PX_SN_space);
+	unsigned space = i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
+	return !space || space == PX_TOK_global;
+}
+
+static void check_null(const px_values *va, px_diags *d, const px_node *n)
+{
+	const px_opnd *o = &n->ops[0];
+	int64_t p;
+	if (!n->nops || o->kind != PX_O_ADDR || !o->base || !global_or_generic(n) || !px_value_const(va, o->base, &p) ||
+	    p)
+		return;
+	px_aff a = px_value_addr(va, o);
+	if (!a.known || a.base || a.nterms)
+		return;
+	px_warn(d, o->loc, PX_D_null_access, n->op->name, (long long)a.c);
+	if (o->base->kind == PX_O_VALUE)
+		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
+}
+
 void px_check_bounds(px_verifier *v, px_func *f, const px_values *va)
 {
 	for (const px_node *n = f->first; n; n = n->next) {
 		if (n->kind != PX_N_INST || !n->op)
 			continue;
+		check_null(va, v->d, n);
 		for (uint32_t i = 0; i < n->nops; i++)
 			check_access(va, v->d, n, &n->ops[i]);
 	}
