@@ -148,7 +148,8 @@ function floor_action(a,    t) {
 		return "{ " t "int t = floor_newline(yyextra); if (t) return t; }"
 	if (a ~ /px_sreg_lookup/)
 		return "return floor_token(yyextra, memchr(yytext, '.', (size_t)yyleng) ? PXT_SREG : PXT_VALUE);"
-	if (a ~ /bad_char\(/ || a ~ /^[ \t]*;/)
+	# the errors: the floor reads only text ptxemit takes
+	if (a ~ /bad_char\(|stray_nul\(/ || a ~ /^[ \t]*;/)
 		return ";"
 	if (match(a, /TOKEN\([^;]*\);/))
 		return "return floor_token(yyextra, " substr(a, RSTART + 6, RLENGTH - 8) ");"

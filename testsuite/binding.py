@@ -109,3 +109,9 @@ if len(sys.argv) > 5:
         ptxemit.translate(spill, cubin=True, ptxas="/nonexistent/ptxas")
     except ptxemit.PtxemitError as e:
         print("no ptxas:", [d["message"] for d in e.diagnostics])
+    # a target the ptxas makes no code for: the one error ptxemit(1) prints
+    for what in ({"cubin": True}, {"resource_usage": True}):
+        try:
+            ptxemit.translate(mir, target="sm_70", ptxas=ptxas, **what)
+        except ptxemit.PtxemitError as e:
+            print("sm_70:", list(what), [d["message"] for d in e.diagnostics])

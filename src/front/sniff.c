@@ -147,10 +147,10 @@ bool px_sniff(px_diags *d, const char **srcp, size_t *lenp)
 		}
 		if (s[i] == 0 && !control_after(s + i + 1, s + n)) {
 			/* a NUL alone among the text of its line is a stray byte in a
-			 * text file, reported at its place as a byte that is not UTF-8
-			 * is; the line is not quoted */
-			px_error_unquoted(d, px_loc_at((uint32_t)i), PX_D_nul_byte);
-			return true;
+			 * text file: the lexer reports it at its place and reads on */
+			col++;
+			i++;
+			continue;
 		}
 		if (s[i] == 0 || control(s[i])) {
 			px_error_noloc(d, PX_D_not_mir_binary, s[i], line, col);
