@@ -1,5 +1,5 @@
 /* Basic blocks of a function body (see cfg.h). Everything is in flat arrays
- * sized by the statements and labels, built in two passes over the body; and
+ * sized by the statements and labels, built in one walk over the body; and
  * the solver of the forward problems the checks pose over them. */
 #include "verify/cfg.h"
 
@@ -113,39 +113,48 @@ static void order(px_cfg *g)
 	free(post);
 }
 
+/* One walk over the body makes the blocks: on a long body each walk costs
+ * its misses in memory, so the block arrays grow as blocks start rather than
+ * after a walk that counts them. */
 void px_cfg_build(px_cfg *g, const px_func *f)
 {
 	memset(g, 0, sizeof *g);
-	uint32_t nb = 0;
-	bool start = true;
 	g->ops_seen = px_zalloc((px_nops + 63) / 64, sizeof *g->ops_seen);
-	for (const px_node *n = f->first; n; n = n->next) {
-		if (start || n->kind == PX_N_LABEL)
-			nb++;
-		start = ends_block(n);
-		if (n->kind == PX_N_INST && n->op) {
-			unsigned op = (unsigned)(n->op - px_ops);
-			g->ops_seen[op >> 6] |= (uint64_t)1 << (op & 63);
-			g->flags_seen |= n->op->flags;
-		}
-	}
-	g->nblocks = nb;
-	g->first = px_zalloc(nb, sizeof *g->first);
-	g->len = px_zalloc(nb, sizeof *g->len);
-	g->last = px_zalloc(nb, sizeof *g->last);
 	uint32_t *label_block = px_zalloc(f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
-	uint32_t b = UINT32_MAX;
-	start = true;
+	uint32_t b = UINT32_MAX, cap = 0;
+	bool start = true;
 	for (px_node *n = f->first; n; n = n->next) {
-		if (start || n->kind == PX_N_LABEL)
-			g->first[++b] = n;
+		if (start || n->kind == PX_N_LABEL) {
+			if (++b == cap) {
+				cap = cap ? 2 * cap : 64;
+				g->first = realloc(g->first, cap * sizeof *g->first);
+				g->len = realloc(g->len, cap * sizeof *g->len);
+				g->last = realloc(g->last, cap * sizeof *g->last);
+				if (!g->first || !g->len || !g->last)
+					abort();
+			}
+			g->first[b] = n;
+			g->len[b] = 0;
+		}
 		g->len[b]++;
 		g->last[b] = n;
 		if (n->kind == PX_N_LABEL)
 			label_block[n->label] = b;
+		else if (n->kind == PX_N_INST && n->op) {
+			unsigned op = (unsigned)(n->op - px_ops);
+			g->ops_seen[op >> 6] |= (uint64_t)1 << (op & 63);
+			g->flags_seen |= n->op->flags;
+		}
 		start = ends_block(n);
+	}
+	uint32_t nb = b + 1;
+	g->nblocks = nb;
+	if (!nb) { /* never NULL, as px_zalloc's tables */
+		g->first = px_zalloc(1, sizeof *g->first);
+		g->len = px_zalloc(1, sizeof *g->len);
+		g->last = px_zalloc(1, sizeof *g->last);
 	}
 	edges e = {0};
 	for (b = 0; b < nb; b++) {

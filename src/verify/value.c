@@ -476,9 +476,28 @@ uint64_t px_aff_multiple(const px_values *va, const px_aff *a)
 	return multiple(va, a);
 }
 
+/* Lowers what a value defined more than once is known a multiple of to what
+ * its definition n gives; whether it did. */
+static bool lower_multiple(px_values *va, const px_node *n)
+{
+	uint32_t id = n->res[0].id;
+	unsigned lg = (n->flags & PX_NF_align) >> PX_NF_align_SHIFT;
+	px_aff a = form_of(va, n, va->f->values[id].type);
+	uint64_t m = multiple(va, &a);
+	unsigned now = m ? low_log2((int64_t)m) : 0;
+	if (lg > now)
+		now = lg;
+	if (now >= va->mult[id])
+		return false;
+	va->mult[id] = (uint8_t)now;
+	return true;
+}
+
 /* What each atom is a multiple of: a parameter's align; a value defined
  * more than once, the least over its definitions, from "anything" down to a
- * fixed point; {align = N} on a statement; nothing for the rest. */
+ * fixed point; {align = N} on a statement; nothing for the rest. The first
+ * round walks the function and lists the definitions of values defined more
+ * than once: the rounds after it revisit only those. */
 static void find_multiples(px_values *va)
 {
 	const px_func *f = va->f;
@@ -487,30 +506,34 @@ static void find_multiples(px_values *va)
 	for (uint32_t k = 0; k < f->nparams; k++)
 		if (!va->ndefs[f->params[k].value] && f->params[k].align)
 			va->mult[f->params[k].value] = (uint8_t)low_log2(f->params[k].align);
-	bool changed = true;
-	for (unsigned round = 0; changed && round < ROUNDS; round++) {
-		changed = false;
-		for (const px_node *n = f->first; n; n = n->next) {
-			if (n->kind != PX_N_INST || n->nres != 1 || n->res[0].kind != PX_O_VALUE || n->res[0].elem >= 0)
-				continue;
-			uint32_t id = n->res[0].id;
-			unsigned lg = (n->flags & PX_NF_align) >> PX_NF_align_SHIFT;
-			if (va->ndefs[id] < 2) {
-				if (lg && form_at(va, id)->nterms == 1 && form_at(va, id)->var[0] == PX_VV_VALUE + id)
-					va->mult[id] = (uint8_t)lg;
-				continue;
-			}
-			px_aff a = form_of(va, n, f->values[id].type);
-			uint64_t m = multiple(va, &a);
-			unsigned now = m ? low_log2((int64_t)m) : 0;
-			if (lg > now)
-				now = lg;
-			if (now < va->mult[id]) {
-				va->mult[id] = (uint8_t)now;
-				changed = true;
-			}
+	const px_node **again = NULL;
+	uint32_t nagain = 0, cap = 0;
+	bool changed = false;
+	for (const px_node *n = f->first; n; n = n->next) {
+		if (n->kind != PX_N_INST || n->nres != 1 || n->res[0].kind != PX_O_VALUE || n->res[0].elem >= 0)
+			continue;
+		uint32_t id = n->res[0].id;
+		unsigned lg = (n->flags & PX_NF_align) >> PX_NF_align_SHIFT;
+		if (va->ndefs[id] < 2) {
+			if (lg && form_at(va, id)->nterms == 1 && form_at(va, id)->var[0] == PX_VV_VALUE + id)
+				va->mult[id] = (uint8_t)lg;
+			continue;
 		}
+		if (nagain == cap) {
+			cap = cap ? 2 * cap : 64;
+			again = realloc(again, cap * sizeof *again);
+			if (!again)
+				abort();
+		}
+		again[nagain++] = n;
+		changed |= lower_multiple(va, n);
 	}
+	for (unsigned round = 1; changed && round < ROUNDS; round++) {
+		changed = false;
+		for (uint32_t i = 0; i < nagain; i++)
+			changed |= lower_multiple(va, again[i]);
+	}
+	free(again);
 	if (changed)
 		memset(va->mult, 0, f->nvalues + 1);
 }
