@@ -26,10 +26,10 @@ void px_directive_add(px_parser *P, px_tok name, const px_olist *args)
 	}
 	const px_directive *d = &px_directives[i];
 	px_dirval *dv = &P->f->dirs[i];
-	if (dv->present) {
-		PX_PERR(P, name.loc, PX_D_directive_repeated, d->name);
-		return;
-	}
+	/* given again: ptxas takes it and keeps the last values (as its cubin
+	 * shows), so ptxemit prints the last; other values than before are
+	 * most likely a mistake, said in a warning */
+	px_dirval before = *dv;
 	unsigned n = args ? args->n : 0;
 	if (n < d->min_args || n > d->max_args) {
 		if (d->max_args == 0)
@@ -48,4 +48,13 @@ void px_directive_add(px_parser *P, px_tok name, const px_olist *args)
 		dv->args[k++] = (uint32_t)x->o.ival;
 	}
 	dv->nargs = k;
+	if (!before.present)
+		return;
+	bool same = true;
+	for (unsigned j = 0; j < 3; j++) /* a missing dimension is 1 */
+		same &= (j < before.nargs ? before.args[j] : 1) == (j < k ? dv->args[j] : 1);
+	if (!same) {
+		px_warn(P->m->diags, name.loc, PX_D_directive_repeated, d->name);
+		px_note(P->m->diags, before.loc, PX_D_directive_repeated_first, d->name);
+	}
 }

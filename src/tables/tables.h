@@ -23,7 +23,7 @@ typedef struct px_type_info {
 	uint8_t regclass;  /* PX_RC_* of a value of this type */
 	uint8_t float_view; /* printed through the class's float view (%f, %fd) */
 	uint16_t token;    /* PX_TOK_* with the same spelling (0 for ptr) */
-	uint16_t param_ptx; /* a parameter or result of the type needs this PTX version (0: any) */
+	uint16_t decl_ptx; /* a parameter, result or initialized variable of the type needs this PTX version (0: any) */
 } px_type_info;
 extern const px_type_info px_types[];   /* indexed by PX_T_*; [0] is "none" */
 extern const unsigned px_ntypes;

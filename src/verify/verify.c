@@ -109,16 +109,16 @@ static void check_params(px_verifier *v, px_func *f)
 		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
 		if (p->align & (p->align - 1))
 			px_error(v->d, p->loc, PX_D_bad_align, p->align);
-		/* a parameter of a type PTX took later (data/types.yaml param_ptx) */
-		if (p->type < px_ntypes && px_types[p->type].param_ptx) {
+		/* a parameter of a type PTX took later (data/types.yaml decl_ptx) */
+		if (p->type < px_ntypes && px_types[p->type].decl_ptx) {
 			snprintf(what, sizeof what, "a .%s parameter", px_types[p->type].name);
-			px_note_window(v, p->loc, what, ~(uint64_t)0, px_types[p->type].param_ptx);
+			px_note_window(v, p->loc, what, ~(uint64_t)0, px_types[p->type].decl_ptx);
 		}
 	}
 	for (uint32_t i = 0; i < f->nrets; i++)
-		if (f->rets[i] < px_ntypes && px_types[f->rets[i]].param_ptx) {
+		if (f->rets[i] < px_ntypes && px_types[f->rets[i]].decl_ptx) {
 			snprintf(what, sizeof what, "a .%s result", px_types[f->rets[i]].name);
-			px_note_window(v, f->rets_loc, what, ~(uint64_t)0, px_types[f->rets[i]].param_ptx);
+			px_note_window(v, f->rets_loc, what, ~(uint64_t)0, px_types[f->rets[i]].decl_ptx);
 		}
 	if (f->ret_align & (f->ret_align - 1))
 		px_error(v->d, f->rets_loc, PX_D_bad_align, f->ret_align);
@@ -462,14 +462,14 @@ static const px_funcsig *find_sig(px_module *m, px_str name)
 
 /* A value of a type PTX took later passed through parameter space (a call's
  * argument or result, a returned value): its .param moves need that version
- * too (data/types.yaml param_ptx). */
+ * too (data/types.yaml decl_ptx). */
 static void note_passed(px_verifier *v, px_loc loc, unsigned t, const char *how)
 {
-	if (!t || t >= px_ntypes || !px_types[t].param_ptx)
+	if (!t || t >= px_ntypes || !px_types[t].decl_ptx)
 		return;
 	char what[48];
 	snprintf(what, sizeof what, "%s a .%s value", how, px_types[t].name);
-	px_note_window(v, loc, what, ~(uint64_t)0, px_types[t].param_ptx);
+	px_note_window(v, loc, what, ~(uint64_t)0, px_types[t].decl_ptx);
 }
 
 static void check_call(px_verifier *v, px_func *f, px_node *n)

@@ -3,10 +3,12 @@
  *   - kernel directives (data/directives.yaml): each alone with its value
  *     classes (every argument count, each argument at 1, at its highest, one
  *     past it, at 0, one argument too many), every ordered pair, each with the
- *     directives it needs, and each on a device function;
- *   - declarations: every state space with every value type, every
- *     alignment class, every linkage with and without an initializer, the
- *     shapes (scalar, array, unsized), textures and surfaces; function
+ *     directives it needs, each given twice (the same values, then others),
+ *     and each on a device function;
+ *   - declarations: every state space with every value type (with and
+ *     without an initializer), every alignment class, every linkage with and
+ *     without an initializer, the shapes (scalar, array, unsized), textures
+ *     and surfaces; function
  *     signatures: every type as a device function's parameter and result and
  *     a kernel's parameter, pointer parameters of every space, by-value
  *     aggregates at every alignment;
@@ -108,7 +110,7 @@ static void directives(void)
 		spell(d, v, d->max_args, m, p);
 		snprintf(what, sizeof what, "directive%s", m);
 		directive_item(what, m, p, false, d->product && prod > d->product);
-		if (d->hi[0]) {
+		if (d->hi[0] && d->hi[0] < UINT32_MAX) {
 			v[0] = d->hi[0] + 1;
 			spell(d, v, 1, m, p);
 			snprintf(what, sizeof what, "directive%s", m);
@@ -119,11 +121,29 @@ static void directives(void)
 		snprintf(what, sizeof what, "directive%s", m);
 		directive_item(what, m, p, false, false);
 	}
-	/* every ordered pair, and each with what it needs */
+	/* every ordered pair, and each with what it needs; each given twice, with
+	 * the same values and with others, after what it needs */
 	for (unsigned i = 0; i < px_ndirectives; i++) {
 		const px_directive *a = &px_directives[i];
 		char ma[128], pa[128];
 		spell(a, ones, a->min_args, ma, pa);
+		char needs_m[512] = "", needs_p[512] = "";
+		for (unsigned j = 0; j < px_ndirectives; j++)
+			if (a->needs >> j & 1) {
+				char mb[128], pb[128];
+				spell(&px_directives[j], ones, px_directives[j].min_args, mb, pb);
+				strcat(needs_m, mb), strcat(needs_p, pb);
+			}
+		uint32_t twos[3] = {2, 2, 2};
+		char mt[128], pt[128];
+		spell(a, a->max_args ? twos : ones, a->max_args, mt, pt);
+		for (int other = 0; other <= (a->max_args > 0); other++) {
+			char *m = pv_printf("%s%s%s", needs_m, ma, other ? mt : ma);
+			char *p = pv_printf("%s%s%s", needs_p, pa, other ? pt : pa);
+			char *what = pv_printf("directives%s", m);
+			directive_item(what, m, p, false, false);
+			free(m), free(p), free(what);
+		}
 		for (unsigned j = 0; j < px_ndirectives; j++) {
 			if (i == j)
 				continue;
@@ -137,17 +157,10 @@ static void directives(void)
 		}
 		if (!a->needs)
 			continue;
-		char m[512] = "", p[512] = "";
-		for (unsigned j = 0; j < px_ndirectives; j++)
-			if (a->needs >> j & 1) {
-				char mb[128], pb[128];
-				spell(&px_directives[j], ones, px_directives[j].min_args, mb, pb);
-				strcat(m, mb), strcat(p, pb);
-			}
-		strcat(m, ma), strcat(p, pa);
+		char *m = pv_printf("%s%s", needs_m, ma), *p = pv_printf("%s%s", needs_p, pa);
 		char *what = pv_printf("directives%s", m);
 		directive_item(what, m, p, false, false);
-		free(what);
+		free(m), free(p), free(what);
 	}
 }
 
@@ -207,6 +220,8 @@ static void declarations(void)
 		for (unsigned t = 1; t < px_ntypes; t++) {
 			const char *ty = px_types[t].name;
 			variable("every type", "", spaces[s], ty, "[4]", 0, "");
+			variable("every type, initialized", "", spaces[s], ty, "[4]", 0, "[1, 2, 3, 4]");
+			variable("every type, initialized", "", spaces[s], ty, "", 0, "1");
 		}
 		static const unsigned aligns[] = {1, 2, 4, 8, 16, 32, 64, 128, 3, 6};
 		for (size_t a = 0; a < sizeof aligns / sizeof *aligns; a++)

@@ -83,7 +83,7 @@ void check_rc_ids(void)
 
 void read_types(void)
 {
-	static const char *const keys[] = {"name", "width", "kind", "class", "float_view", "param_ptx", NULL};
+	static const char *const keys[] = {"name", "width", "kind", "class", "float_view", "decl_ptx", NULL};
 	ynode *root = root_list("types.yaml");
 	if (!root)
 		return;
@@ -104,7 +104,7 @@ void read_types(void)
 			fail(v, "unknown type kind '%s'", t->kind);
 		t->regclass = rc_by_name(map_need(e, "class", "a type"));
 		t->float_view = (v = map_get(e, "float_view")) && to_bool(v, "float_view");
-		t->param_ptx = (v = map_get(e, "param_ptx")) ? to_ptx(v) : 0;
+		t->decl_ptx = (v = map_get(e, "decl_ptx")) ? to_ptx(v) : 0;
 		if (strcmp(t->kind, "ptr"))
 			add_token(t->name);
 	}

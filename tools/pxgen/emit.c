@@ -395,7 +395,7 @@ static void emit_types(sbuf *c)
 	for (size_t i = 0; i < M.ntypes; i++) {
 		const type_row *t = &M.types[i];
 		sb_printf(c, "\t{\"%s\", %u, %s, %u, %d, %u, %u},\n", t->name, t->width, enum_name("PX_KIND_", t->kind),
-		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0, t->param_ptx);
+		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0, t->decl_ptx);
 	}
 	sb_printf(c, "};\nconst unsigned px_ntypes = %zu;\n", M.ntypes + 1);
 	/* the inverse, so that reading a type slot is one load */

@@ -110,7 +110,7 @@ typedef struct type_row {
 	const char *name, *kind;
 	unsigned width, regclass;
 	bool float_view;
-	unsigned param_ptx; /* a parameter or result of the type needs this PTX version (0: none) */
+	unsigned decl_ptx; /* a parameter, result or initialized variable of the type needs this PTX version (0: none) */
 } type_row;
 
 typedef struct target_row {
