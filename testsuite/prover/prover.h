@@ -74,4 +74,5 @@ const char *pv_ptxas_arch(const char *target);
 int pv_sweep(int argc, char **argv);
 int pv_veredge(int argc, char **argv);
 int pv_modules(int argc, char **argv); /* modules.c */
+int pv_atomics(int argc, char **argv); /* atomics.c */
 #endif
