@@ -1,5 +1,5 @@
 #!/bin/sh
-# tensorcombos.sh SRCDIR PTXEMIT PTXAS CACHE [JOBS]: the combination proof.
+# tensorcombos.sh SRCDIR PTXEMIT PROVER PTXAS CACHE [JOBS]: the combination proof.
 # Every token combination of every variant of every operation that
 # `ptxemit --list-ops` names and `ptxemit --describe` lists (the tensor
 # families mma, mma.sp, wmma, wgmma, tcgen05 and the matrix copies
@@ -25,13 +25,13 @@
 # functions ptxemit printed for the target and, for the statements it
 # refused there, the functions it printed for the lowest target, renamed and
 # retargeted, with every other statement blanked. ptxas reports each line it
-# refuses (testsuite/ptxaslines.sh), and each is read back to its statement
+# refuses (`prover judge`, testsuite/prover/judge.c), and each is read back to its statement
 # through the `.loc` before it. Each statement is also written with its
 # modifier tokens in another order (ptxemit-mir(5): any order, PTX's relative
 # order within a class of slots, the fixed tokens left out), which must print
 # the same PTX on the lowest target.
-# ptxas's verdicts are kept in CACHE as the target sweep keeps them
-# (testsuite/sweepcache.sh), so a second run asks ptxas only about texts that
+# ptxas's verdicts are kept in CACHE, the target sweep's (the prover judges
+# every text of both), so a second run asks ptxas only about texts that
 # changed. The targets are judged in JOBS streams at once, each with JOBS
 # ptxas at once: ptxemit's translations, not ptxas, are most of a warm run.
 # With PX_COMBOS_PTXAS=no (the sanitizer build) ptxas is not asked: every
@@ -49,16 +49,21 @@
 # (below).
 #
 # Prints the counts and every disagreement; exits 1 on any disagreement,
-# refusal on a lowest target or difference in the counts, 77 without ptxas
-# or a hash program.
+# refusal on a lowest target or difference in the counts, 77 without ptxas.
 set -u
-srcdir=$1 ptxemit=$2 ptxas=$3 cache=$4 jobs=${5:-2}
+srcdir=$1 ptxemit=$2 prover=$3 ptxas=$4 cache=$5 jobs=${6:-2}
 judge=${PX_COMBOS_PTXAS:-yes}
 test "$judge" = no || { test -n "$ptxas" && test -x "$ptxas"; } || exit 77
-. "$srcdir/testsuite/sweepcache.sh"
-pick_hash
-test -n "$hash" || { echo "tensorcombos: no sha256sum, sha1sum or md5sum" >&2; exit 77; }
 case $ptxemit in /*) ;; */*) ptxemit=`pwd`/$ptxemit ;; esac
+case $prover in /*) ;; */*) prover=`pwd`/$prover ;; esac
+case $cache in /*) ;; */*) cache=`pwd`/$cache ;; esac
+
+# ptxas's verdicts on texts, through the cache: $1 holds "FILE ARCH" lines,
+# "FILE VERDICT" lines go to $2 (the prover's last line, its count of texts
+# asked, left out)
+judge_texts () {
+  "$prover" judge "$ptxas" "$cache" "$jobs" <"$1" >"$2.all" && sed '$d' "$2.all" >"$2"
+}
 
 work=`pwd`/combos.d
 rm -rf "$work" && mkdir -p "$work/m" "$work/t" "$work/x" || exit 1

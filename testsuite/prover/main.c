@@ -3,6 +3,8 @@
  *   prover sweep SRCDIR CASES PTXAS CACHE JOBS [SAMPLE]     the target sweep
  *   prover veredge SRCDIR CASES PTXAS CACHE JOBS [SAMPLE]   one PTX version lower
  *   prover modules PTXAS CACHE JOBS [SAMPLE]                 the module proof
+ *   prover atomics PTXAS CACHE TARGET                        atom and red combinations
+ *   prover wgmman                     the N ptxemit accepts in wgmma (no ptxas)
  *   prover judge PTXAS CACHE JOBS [whole] < "FILE ARCH" lines: "FILE VERDICT" lines
  *   prover cache-verdicts CACHE      the verdicts a cache gives, "KEY VERDICT"
  *   prover cache-append CACHE FILE   FILE's lines appended under the cache's lock
@@ -91,12 +93,14 @@ int main(int argc, char **argv)
 	} cmds[] = {{"sweep", pv_sweep},
 	            {"veredge", pv_veredge},
 	            {"modules", pv_modules},
+	            {"atomics", pv_atomics},
+	            {"wgmman", pv_wgmman},
 	            {"judge", judge},
 	            {"cache-verdicts", cache_verdicts},
 	            {"cache-append", cache_append}};
 	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof *cmds; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "usage: prover sweep|veredge|modules|judge|cache-verdicts|cache-append ...\n");
+	fprintf(stderr, "usage: prover sweep|veredge|modules|atomics|wgmman|judge|cache-verdicts|cache-append ...\n");
 	return 2;
 }

@@ -74,4 +74,6 @@ const char *pv_ptxas_arch(const char *target);
 int pv_sweep(int argc, char **argv);
 int pv_veredge(int argc, char **argv);
 int pv_modules(int argc, char **argv); /* modules.c */
+int pv_atomics(int argc, char **argv); /* atomics.c */
+int pv_wgmman(int argc, char **argv);  /* wgmman.c */
 #endif
