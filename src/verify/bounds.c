@@ -91,9 +91,11 @@ static bool global_or_generic(const px_node *n)
 
 static void check_null(const px_values *va, px_diags *d, const px_node *n)
 {
+	if (!n->nops)
+		return;
 	const px_opnd *o = &n->ops[0];
 	int64_t p;
-	if (!n->nops || o->kind != PX_O_ADDR || !o->base || !global_or_generic(n) || !px_value_const(va, o->base, &p) ||
+	if (o->kind != PX_O_ADDR || !o->base || !global_or_generic(n) || !px_value_const(va, o->base, &p) ||
 	    p)
 		return;
 	px_aff a = px_value_addr(va, o);
