@@ -77,16 +77,11 @@ static void check_access(const px_values *va, px_diags *d, const px_node *n, con
 		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 }
 
-/* Whether n is an access of global or generic memory (no space slot, or an
- * empty one, is generic). */
+/* Whether n is an access of global or generic memory. */
 static bool global_or_generic(const px_node *n)
 {
-	if (n->op != &px_ops[PX_OP_ld] && n->op != &px_ops[PX_OP_st] && n->op != &px_ops[PX_OP_atom] &&
-	    n->op != &px_ops[PX_OP_red])
-		return false;
-	int i = px_slot_find(n->op, PX_SN_space);
-	unsigned space = i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
-	return !space || space == PX_TOK_global;
+	unsigned space;
+	return px_access_space(n, &space) && (!space || space == PX_TOK_global);
 }
 
 static void check_null(const px_values *va, px_diags *d, const px_node *n)

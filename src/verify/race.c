@@ -98,8 +98,8 @@ typedef struct race {
 
 static bool is_access_op(const px_node *n)
 {
-	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_ld] || n->op == &px_ops[PX_OP_st] ||
-	                                n->op == &px_ops[PX_OP_atom] || n->op == &px_ops[PX_OP_red]);
+	unsigned space;
+	return px_access_space(n, &space);
 }
 
 static bool ends_threads(const px_node *n)
@@ -112,10 +112,9 @@ static bool ends_threads(const px_node *n)
  * space), global memory (the global space), either (generic). */
 static unsigned memories(const px_node *n)
 {
-	if (!is_access_op(n))
+	unsigned space;
+	if (!px_access_space(n, &space))
 		return 0;
-	int i = px_slot_find(n->op, PX_SN_space);
-	unsigned space = i < 0 ? 0 : px_slot_tok(n->op, n->slot, (unsigned)i);
 	return !space ? IN_SHARED | IN_GLOBAL
 	       : space == PX_TOK_shared || space == PX_TOK_shared__cta ? IN_SHARED
 	       : space == PX_TOK_global                               ? IN_GLOBAL

@@ -952,6 +952,15 @@ unsigned px_value_grid_dims(const px_values *va, const px_node **first)
 	return d;
 }
 
+bool px_access_space(const px_node *n, unsigned *space)
+{
+	if (n->kind != PX_N_INST || (n->op != &px_ops[PX_OP_ld] && n->op != &px_ops[PX_OP_st] &&
+	                             n->op != &px_ops[PX_OP_atom] && n->op != &px_ops[PX_OP_red]))
+		return false;
+	*space = slot(n, PX_SN_space);
+	return true;
+}
+
 unsigned px_access_bytes(const px_node *n)
 {
 	unsigned naddr = 0;

@@ -144,5 +144,8 @@ uint32_t px_value_base_align(const px_values *va, uint32_t base);
 /* The number of bytes an access n reads or writes at its one address (its
  * type times its vector width), or 0 when it has no such size. */
 unsigned px_access_bytes(const px_node *n);
+/* Whether n is a memory access the race and null checks read (ld, st, atom,
+ * red), and the state space it names: its PX_TOK_* token, 0 for generic. */
+bool px_access_space(const px_node *n, unsigned *space);
 
 #endif
