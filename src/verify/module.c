@@ -111,11 +111,7 @@ void px_verify_globals(px_verifier *v)
 		 * checking the initializer against it would shift by -1 */
 		if (!g->ninit || !g->type)
 			continue;
-		if (px_types[g->type].decl_ptx) { /* an initializer of a type PTX took later */
-			char what[48];
-			snprintf(what, sizeof what, "an initialized .%s variable", px_types[g->type].name);
-			px_note_window(v, g->init[0].loc, what, ~(uint64_t)0, px_types[g->type].decl_ptx);
-		}
+		px_note_decl_type(v, g->init[0].loc, g->type, "an initialized .%s variable");
 		if (g->linkage == PX_LINK_EXTERN || g->space == PX_SPACE_SHARED) {
 			px_error(v->d, g->init[0].loc, PX_D_init_not_allowed, name_n, g->name.s);
 			continue;

@@ -101,25 +101,29 @@ static void check_param_space(px_verifier *v, const px_func *f)
 
 /* Parameters are defined on entry; an `align` (a pointer's, an aggregate's,
  * an aggregate result's) is a power of two, as ptxas requires. */
+/* A declaration or a value through parameter space of type t, a type PTX
+ * took later (data/types.yaml decl_ptx): what names it, with %s for the
+ * type ("a .%s parameter"). */
+void px_note_decl_type(px_verifier *v, px_loc loc, unsigned t, const char *what)
+{
+	if (!t || t >= px_ntypes || !px_types[t].decl_ptx)
+		return;
+	char text[64];
+	snprintf(text, sizeof text, what, px_types[t].name);
+	px_note_window(v, loc, text, ~(uint64_t)0, px_types[t].decl_ptx);
+}
+
 static void check_params(px_verifier *v, px_func *f)
 {
-	char what[48];
 	for (uint32_t i = 0; i < f->nparams; i++) {
 		const px_param *p = &f->params[i];
 		v->state[p->value] |= PX_VS_DEF | PX_VS_TYPED;
 		if (p->align & (p->align - 1))
 			px_error(v->d, p->loc, PX_D_bad_align, p->align);
-		/* a parameter of a type PTX took later (data/types.yaml decl_ptx) */
-		if (p->type < px_ntypes && px_types[p->type].decl_ptx) {
-			snprintf(what, sizeof what, "a .%s parameter", px_types[p->type].name);
-			px_note_window(v, p->loc, what, ~(uint64_t)0, px_types[p->type].decl_ptx);
-		}
+		px_note_decl_type(v, p->loc, p->type, "a .%s parameter");
 	}
 	for (uint32_t i = 0; i < f->nrets; i++)
-		if (f->rets[i] < px_ntypes && px_types[f->rets[i]].decl_ptx) {
-			snprintf(what, sizeof what, "a .%s result", px_types[f->rets[i]].name);
-			px_note_window(v, f->rets_loc, what, ~(uint64_t)0, px_types[f->rets[i]].decl_ptx);
-		}
+		px_note_decl_type(v, f->rets_loc, f->rets[i], "a .%s result");
 	if (f->ret_align & (f->ret_align - 1))
 		px_error(v->d, f->rets_loc, PX_D_bad_align, f->ret_align);
 	if (f->is_kernel)
@@ -460,18 +464,6 @@ static const px_funcsig *find_sig(px_module *m, px_str name)
 	return &m->funcs[s >> 1];
 }
 
-/* A value of a type PTX took later passed through parameter space (a call's
- * argument or result, a returned value): its .param moves need that version
- * too (data/types.yaml decl_ptx). */
-static void note_passed(px_verifier *v, px_loc loc, unsigned t, const char *how)
-{
-	if (!t || t >= px_ntypes || !px_types[t].decl_ptx)
-		return;
-	char what[48];
-	snprintf(what, sizeof what, "%s a .%s value", how, px_types[t].name);
-	px_note_window(v, loc, what, ~(uint64_t)0, px_types[t].decl_ptx);
-}
-
 static void check_call(px_verifier *v, px_func *f, px_node *n)
 {
 	uint16_t *args = px_arena_alloc(v->keep, (n->nops + 1) * sizeof *args);
@@ -484,13 +476,13 @@ static void check_call(px_verifier *v, px_func *f, px_node *n)
 		memset(&lits[i], 0, sizeof lits[i]);
 		if (is_literal(&n->ops[i]) || n->ops[i].kind == PX_O_GROUP)
 			lits[i] = keep_literal(v, &n->ops[i]);
-		note_passed(v, n->ops[i].loc, args[i], "passing");
+		px_note_decl_type(v, n->ops[i].loc, args[i], "passing a .%s value");
 	}
 	px_define_results(v, f, n, NULL, 0);
 	for (uint32_t i = 0; i < n->nres; i++) {
 		const px_opnd *o = &n->res[i];
 		rets[i] = o->kind == PX_O_VALUE ? f->values[o->id].type : 0;
-		note_passed(v, o->loc, rets[i], "receiving");
+		px_note_decl_type(v, o->loc, rets[i], "receiving a .%s value");
 		/* an aggregate parameter is read-only: results land in arrays */
 		ret_bytes[i] = o->kind == PX_O_VALUE && f->values[o->id].param != PX_PARAM_AGG ? agg_bytes(f, o) : 0;
 	}
@@ -550,7 +542,7 @@ static void check_ret(px_verifier *v, px_func *f, px_node *n)
 	for (uint32_t i = 0; i < n->nops; i++) {
 		uint32_t bytes;
 		int t = arg_type(v, f, &n->ops[i], &bytes);
-		note_passed(v, n->ops[i].loc, f->rets[i], "returning");
+		px_note_decl_type(v, n->ops[i].loc, f->rets[i], "returning a .%s value");
 		if (f->rets[i] == PX_T_none) {
 			char what[32];
 			snprintf(what, sizeof what, "returned value %u", i + 1);

@@ -232,6 +232,10 @@ bool px_ptx_over_max(const px_verifier *v, uint16_t ptx);
 void px_ptx_refuse(px_verifier *v, px_loc loc, const char *what, uint16_t ptx);
 void px_note_window(px_verifier *v, px_loc loc, const char *what, uint64_t targets,
                     uint16_t ptx); /* verify.c: a window check for a directive or sreg */
+/* verify.c: the window of a declaration, or of a value passed through
+ * parameter space, of type t (data/types.yaml decl_ptx); what names it, %s
+ * standing for the type */
+void px_note_decl_type(px_verifier *v, px_loc loc, unsigned t, const char *what);
 /* window.c: what lacks the target v->target: which targets have it. */
 void px_window_report(px_verifier *v, px_loc loc, const char *what, uint64_t targets);
 /* window.c: a note after a refusal in other words (a rule's): which targets have what. */
