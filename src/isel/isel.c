@@ -25,8 +25,6 @@ void px_isel_free(px_isel *s)
 {
 	free(s->vreg);
 	free(s->b8mark);
-	if (s->va_ready)
-		px_values_free(&s->va);
 	px_arena_free(&s->ia);
 	px_strmap_free(&s->early_calls);
 	px_first_rows_free(&s->first_rows);
@@ -302,9 +300,7 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	}
 	memset(s->vreg, 0xff, (f->nvalues + 1) * sizeof *s->vreg);
 	s->b8f = NULL;
-	if (s->va_ready)
-		px_values_free(&s->va);
-	s->va_ready = false;
+	s->va_ready = false; /* its tables went with the function arena */
 	px_select_entry(s);
 	px_match_plan(s, f);
 	s->vskip = 0;

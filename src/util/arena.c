@@ -158,6 +158,48 @@ void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz)
 	return p;
 }
 
+void *px_arena_calloc(px_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		abort();
+	return px_arena_alloc(a, n ? n * size : size);
+}
+
+px_arena_mark px_arena_mark_now(const px_arena *a)
+{
+	return (px_arena_mark){a->head, a->head ? a->head->next : NULL, a->head ? a->head->used : 0, a->used_total};
+}
+
+static void to_spare(px_arena *a, px_arena_block *b)
+{
+	b->next = a->spare;
+	a->spare = b;
+}
+
+/* Blocks come into the list at its head, or (a large request) right behind
+ * the head of the moment: the ones after the mark are those before m.head,
+ * and those between m.head and the block that followed it then. */
+void px_arena_release(px_arena *a, px_arena_mark m)
+{
+	px_arena_block *b = a->head;
+	while (b != m.head) {
+		px_arena_block *n = b->next;
+		to_spare(a, b);
+		b = n;
+	}
+	a->head = m.head;
+	if (m.head) {
+		for (b = m.head->next; b != m.next;) {
+			px_arena_block *n = b->next;
+			to_spare(a, b);
+			b = n;
+		}
+		m.head->next = m.next;
+		m.head->used = m.used;
+	}
+	a->used_total = m.used_total;
+}
+
 void px_arena_reset(px_arena *a)
 {
 	/* every block becomes a spare: the next function reuses them, so memory

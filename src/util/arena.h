@@ -19,7 +19,19 @@ void *px_arena_dup(px_arena *a, const void *p, size_t n);
 char *px_arena_strndup(px_arena *a, const char *s, size_t n);
 /* Grow an arena array: returns a copy of old (n elements of size sz) with room for cap. */
 void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz);
+/* n zeroed elements of size bytes (room for one when n is 0); aborts when
+ * n * size overflows, as when memory runs out. */
+void *px_arena_calloc(px_arena *a, size_t n, size_t size);
 void px_arena_reset(px_arena *a);   /* keeps the blocks for reuse */
+/* A point to take the arena back to: what was handed out after it goes back
+ * (its blocks kept for reuse), what was before stays. Marks nest as a stack
+ * does: release the latest first. */
+typedef struct px_arena_mark {
+	px_arena_block *head, *next;
+	size_t used, used_total;
+} px_arena_mark;
+px_arena_mark px_arena_mark_now(const px_arena *a);
+void px_arena_release(px_arena *a, px_arena_mark m);
 void px_arena_free(px_arena *a);   /* its blocks go to the page pool */
 
 #endif

@@ -21,21 +21,49 @@ void px_lines_free(px_lines *l)
 	atomic_store_explicit(&l->starts, NULL, memory_order_relaxed);
 }
 
+/* The bytes of w equal to '\n', as 0x80 in each such byte and 0 elsewhere:
+ * exact (no carry crosses a byte), so each set bit is one newline. */
+static uint64_t newlines_in(uint64_t w)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7fULL;
+	uint64_t x = w ^ 0x0a0a0a0a0a0a0a0aULL;
+	return ~(((x & low7) + low7) | x | low7);
+}
+
+static void push(struct px_line_starts **s, uint32_t *cap, uint32_t at)
+{
+	if ((*s)->n == *cap) {
+		*cap *= 2;
+		*s = realloc(*s, sizeof **s + (size_t)*cap * sizeof (*s)->start[0]);
+		if (!*s)
+			abort();
+	}
+	(*s)->start[(*s)->n++] = at;
+}
+
+/* One pass, eight bytes at a time: a text of short lines (a generated
+ * module's) would spend most of a memchr per line in the call. */
 static struct px_line_starts *build(const px_lines *l)
 {
-	uint32_t n = 1;
-	const char *p = l->src, *end = l->src + l->len;
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))))
-		p++, n++;
-	struct px_line_starts *s = malloc(sizeof *s + n * sizeof s->start[0]);
+	uint32_t cap = (uint32_t)(l->len / 32) + 16;
+	struct px_line_starts *s = malloc(sizeof *s + cap * sizeof s->start[0]);
 	if (!s)
 		abort();
-	s->n = n;
-	s->start[0] = 0;
-	n = 1;
-	p = l->src;
-	while (p < end && (p = memchr(p, '\n', (size_t)(end - p))))
-		s->start[n++] = (uint32_t)(++p - l->src);
+	s->n = 0;
+	push(&s, &cap, 0);
+	const char *src = l->src;
+	size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	for (; i + 8 <= l->len; i += 8) {
+		uint64_t w;
+		memcpy(&w, src + i, 8);
+		for (uint64_t z = newlines_in(w); z; z &= z - 1)
+			push(&s, &cap, (uint32_t)(i + (unsigned)__builtin_ctzll(z) / 8 + 1));
+	}
+#endif
+	for (; i < l->len; i++)
+		if (src[i] == '\n')
+			push(&s, &cap, (uint32_t)(i + 1));
 	return s;
 }
 

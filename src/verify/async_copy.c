@@ -16,10 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/groups.h"
 #include "verify/points.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct acopy {
 	px_verifier *v;
@@ -100,21 +99,24 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	}
 }
 
-void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_async_copies(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	bool bulk;
 	if (!px_cfg_has(g, PX_OP_cp_async) && !px_cfg_has(g, PX_OP_cp_async_bulk) &&
 	    !px_cfg_has(g, PX_OP_cp_async_bulk_tensor))
 		return;
 	acopy a = {.v = v, .f = f};
-	px_points_init(&a.points, v, f);
-	a.bit = px_zalloc(v->m->nglobals + 1, sizeof *a.bit);
+	px_points_init(&a.points, v, f, fr->a);
+	a.bit = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *a.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0])) && !a.bit[t - 1])
 			a.bit[t - 1] = ++a.nvars;
 	}
-	a.copy = px_zalloc(2 * a.nvars + 1, sizeof *a.copy);
+	a.copy = px_frame_alloc(fr, 2 * a.nvars + 1, sizeof *a.copy);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0]))) {
@@ -123,14 +125,10 @@ void px_check_async_copies(px_verifier *v, px_func *f, const px_cfg *g)
 				a.copy[b] = n;
 		}
 	}
-	a.said = px_zalloc(2 * a.nvars + 1, 1);
+	a.said = px_frame_alloc(fr, 2 * a.nvars + 1, 1);
 	px_groups_init(&a.groups, 0, a.nvars, f, &px_ops[PX_OP_cp_async_wait_group]);
 	a.bulk = px_groups_words(&a.groups);
 	a.w = a.bulk + (a.nvars + 63) / 64;
 	if (a.nvars)
 		px_flow_check(g, a.w, NULL, step, &a);
-	free(a.said);
-	free(a.copy);
-	free(a.bit);
-	px_points_free(&a.points);
 }

@@ -23,8 +23,8 @@
  * not an error, since a kernel may store through a null pointer on purpose
  * to stop with a fault, which ptxas accepts. The shared, local, const and
  * param windows start at 0 with objects there, so they are left out. */
+#include "verify/frame.h"
 #include "verify/known.h"
-#include "verify/verify.h"
 
 /* The notes' walk: the address's value and the values its statement reads,
  * two statements up. */
@@ -101,13 +101,15 @@ static void check_null(const px_values *va, px_diags *d, const px_node *n)
 		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 }
 
-void px_check_bounds(px_verifier *v, px_func *f, const px_values *va)
+void px_check_bounds(px_frame *fr)
 {
-	for (const px_node *n = f->first; n; n = n->next) {
+	const px_values *va = &fr->va;
+	px_diags *d = fr->v->d;
+	for (const px_node *n = fr->f->first; n; n = n->next) {
 		if (n->kind != PX_N_INST || !n->op)
 			continue;
-		check_null(va, v->d, n);
+		check_null(va, d, n);
 		for (uint32_t i = 0; i < n->nops; i++)
-			check_access(va, v->d, n, &n->ops[i]);
+			check_access(va, d, n, &n->ops[i]);
 	}
 }

@@ -7,16 +7,7 @@
 #include <string.h>
 
 #include "tables/tables.h"
-
-/* The hazard checks' per-function tables: zeroed, never NULL (a zero count
- * gets one element), and out of memory aborts as the arena does. */
-void *px_zalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size);
-	if (!p)
-		abort();
-	return p;
-}
+#include "util/arena.h"
 
 static bool is_branch(const px_node *n)
 {
@@ -37,6 +28,7 @@ static bool falls_through(const px_node *n)
 }
 
 typedef struct edges {
+	px_arena *a;
 	uint32_t *from, *to;
 	uint32_t n, cap;
 } edges;
@@ -44,11 +36,10 @@ typedef struct edges {
 static void add_edge(edges *e, uint32_t from, uint32_t to)
 {
 	if (e->n == e->cap) {
-		e->cap = e->cap ? e->cap * 2 : 64;
-		e->from = realloc(e->from, e->cap * sizeof *e->from);
-		e->to = realloc(e->to, e->cap * sizeof *e->to);
-		if (!e->from || !e->to)
-			abort();
+		uint32_t cap = e->cap ? e->cap * 2 : 64;
+		e->from = px_arena_grow(e->a, e->from, e->n, cap, sizeof *e->from);
+		e->to = px_arena_grow(e->a, e->to, e->n, cap, sizeof *e->to);
+		e->cap = cap;
 	}
 	e->from[e->n] = from;
 	e->to[e->n++] = to;
@@ -64,11 +55,11 @@ static void label_edges(edges *e, uint32_t from, const px_opnd *o, const uint32_
 }
 
 /* CSR lists of e by key (from or to), the other end as the entry. */
-static void csr(uint32_t nblocks, const uint32_t *key, const uint32_t *val, uint32_t n, uint32_t **at_out,
-                uint32_t **list_out)
+static void csr(px_arena *a, uint32_t nblocks, const uint32_t *key, const uint32_t *val, uint32_t n,
+                uint32_t **at_out, uint32_t **list_out)
 {
-	uint32_t *at = px_zalloc(nblocks + 2, sizeof *at);
-	uint32_t *list = px_zalloc(n, sizeof *list);
+	uint32_t *at = px_arena_calloc(a, nblocks + 2, sizeof *at);
+	uint32_t *list = px_arena_calloc(a, n, sizeof *list);
 	for (uint32_t i = 0; i < n; i++)
 		at[key[i] + 2]++;
 	for (uint32_t b = 0; b < nblocks; b++)
@@ -82,9 +73,12 @@ static void csr(uint32_t nblocks, const uint32_t *key, const uint32_t *val, uint
 static void order(px_cfg *g)
 {
 	/* iterative depth-first search from block 0; postorder reversed */
-	uint32_t *stack = px_zalloc(g->nblocks, sizeof *stack), *next = px_zalloc(g->nblocks, sizeof *next);
-	uint32_t *post = px_zalloc(g->nblocks, sizeof *post), npost = 0, top = 0;
-	g->reached = px_zalloc(g->nblocks, 1);
+	g->reached = px_arena_calloc(g->arena, g->nblocks, 1);
+	g->rpo = px_arena_calloc(g->arena, g->nblocks, sizeof *g->rpo);
+	px_arena_mark m = px_arena_mark_now(g->arena);
+	uint32_t *stack = px_arena_calloc(g->arena, g->nblocks, sizeof *stack);
+	uint32_t *next = px_arena_calloc(g->arena, g->nblocks, sizeof *next);
+	uint32_t *post = px_arena_calloc(g->arena, g->nblocks, sizeof *post), npost = 0, top = 0;
 	if (g->nblocks) {
 		g->reached[0] = 1;
 		stack[top++] = 0;
@@ -104,23 +98,21 @@ static void order(px_cfg *g)
 			top--;
 		}
 	}
-	g->rpo = px_zalloc(npost, sizeof *g->rpo);
 	for (uint32_t i = 0; i < npost; i++)
 		g->rpo[i] = post[npost - 1 - i];
 	g->nrpo = npost;
-	free(stack);
-	free(next);
-	free(post);
+	px_arena_release(g->arena, m);
 }
 
 /* One walk over the body makes the blocks: on a long body each walk costs
  * its misses in memory, so the block arrays grow as blocks start rather than
  * after a walk that counts them. */
-void px_cfg_build(px_cfg *g, const px_func *f)
+void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 {
 	memset(g, 0, sizeof *g);
-	g->ops_seen = px_zalloc((px_nops + 63) / 64, sizeof *g->ops_seen);
-	uint32_t *label_block = px_zalloc(f->nlabels + 1, sizeof *label_block);
+	g->arena = a;
+	g->ops_seen = px_arena_calloc(a, (px_nops + 63) / 64, sizeof *g->ops_seen);
+	uint32_t *label_block = px_arena_calloc(a, f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
 	uint32_t b = UINT32_MAX, cap = 0;
@@ -128,12 +120,11 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 	for (px_node *n = f->first; n; n = n->next) {
 		if (start || n->kind == PX_N_LABEL) {
 			if (++b == cap) {
-				cap = cap ? 2 * cap : 64;
-				g->first = realloc(g->first, cap * sizeof *g->first);
-				g->len = realloc(g->len, cap * sizeof *g->len);
-				g->last = realloc(g->last, cap * sizeof *g->last);
-				if (!g->first || !g->len || !g->last)
-					abort();
+				uint32_t grown = cap ? 2 * cap : 64;
+				g->first = px_arena_grow(a, g->first, cap, grown, sizeof *g->first);
+				g->len = px_arena_grow(a, g->len, cap, grown, sizeof *g->len);
+				g->last = px_arena_grow(a, g->last, cap, grown, sizeof *g->last);
+				cap = grown;
 			}
 			g->first[b] = n;
 			g->len[b] = 0;
@@ -151,12 +142,12 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 	}
 	uint32_t nb = b + 1;
 	g->nblocks = nb;
-	if (!nb) { /* never NULL, as px_zalloc's tables */
-		g->first = px_zalloc(1, sizeof *g->first);
-		g->len = px_zalloc(1, sizeof *g->len);
-		g->last = px_zalloc(1, sizeof *g->last);
+	if (!nb) { /* never NULL, as the arena's tables */
+		g->first = px_arena_calloc(a, 1, sizeof *g->first);
+		g->len = px_arena_calloc(a, 1, sizeof *g->len);
+		g->last = px_arena_calloc(a, 1, sizeof *g->last);
 	}
-	edges e = {0};
+	edges e = {.a = a};
 	for (b = 0; b < nb; b++) {
 		const px_node *last = g->last[b];
 		if (is_branch(last))
@@ -165,27 +156,9 @@ void px_cfg_build(px_cfg *g, const px_func *f)
 		if (falls_through(last) && b + 1 < nb)
 			add_edge(&e, b, b + 1);
 	}
-	csr(nb, e.from, e.to, e.n, &g->succ_at, &g->succ);
-	csr(nb, e.to, e.from, e.n, &g->pred_at, &g->pred);
-	free(e.from);
-	free(e.to);
-	free(label_block);
+	csr(a, nb, e.from, e.to, e.n, &g->succ_at, &g->succ);
+	csr(a, nb, e.to, e.from, e.n, &g->pred_at, &g->pred);
 	order(g);
-}
-
-void px_cfg_free(px_cfg *g)
-{
-	free(g->first);
-	free(g->last);
-	free(g->len);
-	free(g->succ_at);
-	free(g->succ);
-	free(g->pred_at);
-	free(g->pred);
-	free(g->rpo);
-	free(g->reached);
-	free(g->ops_seen);
-	memset(g, 0, sizeof *g);
 }
 
 typedef struct flow {
@@ -222,7 +195,8 @@ static uint64_t *solve(const flow *fl, px_flow_block_fn transfer, void *ctx)
 {
 	const px_cfg *g = fl->g;
 	size_t w = fl->w;
-	uint64_t *out = px_zalloc((size_t)g->nblocks * w, 8), *s = px_zalloc(w, 8);
+	uint64_t *out = px_arena_calloc(g->arena, (size_t)g->nblocks * w, 8);
+	uint64_t *s = px_arena_calloc(g->arena, w, 8);
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -237,7 +211,6 @@ static uint64_t *solve(const flow *fl, px_flow_block_fn transfer, void *ctx)
 			}
 		}
 	}
-	free(s);
 	return out;
 }
 
@@ -266,8 +239,8 @@ void px_flow_check_edges(const px_cfg *g, size_t w, const uint64_t *start, px_fl
                          px_flow_edge_fn edge, void *ctx)
 {
 	stepper t = {g, step, ctx, false};
-	flow fl = {g, w, start, edge, ctx, px_zalloc(w, 8)};
-	uint64_t *out = solve(&fl, step_block, &t), *s = px_zalloc(w, 8);
+	flow fl = {g, w, start, edge, ctx, px_arena_calloc(g->arena, w, 8)};
+	uint64_t *out = solve(&fl, step_block, &t), *s = px_arena_calloc(g->arena, w, 8);
 	t.report = true;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		if (!g->reached[b])
@@ -275,9 +248,6 @@ void px_flow_check_edges(const px_cfg *g, size_t w, const uint64_t *start, px_fl
 		flow_in(&fl, out, b, s);
 		step_block(&t, s, b);
 	}
-	free(s);
-	free(out);
-	free(fl.tmp);
 }
 
 void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step, void *ctx)

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "front/ir.h"
+#include "util/arena.h"
 
 typedef struct px_cfg {
 	uint32_t nblocks;
@@ -26,6 +27,9 @@ typedef struct px_cfg {
 	uint8_t *reached;   /* per block: 1 when the start reaches it */
 	uint64_t *ops_seen; /* bit PX_OP_*: some statement is that operation (a check with none to look at stops) */
 	uint32_t flags_seen; /* the PX_OPF_* flags of those operations together */
+	/* where its tables are, and what the solvers below hand back: the
+	 * function's checks' arena (verify/frame.h), which frees them */
+	px_arena *arena;
 } px_cfg;
 
 /* Whether some statement of the function is operation op (PX_OP_*). */
@@ -39,8 +43,7 @@ static inline bool px_cfg_has(const px_cfg *g, unsigned op)
  * stops). */
 static inline bool px_cfg_has_flag(const px_cfg *g, uint32_t flags) { return g->flags_seen & flags; }
 
-void px_cfg_build(px_cfg *g, const px_func *f);
-void px_cfg_free(px_cfg *g);
+void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a);
 
 /* The forward "on some path" problems the checks pose over the blocks: a
  * state is a bit vector of w 64-bit words; a block's state on entry is the
@@ -50,7 +53,7 @@ void px_cfg_free(px_cfg *g);
 typedef void (*px_flow_block_fn)(void *ctx, uint64_t *state, uint32_t block);
 /* The fixed point, sweeping the reached blocks in reverse postorder until no
  * block's end changes: per block, its state at its end (nblocks * w words,
- * zero for a block the start does not reach; the caller frees them). */
+ * zero for a block the start does not reach; in the cfg's arena). */
 uint64_t *px_flow_solve(const px_cfg *g, size_t w, const uint64_t *start, px_flow_block_fn transfer, void *ctx);
 /* A statement's effect, for a check that walks statements: report is false
  * while solving and true in the one pass after, which says the warnings. */
@@ -61,7 +64,9 @@ void px_flow_check(const px_cfg *g, size_t w, const uint64_t *start, px_flow_ste
 /* An edge's effect, for a check whose facts depend on the way a branch went:
  * state holds the end state of block from, and is left as what reaches to. */
 typedef void (*px_flow_edge_fn)(void *ctx, uint64_t *state, uint32_t from, uint32_t to);
-/* px_flow_check with each edge's effect applied (ctx is passed to both). */
+/* px_flow_check with each edge's effect applied (ctx is passed to both).
+ * Both leave their states in the cfg's arena, below what step allocated
+ * there: the caller takes them back with its own. */
 void px_flow_check_edges(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step,
                          px_flow_edge_fn edge, void *ctx);
 
@@ -71,7 +76,5 @@ typedef void (*px_read_fn)(void *ctx, uint32_t id, px_loc loc);
 void px_node_reads(const px_node *n, px_read_fn fn, void *ctx);
 /* Visit the values a statement writes (its results). */
 void px_node_writes(const px_node *n, px_read_fn fn, void *ctx);
-/* n zeroed elements of size bytes (at least one); aborts when out of memory. */
-void *px_zalloc(size_t n, size_t size);
 
 #endif

@@ -28,9 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/facts.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 /* the most bytes of vectors at once (two vectors a block per slice) */
 enum { VECTOR_BUDGET = 64 << 20 };
@@ -41,13 +40,14 @@ typedef struct exposed {
 } exposed;
 
 typedef struct defcheck {
+	px_arena *a;
 	px_verifier *v;
 	px_func *f;
 	const px_cfg *g;
 	uint32_t *mark;     /* per value: 1 + the block whose scan last defined it */
 	uint32_t *cand;     /* per value: its candidate index + 1, or 0 */
 	uint32_t *cand_val; /* per candidate: its value */
-	uint32_t ncand;
+	uint32_t ncand, cap_cand;
 	uint8_t *reported;  /* per candidate: said once */
 	exposed *reads;     /* the exposed reads, in text order */
 	uint32_t nreads, cap_reads;
@@ -63,17 +63,18 @@ static void on_read(void *ctx, uint32_t id, px_loc loc)
 	if (c->mark[id] == c->block + 1 || c->f->values[id].param)
 		return;
 	if (!c->cand[id]) {
+		if (c->ncand == c->cap_cand) {
+			uint32_t cap = c->cap_cand ? c->cap_cand * 2 : 64;
+			c->cand_val = px_arena_grow(c->a, c->cand_val, c->ncand, cap, sizeof *c->cand_val);
+			c->cap_cand = cap;
+		}
+		c->cand_val[c->ncand] = id;
 		c->cand[id] = ++c->ncand;
-		c->cand_val = realloc(c->cand_val, c->ncand * sizeof *c->cand_val);
-		if (!c->cand_val)
-			abort();
-		c->cand_val[c->ncand - 1] = id;
 	}
 	if (c->nreads == c->cap_reads) {
-		c->cap_reads = c->cap_reads ? c->cap_reads * 2 : 64;
-		c->reads = realloc(c->reads, c->cap_reads * sizeof *c->reads);
-		if (!c->reads)
-			abort();
+		uint32_t cap = c->cap_reads ? c->cap_reads * 2 : 64;
+		c->reads = px_arena_grow(c->a, c->reads, c->nreads, cap, sizeof *c->reads);
+		c->cap_reads = cap;
 	}
 	c->reads[c->nreads++] = (exposed){c->block, c->cand[id] - 1, loc};
 	/* one read a block is enough: mark it as though defined */
@@ -109,7 +110,7 @@ static void scan_reads(defcheck *c)
 /* Per block, the candidates it defines (each once). */
 static void scan_defs(defcheck *c)
 {
-	c->def_at = px_zalloc(c->g->nblocks + 1, sizeof *c->def_at);
+	c->def_at = px_arena_calloc(c->a, c->g->nblocks + 1, sizeof *c->def_at);
 	uint32_t cap = 0;
 	for (uint32_t pass = 0; pass < 2; pass++) {
 		uint32_t k = 0;
@@ -131,7 +132,7 @@ static void scan_defs(defcheck *c)
 		c->def_at[c->g->nblocks] = k;
 		if (!pass) {
 			cap = k;
-			c->defs = px_zalloc(cap, sizeof *c->defs);
+			c->defs = px_arena_calloc(c->a, cap, sizeof *c->defs);
 		}
 	}
 }
@@ -147,7 +148,8 @@ static inline bool bit(const uint64_t *v, uint32_t i)
 static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stride, uint32_t lo, uint32_t b,
                              uint32_t k)
 {
-	uint8_t *seen = px_zalloc(c->g->nblocks, 1);
+	px_arena_mark mark = px_arena_mark_now(c->a);
+	uint8_t *seen = px_arena_calloc(c->a, c->g->nblocks, 1);
 	const px_node *found = NULL;
 	for (uint32_t steps = 0; steps < c->g->nblocks && !found; steps++) {
 		seen[b] = 1;
@@ -165,7 +167,7 @@ static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stri
 		if (c->g->succ_at[b + 1] - c->g->succ_at[b] > 1)
 			found = c->g->last[b];
 	}
-	free(seen);
+	px_arena_release(c->a, mark);
 	return found;
 }
 
@@ -317,8 +319,9 @@ static uint32_t block_of(const px_cfg *g, const px_node *n)
 static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus, const uint64_t *out, size_t stride,
                            uint32_t lo)
 {
+	px_arena_mark mark = px_arena_mark_now(c->a);
 	guarded q = {.f = c->f, .nsus = nsus};
-	q.sus = px_zalloc(c->f->nvalues + 1, sizeof *q.sus);
+	q.sus = px_arena_calloc(c->a, c->f->nvalues + 1, sizeof *q.sus);
 	for (uint32_t j = 0; j < nsus; j++)
 		q.sus[c->cand_val[suspects[j]]] = j + 1;
 	px_facts_init(&q.facts, c->f, c->g, 0, touches, &q);
@@ -326,15 +329,14 @@ static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus,
 	size_t w = q.facts.words + ((size_t)nsus * q.per + 63) / 64;
 	bool fits = q.facts.nfacts && w * 8 * 2 * (c->g->nblocks ? c->g->nblocks : 1) <= VECTOR_BUDGET;
 	if (fits) {
-		q.found = px_zalloc(nsus, sizeof *q.found);
-		q.found_loc = px_zalloc(nsus, sizeof *q.found_loc);
-		uint64_t *start = px_zalloc(w, 8);
+		q.found = px_arena_calloc(c->a, nsus, sizeof *q.found);
+		q.found_loc = px_arena_calloc(c->a, nsus, sizeof *q.found_loc);
+		uint64_t *start = px_arena_calloc(c->a, w, 8);
 		px_facts_start(&q.facts, start);
 		for (uint32_t j = 0; j < nsus; j++)
 			for (uint32_t f = 0; f < q.per; f++)
 				uput(&q, start, j, f, true);
 		px_flow_check_edges(c->g, w, start, guarded_step, guarded_edge, &q);
-		free(start);
 		for (uint32_t j = 0; j < nsus; j++) {
 			uint32_t k = suspects[j];
 			c->reported[k] = 1;
@@ -346,11 +348,8 @@ static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus,
 				some_def = some_def || bit(out + (size_t)c->g->pred[e] * stride + stride / 2, k - lo);
 			report(c, &r, !some_def, some_def ? bypass(c, out, stride, lo, r.block, k) : NULL);
 		}
-		free(q.found);
-		free(q.found_loc);
 	}
-	px_facts_free(&q.facts);
-	free(q.sus);
+	px_arena_release(c->a, mark);
 }
 
 /* Whether exposed read r finds its candidate undefined on some path, and
@@ -372,13 +371,14 @@ static bool maybe_at(const defcheck *c, const exposed *r, const uint64_t *out, s
  * is a suspect the guard facts look at again. */
 static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 {
+	px_arena_mark mark = px_arena_mark_now(c->a);
 	defslice sl = {c, lo, hi, (hi - lo + 63) / 64};
 	size_t w = sl.w;
-	uint64_t *start = px_zalloc(2 * w, 8);
+	uint64_t *start = px_arena_calloc(c->a, 2 * w, 8);
 	memset(start, 0xff, w * 8); /* at the start every candidate is undefined */
 	uint64_t *out = px_flow_solve(c->g, 2 * w, start, block_defs, &sl); /* at each block's end */
-	uint32_t *suspects = px_zalloc(hi - lo, sizeof *suspects), nsus = 0;
-	uint8_t *first = px_zalloc(hi - lo, 1);
+	uint32_t *suspects = px_arena_calloc(c->a, hi - lo, sizeof *suspects), nsus = 0;
+	uint8_t *first = px_arena_calloc(c->a, hi - lo, 1);
 	for (uint32_t i = 0; i < c->nreads; i++) {
 		const exposed *r = &c->reads[i];
 		bool some_def;
@@ -400,32 +400,24 @@ static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 		c->reported[r->cand] = 1;
 		report(c, r, !some_def, some_def ? bypass(c, out, 2 * w, lo, r->block, r->cand) : NULL);
 	}
-	free(first);
-	free(suspects);
-	free(out);
-	free(start);
+	px_arena_release(c->a, mark);
 }
 
-void px_check_defined(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_defined(px_frame *fr)
 {
-	defcheck c = {.v = v, .f = f, .g = g};
-	c.mark = px_zalloc(f->nvalues + 1, sizeof *c.mark);
-	c.cand = px_zalloc(f->nvalues + 1, sizeof *c.cand);
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
+	defcheck c = {.a = fr->a, .v = fr->v, .f = f, .g = g};
+	c.mark = px_frame_alloc(fr, f->nvalues + 1, sizeof *c.mark);
+	c.cand = px_frame_alloc(fr, f->nvalues + 1, sizeof *c.cand);
 	scan_reads(&c);
 	if (c.ncand) {
 		scan_defs(&c);
-		c.reported = px_zalloc(c.ncand, 1);
+		c.reported = px_frame_alloc(fr, c.ncand, 1);
 		size_t per_block = 2 * 8 * (size_t)(g->nblocks ? g->nblocks : 1);
 		size_t words = VECTOR_BUDGET / per_block;
 		uint32_t slice = words < 1 ? 64 : words > (c.ncand + 63) / 64 ? c.ncand : (uint32_t)words * 64;
 		for (uint32_t lo = 0; lo < c.ncand; lo += slice)
 			solve_slice(&c, lo, lo + slice < c.ncand ? lo + slice : c.ncand);
 	}
-	free(c.mark);
-	free(c.cand);
-	free(c.cand_val);
-	free(c.reported);
-	free(c.reads);
-	free(c.def_at);
-	free(c.defs);
 }

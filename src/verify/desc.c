@@ -420,14 +420,15 @@ void px_check_desc_starts(px_verifier *v, px_func *f)
 	if (!v->desc_seen)
 		return;
 	v->desc_seen = false;
+	px_arena_mark mark = px_arena_mark_now(&v->scratch);
 	px_values va;
-	px_values_init(&va, v->m, f);
+	px_values_init(&va, v->m, f, &v->scratch);
 	for (const px_node *n = f->first; n; n = n->next) {
 		px_desc_value dv;
 		if (n->kind == PX_N_INST && n->op && n->var && n->op->family == PX_FAM_desc && px_desc_read(n, NULL, &dv))
 			check_start(v, &va, n, &dv);
 	}
-	px_values_free(&va);
+	px_arena_release(&v->scratch, mark);
 }
 
 /* The result is one integer or bit value of the descriptor's width: the

@@ -131,10 +131,11 @@ static void follow(px_facts *x, uint32_t value, uint32_t *nfollowed, uint32_t *f
  * steady one computed the same way. */
 static void number(px_facts *x, const px_func *f, const uint32_t *followed, uint32_t nfollowed)
 {
+	px_arena *a = x->g->arena;
 	steadiness st = {.f = f};
-	st.def = px_zalloc(f->nvalues + 1, sizeof *st.def);
-	st.ndefs = px_zalloc(f->nvalues + 1, sizeof *st.ndefs);
-	st.memo = px_zalloc(f->nvalues + 1, 1);
+	st.def = px_arena_calloc(a, f->nvalues + 1, sizeof *st.def);
+	st.ndefs = px_arena_calloc(a, f->nvalues + 1, sizeof *st.ndefs);
+	st.memo = px_arena_calloc(a, f->nvalues + 1, 1);
 	for (st.at = f->first; st.at; st.at = st.at->next)
 		px_node_writes(st.at, count_def, &st); /* a call's or asm's results are never steady (steady_node) */
 	uint32_t npreds = 0;
@@ -152,27 +153,26 @@ static void number(px_facts *x, const px_func *f, const uint32_t *followed, uint
 		x->key[v] = k;
 	}
 	x->nfacts = 2 * npreds;
-	free(st.def);
-	free(st.ndefs);
-	free(st.memo);
 }
 
 void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
                    bool (*cares)(void *ctx, const px_node *n), void *ctx)
 {
+	px_arena *a = g->arena;
 	x->g = g;
 	x->base = base;
-	x->key = px_zalloc(f->nvalues + 1, sizeof *x->key);
-	x->pred = px_zalloc(f->nvalues + 1, sizeof *x->pred);
-	x->steady = px_zalloc(f->nvalues + 1, 1);
-	uint32_t *followed = px_zalloc(f->nvalues + 1, sizeof *followed);
+	x->key = px_arena_calloc(a, f->nvalues + 1, sizeof *x->key);
+	x->pred = px_arena_calloc(a, f->nvalues + 1, sizeof *x->pred);
+	x->steady = px_arena_calloc(a, f->nvalues + 1, 1);
+	px_arena_mark mark = px_arena_mark_now(a);
+	uint32_t *followed = px_arena_calloc(a, f->nvalues + 1, sizeof *followed);
 	/* the position of each statement and label, and how many statements the
 	 * check cares about come before each position */
 	uint32_t nstmts = 0, nfollowed = 0;
 	for (const px_node *n = f->first; n; n = n->next)
 		nstmts++;
-	uint32_t *before = px_zalloc(nstmts + 1, sizeof *before);
-	uint32_t *label_at = px_zalloc(f->nlabels + 1, sizeof *label_at);
+	uint32_t *before = px_arena_calloc(a, nstmts + 1, sizeof *before);
+	uint32_t *label_at = px_arena_calloc(a, f->nlabels + 1, sizeof *label_at);
 	uint32_t i = 0;
 	for (const px_node *n = f->first; n; n = n->next, i++) {
 		bool c = cares(ctx, n);
@@ -189,21 +189,11 @@ void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
 			if (to > i && before[to] > before[i + 1])
 				follow(x, n->guard, &nfollowed, followed);
 		}
-	free(before);
-	free(label_at);
 	number(x, f, followed, nfollowed);
-	free(followed);
+	px_arena_release(a, mark);
 	x->words = (x->nfacts + 63) / 64;
 }
 
-void px_facts_free(px_facts *x)
-{
-	free(x->key);
-	free(x->pred);
-	free(x->steady);
-	x->key = x->pred = NULL;
-	x->steady = NULL;
-}
 
 static inline void set(const px_facts *x, uint64_t *s, uint32_t f) { s[x->base + (f >> 6)] |= (uint64_t)1 << (f & 63); }
 static inline void clr(const px_facts *x, uint64_t *s, uint32_t f) { s[x->base + (f >> 6)] &= ~((uint64_t)1 << (f & 63)); }

@@ -37,10 +37,10 @@ typedef struct px_facts {
 	size_t words;
 } px_facts;
 
-/* cares(ctx, n): whether the check looks at statement n. */
+/* cares(ctx, n): whether the check looks at statement n. The tables are in
+ * g's arena (nothing to free). */
 void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
                    bool (*cares)(void *ctx, const px_node *n), void *ctx);
-void px_facts_free(px_facts *x);
 /* The predicate (value) fact f is about, true or false as f & 1 says. */
 static inline uint32_t px_facts_value(const px_facts *x, uint32_t f) { return x->pred[f / 2]; }
 /* Where the function starts nothing is established. */

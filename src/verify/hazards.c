@@ -1,30 +1,26 @@
-/* The hazard checks of a function, over one set of its blocks: each follows
- * values or control along every path, which the verifier's walk in text
- * order cannot. */
-#include "verify/cfg.h"
-#include "verify/value.h"
-#include "verify/verify.h"
+/* The hazard checks of a function, over one set of its blocks and one value
+ * analysis: each follows values or control along every path, which the
+ * verifier's walk in text order cannot. They run in one frame
+ * (verify/frame.h); what each allocates goes back when it returns. */
+#include "verify/frame.h"
+
+static void (*const checks[])(px_frame *) = {
+	px_check_defined,       px_check_uniform,    px_check_wgmma_order,
+	px_check_async_copies,  px_check_mbarrier_init, px_check_mbarrier_fence,
+	px_check_proxy_fence,   px_check_tmem_wait,  px_check_tmem_alloc,
+	px_check_shared_race,   px_check_bounds,     px_check_align,
+};
 
 void px_check_hazards(px_verifier *v, px_func *f)
 {
-	px_cfg g;
-	px_cfg_build(&g, f);
-	px_check_defined(v, f, &g);
-	px_check_uniform(v, f, &g);
-	px_check_wgmma_order(v, f, &g);
-	px_check_async_copies(v, f, &g);
-	px_check_mbarrier_init(v, f, &g);
-	px_check_mbarrier_fence(v, f, &g);
-	px_check_proxy_fence(v, f, &g);
-	px_check_tmem_wait(v, f, &g);
-	px_check_tmem_alloc(v, f, &g);
-	/* one value analysis for the checks that ask what values are: it makes
-	 * each form once, at the first question */
-	px_values va;
-	px_values_init(&va, v->m, f);
-	px_check_shared_race(v, f, &g, &va);
-	px_cfg_free(&g);
-	px_check_bounds(v, f, &va);
-	px_check_align(v, f, &va);
-	px_values_free(&va);
+	px_frame fr = {.v = v, .f = f, .a = &v->scratch};
+	px_cfg_build(&fr.g, f, fr.a);
+	/* each value's form is made at the first question that needs it */
+	px_values_init(&fr.va, v->m, f, fr.a);
+	px_arena_mark base = px_arena_mark_now(fr.a);
+	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
+		checks[i](&fr);
+		px_arena_release(fr.a, base);
+	}
+	px_arena_reset(fr.a);
 }

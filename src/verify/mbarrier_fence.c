@@ -19,10 +19,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/facts.h"
 #include "verify/points.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct mfence {
 	px_verifier *v;
@@ -104,13 +103,16 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 			warn(m, n, b, k);
 }
 
-void px_check_mbarrier_fence(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_mbarrier_fence(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	if (!f->is_kernel || !px_cfg_has(g, PX_OP_mbarrier_init))
 		return;
 	mfence m = {.v = v, .f = f};
-	px_points_init(&m.points, v, f);
-	m.bar = px_zalloc(v->m->nglobals + 1, sizeof *m.bar);
+	px_points_init(&m.points, v, f, fr->a);
+	m.bar = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *m.bar);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (cares(NULL, n) && n->nops && (t = px_points_target(&m.points, &n->ops[0])) && !m.bar[t - 1])
@@ -120,16 +122,10 @@ void px_check_mbarrier_fence(px_verifier *v, px_func *f, const px_cfg *g)
 	if (m.nbars && m.facts.nfacts) {
 		m.base = m.facts.words;
 		m.w = m.base + ((size_t)m.nbars * m.facts.nfacts + 63) / 64;
-		m.init = px_zalloc((size_t)m.nbars * m.facts.nfacts, sizeof *m.init);
-		m.said = px_zalloc(m.nbars, 1);
-		uint64_t *start = px_zalloc(m.w, 8);
+		m.init = px_frame_alloc(fr, (size_t)m.nbars * m.facts.nfacts, sizeof *m.init);
+		m.said = px_frame_alloc(fr, m.nbars, 1);
+		uint64_t *start = px_frame_alloc(fr, m.w, 8);
 		px_facts_start(&m.facts, start);
 		px_flow_check_edges(g, m.w, start, step, edge, &m);
-		free(start);
-		free(m.said);
-		free(m.init);
 	}
-	px_facts_free(&m.facts);
-	free(m.bar);
-	px_points_free(&m.points);
 }

@@ -11,9 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/points.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct minit {
 	px_verifier *v;
@@ -72,22 +71,25 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		        px_module_line(m->v->m, n->loc));
 }
 
-void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_mbarrier_init(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	bool any = false;
 	for (unsigned i = 0; i < NUSES; i++)
 		any = any || px_cfg_has(g, uses[i]);
 	if (!any || !f->is_kernel)
 		return;
 	minit m = {.v = v};
-	px_points_init(&m.points, v, f);
-	m.bit = px_zalloc(v->m->nglobals + 1, sizeof *m.bit);
+	px_points_init(&m.points, v, f, fr->a);
+	m.bit = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *m.bit);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if ((px_uses_mbarrier(n) || px_is_mbarrier_init(n)) && (t = px_points_target(&m.points, &n->ops[0])) && !m.bit[t - 1])
 			m.bit[t - 1] = ++m.nbits;
 	}
-	m.init = px_zalloc(m.nbits + 1, sizeof *m.init);
+	m.init = px_frame_alloc(fr, m.nbits + 1, sizeof *m.init);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
 		if (px_is_mbarrier_init(n) && (t = px_points_target(&m.points, &n->ops[0])) && !m.init[m.bit[t - 1] - 1])
@@ -95,11 +97,7 @@ void px_check_mbarrier_init(px_verifier *v, px_func *f, const px_cfg *g)
 	}
 	if (m.nbits) {
 		m.w = (m.nbits + 63) / 64;
-		m.said = px_zalloc(m.nbits, 1);
+		m.said = px_frame_alloc(fr, m.nbits, 1);
 		px_flow_check(g, m.w, NULL, step, &m);
-		free(m.said);
 	}
-	free(m.bit);
-	free(m.init);
-	px_points_free(&m.points);
 }

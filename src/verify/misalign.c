@@ -16,14 +16,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/frame.h"
 #include "verify/known.h"
-#include "verify/verify.h"
 
 enum { NOTE_DEPTH = 2 };
 
 /* The variables found short of an alignment, each reported once with that
  * alignment: its declaration is what to change. */
 typedef struct reported {
+	px_arena *a;
 	uint32_t *base;
 	uint32_t *need;
 	size_t n, cap;
@@ -35,11 +36,10 @@ static bool first_report(reported *r, uint32_t base, uint32_t need)
 		if (r->need[i] == need && r->base[i] == base)
 			return false;
 	if (r->n == r->cap) {
-		r->cap = r->cap ? 2 * r->cap : 8;
-		r->base = realloc(r->base, r->cap * sizeof *r->base);
-		r->need = realloc(r->need, r->cap * sizeof *r->need);
-		if (!r->base || !r->need)
-			abort();
+		size_t cap = r->cap ? 2 * r->cap : 8;
+		r->base = px_arena_grow(r->a, r->base, r->n, cap, sizeof *r->base);
+		r->need = px_arena_grow(r->a, r->need, r->n, cap, sizeof *r->need);
+		r->cap = cap;
 	}
 	r->base[r->n] = base;
 	r->need[r->n++] = need;
@@ -94,10 +94,11 @@ static void check_operand(const px_values *va, px_diags *d, reported *r, const p
 		px_known_notes(va, d, o->base->id, NOTE_DEPTH);
 }
 
-void px_check_align(px_verifier *v, px_func *f, const px_values *va)
+void px_check_align(px_frame *fr)
 {
-	reported r = {0};
-	for (const px_node *n = f->first; n; n = n->next) {
+	const px_values *va = &fr->va;
+	reported r = {.a = fr->a};
+	for (const px_node *n = fr->f->first; n; n = n->next) {
 		if (n->kind != PX_N_INST || !n->op || !n->var)
 			continue;
 		unsigned no;
@@ -105,9 +106,7 @@ void px_check_align(px_verifier *v, px_func *f, const px_values *va)
 		for (uint32_t i = 0; i < n->nops && i < no; i++) {
 			uint32_t need = defs[i].align_by ? need_of(n, &defs[i]) : 0;
 			if (need && n->ops[i].kind == PX_O_ADDR)
-				check_operand(va, v->d, &r, n, &n->ops[i], need, defs[i].align_by != PX_ALIGN_ACCESS);
+				check_operand(va, fr->v->d, &r, n, &n->ops[i], need, defs[i].align_by != PX_ALIGN_ACCESS);
 		}
 	}
-	free(r.base);
-	free(r.need);
 }

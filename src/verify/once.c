@@ -1,8 +1,6 @@
 /* One warning per hazard (see once.h). */
 #include "verify/once.h"
 
-#include <stdlib.h>
-
 #include "tables/tables.h"
 
 uint32_t px_once_add(px_once *o, const void *cause, unsigned kind, px_loc at, bool *fresh)
@@ -22,10 +20,9 @@ uint32_t px_once_add(px_once *o, const void *cause, unsigned kind, px_loc at, bo
 		return i;
 	}
 	if (o->n == o->cap) {
-		o->cap = o->cap ? 2 * o->cap : 16;
-		o->items = realloc(o->items, o->cap * sizeof *o->items);
-		if (!o->items)
-			abort();
+		uint32_t cap = o->cap ? 2 * o->cap : 16;
+		o->items = px_arena_grow(o->a, o->items, o->n, cap, sizeof *o->items);
+		o->cap = cap;
 	}
 	o->items[o->n] = (px_once_item){cause, kind, at, at, 0};
 	*fresh = true;
@@ -37,11 +34,4 @@ void px_once_note(const px_once *o, uint32_t i, px_diags *d, const px_module *m)
 	const px_once_item *x = &o->items[i];
 	if (x->more)
 		px_note(d, x->last, PX_D_hazard_more, x->more, x->more == 1 ? "" : "s", px_module_line(m, x->last));
-}
-
-void px_once_free(px_once *o)
-{
-	free(o->items);
-	o->items = NULL;
-	o->n = o->cap = 0;
 }

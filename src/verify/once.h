@@ -12,6 +12,7 @@
 
 #include "diag/diag.h"
 #include "front/ir.h"
+#include "util/arena.h"
 
 typedef struct px_once_item {
 	const void *cause;
@@ -21,6 +22,7 @@ typedef struct px_once_item {
 } px_once_item;
 
 typedef struct px_once {
+	px_arena *a; /* where the items are (the check's frame) */
 	px_once_item *items;
 	uint32_t n, cap;
 } px_once;
@@ -32,5 +34,4 @@ typedef struct px_once {
 uint32_t px_once_add(px_once *o, const void *cause, unsigned kind, px_loc at, bool *fresh);
 /* After item i's warning and its notes: the note that counts the rest. */
 void px_once_note(const px_once *o, uint32_t i, px_diags *d, const px_module *m);
-void px_once_free(px_once *o);
 #endif

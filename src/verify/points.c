@@ -43,13 +43,11 @@ static uint32_t defined_from(const px_points *p, const px_node *n)
 	return 0;
 }
 
-void px_points_init(px_points *p, px_verifier *v, const px_func *f)
+void px_points_init(px_points *p, px_verifier *v, const px_func *f, px_arena *a)
 {
 	p->v = v;
 	p->f = f;
-	p->pt = calloc(f->nvalues + 1, sizeof *p->pt);
-	if (!p->pt)
-		abort();
+	p->pt = px_arena_calloc(a, f->nvalues + 1, sizeof *p->pt);
 	/* a value's pointer may be defined from itself (a loop): a few rounds
 	 * reach the fixed point of any real kernel; past them a value not yet
 	 * settled points nowhere */
@@ -73,10 +71,4 @@ void px_points_init(px_points *p, px_verifier *v, const px_func *f)
 	if (changed)
 		for (uint32_t i = 0; i <= f->nvalues; i++)
 			p->pt[i] = CONFLICT;
-}
-
-void px_points_free(px_points *p)
-{
-	free(p->pt);
-	p->pt = NULL;
 }

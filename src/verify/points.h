@@ -7,6 +7,7 @@
 #define PX_VERIFY_POINTS_H
 #include <stdint.h>
 
+#include "util/arena.h"
 #include "verify/verify.h"
 
 typedef struct px_points {
@@ -15,8 +16,8 @@ typedef struct px_points {
 	uint32_t *pt; /* per value: 1 + the global it points into, 0 none yet, UINT32_MAX several or none */
 } px_points;
 
-void px_points_init(px_points *p, px_verifier *v, const px_func *f);
-void px_points_free(px_points *p);
+/* Its table is in a (nothing to free). */
+void px_points_init(px_points *p, px_verifier *v, const px_func *f, px_arena *a);
 /* The shared global the address operand o points into: 1 + its index in
  * the module's globals, or 0. */
 uint32_t px_points_target(const px_points *p, const px_opnd *o);

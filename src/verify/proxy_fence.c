@@ -30,10 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/facts.h"
 #include "verify/points.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct pfence {
 	px_verifier *v;
@@ -123,9 +122,9 @@ static uint32_t desc_of(const pfence *p, const px_node *n)
 
 /* Each value's descriptor, over its definitions in text order, twice (a
  * loop's stepped descriptor is defined from itself). */
-static void find_descriptors(pfence *p)
+static void find_descriptors(pfence *p, px_arena *a)
 {
-	p->desc = px_zalloc(p->f->nvalues + 1, sizeof *p->desc);
+	p->desc = px_arena_calloc(a, p->f->nvalues + 1, sizeof *p->desc);
 	for (unsigned round = 0; round < 2; round++)
 		for (const px_node *n = p->f->first; n; n = n->next) {
 			if (n->kind != PX_N_INST || !n->op || n->nres != 1 || n->res[0].kind != PX_O_VALUE ||
@@ -229,21 +228,24 @@ static bool cares(void *ctx, const px_node *n)
 	return generic_write(n) || is_fence(n);
 }
 
-void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_proxy_fence(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_SOURCE | PX_OPF_DESC_READER))
 		return;
 	pfence p = {.v = v, .f = f};
-	px_points_init(&p.points, v, f);
-	find_descriptors(&p);
-	p.bit = px_zalloc(v->m->nglobals + 1, sizeof *p.bit);
+	px_points_init(&p.points, v, f, fr->a);
+	find_descriptors(&p, fr->a);
+	p.bit = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *p.bit);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
 			uint32_t t = px_points_target(&p.points, &n->ops[i]);
 			if (t && !p.bit[t - 1])
 				p.bit[t - 1] = ++p.nbits;
 		}
-	p.write = px_zalloc(p.nbits + 1, sizeof *p.write);
+	p.write = px_frame_alloc(fr, p.nbits + 1, sizeof *p.write);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
 			uint32_t b = bit_of(&p, &n->ops[i]);
@@ -257,18 +259,10 @@ void px_check_proxy_fence(px_verifier *v, px_func *f, const px_cfg *g)
 		p.by = (p.mine + (p.nbits + 63) / 64) * 64;
 		p.others = p.by + (size_t)p.nbits * p.per;
 		p.w = (p.others + p.nbits + 63) / 64;
-		p.said = px_zalloc(p.nbits, 1);
-		p.barrier = px_zalloc(p.nbits, sizeof *p.barrier);
-		uint64_t *start = px_zalloc(p.w, 8);
+		p.said = px_frame_alloc(fr, p.nbits, 1);
+		p.barrier = px_frame_alloc(fr, p.nbits, sizeof *p.barrier);
+		uint64_t *start = px_frame_alloc(fr, p.w, 8);
 		px_facts_start(&p.facts, start);
 		px_flow_check_edges(g, p.w, start, step, edge, &p);
-		free(start);
-		free(p.barrier);
-		free(p.said);
-		px_facts_free(&p.facts);
 	}
-	free(p.write);
-	free(p.desc);
-	free(p.bit);
-	px_points_free(&p.points);
 }

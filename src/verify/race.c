@@ -32,10 +32,8 @@
 #include <string.h>
 
 #include "diag/diag.h"
-#include "verify/cfg.h"
 #include "verify/facts.h"
-#include "verify/value.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 /* WALK: the steps of one pair's walk; OPEN: the synchronization points an
  * access may follow that are kept (more leave it unjudged); AIDS: the
@@ -71,6 +69,7 @@ typedef struct access {
 } access;
 
 typedef struct race {
+	px_arena *a;
 	px_verifier *v;
 	const px_func *f;
 	const px_cfg *g;
@@ -233,7 +232,7 @@ static bool threads_of(const race *r, const uint64_t *s, access *a)
 				return false;
 		}
 	if (!a->exact) {
-		a->facts = px_zalloc(r->facts.words ? r->facts.words : 1, 8);
+		a->facts = px_arena_calloc(r->a, r->facts.words, 8);
 		memcpy(a->facts, s + r->facts.base, r->facts.words * 8);
 	}
 	return true;
@@ -272,7 +271,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	access *a = is_access_op(n) ? find(r, n) : NULL;
 	if (report && a && !a->stale) {
 		a->known = threads_of(r, s, a);
-		a->stale = px_zalloc((r->naid + 63) / 64, 8);
+		a->stale = px_arena_calloc(r->a, (r->naid + 63) / 64, 8);
 		memcpy(a->stale, s + r->stale_base, (r->naid + 63) / 64 * 8);
 	}
 	if (a && a->aid)
@@ -793,14 +792,15 @@ static bool race_found(const race *r, const access *a, const access *b)
 static bool pairs(race *r)
 {
 	bool any = false;
-	uint32_t *at = px_zalloc(r->nsync + 2, sizeof *at), *list;
+	px_arena_mark mark = px_arena_mark_now(r->a);
+	uint32_t *at = px_arena_calloc(r->a, r->nsync + 2, sizeof *at), *list;
 	uint8_t *said = r->said;
 	for (uint32_t i = 0; i < r->nacc; i++)
 		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
 			at[r->acc[i].open.k[k] + 2]++;
 	for (uint32_t k = 0; k < r->nsync; k++)
 		at[k + 2] += at[k + 1];
-	list = px_zalloc(at[r->nsync + 1], sizeof *list);
+	list = px_arena_calloc(r->a, at[r->nsync + 1], sizeof *list);
 	for (uint32_t i = 0; i < r->nacc; i++)
 		for (unsigned k = 0; r->acc[i].seen && !r->acc[i].open.many && k < r->acc[i].open.n; k++)
 			list[at[r->acc[i].open.k[k] + 1]++] = i;
@@ -823,8 +823,7 @@ static bool pairs(race *r)
 				break;
 			}
 		}
-	free(at);
-	free(list);
+	px_arena_release(r->a, mark);
 	return any;
 }
 
@@ -893,7 +892,8 @@ static void open_sets(race *r)
 {
 	const px_cfg *g = r->g;
 	const uint32_t *first = r->first, *count = r->count;
-	openset *out = px_zalloc(g->nblocks, sizeof *out);
+	px_arena_mark mark = px_arena_mark_now(r->a);
+	openset *out = px_arena_calloc(r->a, g->nblocks, sizeof *out);
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -922,14 +922,17 @@ static void open_sets(race *r)
 				cur = (openset){.n = 1, .k = {k++}};
 		}
 	}
-	free(out);
+	px_arena_release(r->a, mark);
 }
 
-void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values *va)
+void px_check_shared_race(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
 		return;
-	race r = {.v = v, .f = f, .g = g, .va = va, .mems = IN_SHARED};
+	race r = {.a = fr->a, .v = v, .f = f, .g = g, .va = &fr->va, .mems = IN_SHARED};
 	if (px_warning_decide(v->d->warn, PX_D_global_race) != PX_WARN_DROP)
 		r.mems |= IN_GLOBAL;
 	/* one blockwise pass in text order (the points' indices are their
@@ -938,9 +941,9 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 	uint32_t ncand = 0, cap = 0;
 	const px_node **cand = NULL;
 	bool writer = false;
-	r.first = px_zalloc(g->nblocks, sizeof *r.first);
-	r.count = px_zalloc(g->nblocks, sizeof *r.count);
-	r.has_acc = px_zalloc(g->nblocks, 1);
+	r.first = px_frame_alloc(fr, g->nblocks, sizeof *r.first);
+	r.count = px_frame_alloc(fr, g->nblocks, sizeof *r.count);
+	r.has_acc = px_frame_alloc(fr, g->nblocks, 1);
 	r.nsync = 1;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		const px_node *n = g->first[b];
@@ -953,28 +956,22 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 			if (!(memories(n) & r.mems))
 				continue;
 			if (ncand == cap) {
-				cap = cap ? 2 * cap : 16;
-				cand = realloc(cand, cap * sizeof *cand);
-				if (!cand)
-					abort();
+				uint32_t grown = cap ? 2 * cap : 16;
+				cand = px_arena_grow(fr->a, cand, ncand, grown, sizeof *cand);
+				cap = grown;
 			}
 			cand[ncand++] = n;
 			writer |= n->op != &px_ops[PX_OP_ld];
 			r.has_acc[b] = 1;
 		}
 	}
-	if (!writer) {
-		free(cand);
-		free(r.first);
-		free(r.count);
-		free(r.has_acc);
+	if (!writer)
 		return;
-	}
 	bool writes = false;
 	{
-		r.acc = px_zalloc(ncand, sizeof *r.acc);
-		r.sync = px_zalloc(r.nsync, sizeof *r.sync);
-		r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
+		r.acc = px_frame_alloc(fr, ncand, sizeof *r.acc);
+		r.sync = px_frame_alloc(fr, r.nsync, sizeof *r.sync);
+		r.named_at = px_frame_alloc(fr, f->nvalues + 3, sizeof *r.named_at);
 		for (uint32_t b = 0, k = 1; b < g->nblocks; b++) {
 			const px_node *n = g->first[b];
 			for (uint32_t j = 0; r.count[b] && j < g->len[b]; j++, n = n->next)
@@ -998,11 +995,10 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 		a.aid = atoms ? ++r.naid : 0;
 		r.acc[r.nacc++] = a;
 	}
-	free(cand);
 	/* the lists of the accesses naming each atom */
 	for (uint32_t id = 0; id <= f->nvalues; id++)
 		r.named_at[id + 2] += r.named_at[id + 1];
-	r.named = px_zalloc(r.named_at[f->nvalues + 1], sizeof *r.named);
+	r.named = px_frame_alloc(fr, r.named_at[f->nvalues + 1], sizeof *r.named);
 	for (uint32_t i = 0; i < r.nacc; i++)
 		for (unsigned k = 0; k < r.acc[i].form.nterms; k++)
 			if (r.acc[i].form.var[k] >= PX_VV_VALUE)
@@ -1010,8 +1006,8 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 	if (writes) {
 		for (r.mask = 1; r.mask < 2 * r.nacc; r.mask <<= 1)
 			;
-		r.slot = px_zalloc(r.mask, sizeof *r.slot);
-		r.said = px_zalloc(r.nacc ? r.nacc : 1, 1);
+		r.slot = px_frame_alloc(fr, r.mask, sizeof *r.slot);
+		r.said = px_frame_alloc(fr, r.nacc ? r.nacc : 1, 1);
 		r.mask--;
 		for (uint32_t i = 0; i < r.nacc; i++) {
 			uint32_t h = hash(r.acc[i].n, r.mask);
@@ -1035,26 +1031,11 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 		r.reach_base = r.facts.words;
 		r.stale_base = r.reach_base + (r.naid + 63) / 64;
 		r.w = r.stale_base + (r.naid + 63) / 64;
-		uint64_t *start = px_zalloc(r.w, 8);
+		uint64_t *start = px_frame_alloc(fr, r.w, 8);
 		px_facts_start(&r.facts, start);
 		px_flow_check_edges(g, r.w, start, step, edge, &r);
-		free(start);
 		pairs(&r);
 		if (r.grid)
 			pairs_across(&r);
-		px_facts_free(&r.facts);
 	}
-	for (uint32_t i = 0; i < r.nacc; i++) {
-		free(r.acc[i].stale);
-		free(r.acc[i].facts);
-	}
-	free(r.acc);
-	free(r.slot);
-	free(r.said);
-	free(r.sync);
-	free(r.named_at);
-	free(r.named);
-	free(r.first);
-	free(r.count);
-	free(r.has_acc);
 }

@@ -19,9 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/facts.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct tmem_alloc {
 	px_verifier *v;
@@ -115,21 +114,20 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	}
 }
 
-void px_check_tmem_alloc(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_tmem_alloc(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	if (!px_cfg_has_flag(g, PX_OPF_TMEM_ALLOC) || !f->is_kernel)
 		return;
 	tmem_alloc t = {.v = v};
 	px_facts_init(&t.facts, f, g, 0, cares, NULL);
 	t.tags = t.facts.words;
 	t.w = t.tags + (t.facts.nfacts + 1 + 63) / 64;
-	t.alloc = px_zalloc(t.facts.nfacts + 1, sizeof *t.alloc);
-	t.said = px_zalloc(t.facts.nfacts + 1, 1);
-	uint64_t *start = px_zalloc(t.w, 8);
+	t.alloc = px_frame_alloc(fr, t.facts.nfacts + 1, sizeof *t.alloc);
+	t.said = px_frame_alloc(fr, t.facts.nfacts + 1, 1);
+	uint64_t *start = px_frame_alloc(fr, t.w, 8);
 	px_facts_start(&t.facts, start);
 	px_flow_check_edges(g, t.w, start, step, edge, &t);
-	free(start);
-	free(t.said);
-	free(t.alloc);
-	px_facts_free(&t.facts);
 }

@@ -9,8 +9,7 @@
  * guarded one counts as done). A call waits for nothing. */
 #include <stdlib.h>
 
-#include "verify/cfg.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct tmem_wait {
 	px_verifier *v;
@@ -65,26 +64,26 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		}
 }
 
-void px_check_tmem_wait(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_tmem_wait(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	if (!px_cfg_has(g, PX_OP_tcgen05_ld) && !px_cfg_has(g, PX_OP_tcgen05_ld_red))
 		return;
 	tmem_wait t = {.v = v, .f = f};
 	uint32_t nbits = 0;
-	t.bit = px_zalloc(f->nvalues + 1, sizeof *t.bit);
+	t.bit = px_frame_alloc(fr, f->nvalues + 1, sizeof *t.bit);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
 			if (n->res[r].kind == PX_O_VALUE && !t.bit[n->res[r].id])
 				t.bit[n->res[r].id] = ++nbits;
-	t.loader = px_zalloc(nbits + 1, sizeof *t.loader);
+	t.loader = px_frame_alloc(fr, nbits + 1, sizeof *t.loader);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
 			if (n->res[r].kind == PX_O_VALUE && !t.loader[t.bit[n->res[r].id]])
 				t.loader[t.bit[n->res[r].id]] = n;
-	t.said = px_zalloc(nbits + 1, 1);
+	t.said = px_frame_alloc(fr, nbits + 1, 1);
 	t.w = (nbits + 1 + 63) / 64;
 	px_flow_check(g, t.w, NULL, step, &t);
-	free(t.said);
-	free(t.loader);
-	free(t.bit);
 }

@@ -31,9 +31,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
+#include "verify/frame.h"
 #include "verify/once.h"
-#include "verify/verify.h"
 
 enum { CTA, WARPGROUP, WARP, THREAD };
 
@@ -45,6 +44,7 @@ typedef struct finding {
 } finding;
 
 typedef struct uni {
+	px_arena *a;
 	px_verifier *v;
 	px_func *f;
 	const px_cfg *g;
@@ -89,10 +89,12 @@ static bool reaches_exit(const px_cfg *g, uint32_t b)
 static void post_dominators(uni *u)
 {
 	const px_cfg *g = u->g;
-	uint32_t nb = u->nb, *po = px_zalloc(nb + 1, sizeof *po), *num = px_zalloc(nb + 1, sizeof *num);
-	uint32_t *next = px_zalloc(nb + 1, sizeof *next), top = 0, npo = 0;
-	uint8_t *on = px_zalloc(nb + 1, 1);
-	uint32_t *exits = px_zalloc(nb, sizeof *exits), nexits = 0;
+	px_arena_mark mark = px_arena_mark_now(u->a);
+	uint32_t nb = u->nb, *po = px_arena_calloc(u->a, nb + 1, sizeof *po);
+	uint32_t *num = px_arena_calloc(u->a, nb + 1, sizeof *num);
+	uint32_t *next = px_arena_calloc(u->a, nb + 1, sizeof *next), top = 0, npo = 0;
+	uint8_t *on = px_arena_calloc(u->a, nb + 1, 1);
+	uint32_t *exits = px_arena_calloc(u->a, nb, sizeof *exits), nexits = 0;
 	for (uint32_t b = 0; b < nb; b++)
 		if (reaches_exit(g, b))
 			exits[nexits++] = b;
@@ -152,11 +154,7 @@ static void post_dominators(uni *u)
 			}
 		}
 	}
-	free(po);
-	free(num);
-	free(next);
-	free(on);
-	free(exits);
+	px_arena_release(u->a, mark);
 }
 
 static bool is_cta_barrier(const px_node *n)
@@ -466,10 +464,9 @@ static void found(uni *u, unsigned diag, const px_node *n, const px_node *from, 
 	bool fresh;
 	uint32_t i = px_once_add(&u->once, cause, diag, n->oploc, &fresh);
 	if (i == u->cap_found) {
-		u->cap_found = u->cap_found ? 2 * u->cap_found : 16;
-		u->found = realloc(u->found, u->cap_found * sizeof *u->found);
-		if (!u->found)
-			abort();
+		uint32_t cap = u->cap_found ? 2 * u->cap_found : 16;
+		u->found = px_arena_grow(u->a, u->found, u->cap_found, cap, sizeof *u->found);
+		u->cap_found = cap;
 	}
 	if (fresh)
 		u->found[i] = (finding){n, from, why, from == n};
@@ -557,32 +554,34 @@ static bool needs_company(const px_node *n)
 	        ((n->op->flags & PX_OPF_WARP_COLLECTIVE) && full_mask(n)) || is_aligned(n));
 }
 
-void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_uniform(px_frame *fr)
 {
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	bool any = false;
 	for (const px_node *n = f->first; n && !any; n = n->next)
 		any = needs_company(n);
 	if (!any)
 		return;
-	uni u = {.v = v, .f = f, .g = g, .nb = g->nblocks};
+	uni u = {.a = fr->a, .v = fr->v, .f = f, .g = g, .nb = g->nblocks, .once = {.a = fr->a}};
 	int x = x_size(f);
 	u.x32 = x < 0 || x % 32 == 0;
 	u.x128 = x < 0 || x % 128 == 0;
-	u.lvl = px_zalloc(f->nvalues + 1, 1);
-	u.why = px_zalloc(f->nvalues + 1, sizeof *u.why);
-	u.xal = px_zalloc(f->nvalues + 1, 1);
+	u.lvl = px_frame_alloc(fr, f->nvalues + 1, 1);
+	u.why = px_frame_alloc(fr, f->nvalues + 1, sizeof *u.why);
+	u.xal = px_frame_alloc(fr, f->nvalues + 1, 1);
 	memset(u.xal, 0xff, f->nvalues + 1);
-	u.ctrl = px_zalloc(u.nb + 1, 1);
-	u.ctrl_bar = px_zalloc(u.nb + 1, 1);
-	u.ctrl_from = px_zalloc(u.nb + 1, sizeof *u.ctrl_from);
-	u.bar_from = px_zalloc(u.nb + 1, sizeof *u.bar_from);
-	u.ctrl_why = px_zalloc(u.nb + 1, sizeof *u.ctrl_why);
-	u.bar_why = px_zalloc(u.nb + 1, sizeof *u.bar_why);
-	u.walked = px_zalloc(u.nb + 1, 1);
-	u.ipdom = px_zalloc(u.nb + 1, sizeof *u.ipdom);
-	u.tail = px_zalloc(u.nb + 1, 1);
-	u.stack = px_zalloc(u.nb + 1, sizeof *u.stack);
-	u.seen = px_zalloc(u.nb + 1, sizeof *u.seen);
+	u.ctrl = px_frame_alloc(fr, u.nb + 1, 1);
+	u.ctrl_bar = px_frame_alloc(fr, u.nb + 1, 1);
+	u.ctrl_from = px_frame_alloc(fr, u.nb + 1, sizeof *u.ctrl_from);
+	u.bar_from = px_frame_alloc(fr, u.nb + 1, sizeof *u.bar_from);
+	u.ctrl_why = px_frame_alloc(fr, u.nb + 1, sizeof *u.ctrl_why);
+	u.bar_why = px_frame_alloc(fr, u.nb + 1, sizeof *u.bar_why);
+	u.walked = px_frame_alloc(fr, u.nb + 1, 1);
+	u.ipdom = px_frame_alloc(fr, u.nb + 1, sizeof *u.ipdom);
+	u.tail = px_frame_alloc(fr, u.nb + 1, 1);
+	u.stack = px_frame_alloc(fr, u.nb + 1, sizeof *u.stack);
+	u.seen = px_frame_alloc(fr, u.nb + 1, sizeof *u.seen);
 	post_dominators(&u);
 	exit_tails(&u);
 	solve(&u);
@@ -593,20 +592,4 @@ void px_check_uniform(px_verifier *v, px_func *f, const px_cfg *g)
 			check_node(&u, n, b);
 	}
 	report(&u);
-	px_once_free(&u.once);
-	free(u.found);
-	free(u.lvl);
-	free(u.why);
-	free(u.xal);
-	free(u.ctrl);
-	free(u.ctrl_bar);
-	free(u.ctrl_from);
-	free(u.bar_from);
-	free(u.ctrl_why);
-	free(u.bar_why);
-	free(u.walked);
-	free(u.ipdom);
-	free(u.tail);
-	free(u.stack);
-	free(u.seen);
 }

@@ -409,7 +409,8 @@ static bool loads_own(const px_values *va, const px_node *n)
 static void find_varying(px_values *va, uint32_t nstmts, const uint32_t *label_at)
 {
 	const px_func *f = va->f;
-	int32_t *span = px_zalloc(nstmts + 1, sizeof *span);
+	px_arena_mark mark = px_arena_mark_now(va->arena);
+	int32_t *span = px_arena_calloc(va->arena, nstmts + 1, sizeof *span);
 	bool changed = true;
 	for (unsigned round = 0; changed && round < ROUNDS; round++) {
 		changed = false;
@@ -444,7 +445,7 @@ static void find_varying(px_values *va, uint32_t nstmts, const uint32_t *label_a
 	}
 	if (changed)
 		memset(va->varies, 1, f->nvalues + 1);
-	free(span);
+	px_arena_release(va->arena, mark);
 }
 
 static unsigned low_log2(int64_t c) { return c ? (unsigned)__builtin_ctzll((unsigned long long)c) : 64; }
@@ -506,6 +507,7 @@ static void find_multiples(px_values *va)
 	for (uint32_t k = 0; k < f->nparams; k++)
 		if (!va->ndefs[f->params[k].value] && f->params[k].align)
 			va->mult[f->params[k].value] = (uint8_t)low_log2(f->params[k].align);
+	px_arena_mark mark = px_arena_mark_now(va->arena);
 	const px_node **again = NULL;
 	uint32_t nagain = 0, cap = 0;
 	bool changed = false;
@@ -520,10 +522,9 @@ static void find_multiples(px_values *va)
 			continue;
 		}
 		if (nagain == cap) {
-			cap = cap ? 2 * cap : 64;
-			again = realloc(again, cap * sizeof *again);
-			if (!again)
-				abort();
+			uint32_t grown = cap ? 2 * cap : 64;
+			again = px_arena_grow(va->arena, again, nagain, grown, sizeof *again);
+			cap = grown;
 		}
 		again[nagain++] = n;
 		changed |= lower_multiple(va, n);
@@ -533,28 +534,26 @@ static void find_multiples(px_values *va)
 		for (uint32_t i = 0; i < nagain; i++)
 			changed |= lower_multiple(va, again[i]);
 	}
-	free(again);
+	px_arena_release(va->arena, mark);
 	if (changed)
 		memset(va->mult, 0, f->nvalues + 1);
 }
 
-void px_values_init(px_values *va, const px_module *m, const px_func *f)
+void px_values_init(px_values *va, const px_module *m, const px_func *f, px_arena *a)
 {
 	memset(va, 0, sizeof *va);
 	va->m = m;
 	va->f = f;
+	va->arena = a;
 	uint32_t nv = f->nvalues + 1;
-	/* a form is read only once made: these need no zeroing */
-	va->form = malloc(nv * sizeof *va->form);
-	va->stack = malloc(nv * sizeof *va->stack);
-	if (!va->form || !va->stack)
-		abort();
-	va->have = px_zalloc(nv, 1);
-	va->ndefs = px_zalloc(nv, 1);
-	va->varies = px_zalloc(nv, 1);
-	va->mult = px_zalloc(nv, 1);
-	va->def = px_zalloc(nv, sizeof *va->def);
-	va->sreg = px_zalloc(px_nsregs, 1);
+	va->form = px_arena_calloc(a, nv, sizeof *va->form);
+	va->stack = px_arena_calloc(a, nv, sizeof *va->stack);
+	va->have = px_arena_calloc(a, nv, 1);
+	va->ndefs = px_arena_calloc(a, nv, 1);
+	va->varies = px_arena_calloc(a, nv, 1);
+	va->mult = px_arena_calloc(a, nv, 1);
+	va->def = px_arena_calloc(a, nv, sizeof *va->def);
+	va->sreg = px_arena_calloc(a, px_nsregs, 1);
 	memset(va->sreg, UNMAPPED, px_nsregs);
 	launch_box(va);
 	for (const px_node *n = f->first; n; n = n->next) {
@@ -639,26 +638,14 @@ static void settle(const px_values *cva)
 		return;
 	va->settled = true;
 	const px_func *f = va->f;
-	uint32_t *label_at = px_zalloc(f->nlabels + 1, sizeof *label_at), nstmts = 0;
+	px_arena_mark mark = px_arena_mark_now(va->arena);
+	uint32_t *label_at = px_arena_calloc(va->arena, f->nlabels + 1, sizeof *label_at), nstmts = 0;
 	for (const px_node *n = f->first; n; n = n->next, nstmts++)
 		if (n->kind == PX_N_LABEL)
 			label_at[n->label] = nstmts;
 	find_varying(va, nstmts, label_at);
-	free(label_at);
+	px_arena_release(va->arena, mark);
 	settle_multiples(va);
-}
-
-void px_values_free(px_values *va)
-{
-	free(va->form);
-	free(va->have);
-	free(va->stack);
-	free(va->ndefs);
-	free(va->varies);
-	free(va->mult);
-	free(va->def);
-	free(va->sreg);
-	memset(va, 0, sizeof *va);
 }
 
 bool px_aff_equal(const px_aff *a, const px_aff *b)

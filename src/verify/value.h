@@ -27,6 +27,7 @@
 #include <stdint.h>
 
 #include "front/ir.h"
+#include "util/arena.h"
 
 /* The variables of a form. Those below PX_VV_NTHREAD differ from thread to
  * thread of a CTA; the others up to PX_VV_VALUE are the same in a CTA. */
@@ -71,6 +72,7 @@ typedef struct px_box {
 typedef struct px_values {
 	const px_module *m;
 	const px_func *f;
+	px_arena *arena;   /* its tables (they live as long as it), and its work while it answers */
 	px_aff *form;      /* per value, made at the first question (read through px_value_form) */
 	uint8_t *have;     /* per value: whether its form is made yet */
 	uint32_t *stack;   /* the values whose forms are being made */
@@ -87,8 +89,8 @@ typedef struct px_values {
 	bool mult_settled; /* mult is computed (what a multiple asks; varies can wait) */
 } px_values;
 
-void px_values_init(px_values *va, const px_module *m, const px_func *f);
-void px_values_free(px_values *va);
+/* Its tables are in a (nothing to free: they go with the arena). */
+void px_values_init(px_values *va, const px_module *m, const px_func *f, px_arena *a);
 
 /* The form of an operand: a value, an integer literal, a special register, a
  * variable's address (@name, a module variable). */

@@ -21,6 +21,7 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	v->pending_tail = &v->pending;
 	v->uses_tail = &v->uses;
 	v->keep = &m->arena;
+	px_arena_init(&v->scratch);
 	px_slotsets_init(&v->slotsets);
 }
 
@@ -30,6 +31,7 @@ void px_verifier_free(px_verifier *v)
 	v->state = NULL;
 	px_first_rows_free(&v->first_rows);
 	px_slotsets_free(&v->slotsets);
+	px_arena_free(&v->scratch);
 }
 
 bool px_ptx_over_max(const px_verifier *v, uint16_t ptx)

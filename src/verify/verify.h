@@ -59,6 +59,9 @@ typedef struct px_verifier {
 	struct px_param_ref *param_refs; /* functions named paramN named so far (names.c) */
 	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
+	/* what the analyses of the function being verified allocate (the hazard
+	 * checks' frame, verify/frame.h): each takes it back when it is done */
+	px_arena scratch;
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
@@ -134,39 +137,12 @@ void px_check_carry(px_verifier *v, px_func *f);
 
 /* ---- hazards: what the statements do together along the paths (run on a
  * function the verifier found no error in) ---- */
-/* hazards.c: every check below, over one set of blocks. */
+/* hazards.c: the hazard checks (verify/frame.h), over one set of blocks. */
 void px_check_hazards(px_verifier *v, px_func *f);
-struct px_cfg;
-/* defined.c: a read that some path reaches without a definition of its value. */
-void px_check_defined(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* uniform.c: barriers, warp collectives and wgmma under control that differs
- * between the threads that must arrive together. */
-void px_check_uniform(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* wgmma_order.c: wgmma.mma_async without a wgmma.fence before it, and its
- * accumulators touched before a wgmma.wait_group. */
-void px_check_wgmma_order(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* async_copy.c: a cp.async, bulk or TMA copy's shared destination touched
- * before a wait that covers it. */
-void px_check_async_copies(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* mbarrier_init.c: an mbarrier a kernel uses where no mbarrier.init of it reaches. */
-void px_check_mbarrier_init(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* proxy_fence.c: generic writes to shared memory read by a bulk or TMA copy
- * with no fence.proxy.async between. */
-void px_check_proxy_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
-void px_check_tmem_wait(px_verifier *v, px_func *f, const struct px_cfg *g);
-void px_check_tmem_alloc(px_verifier *v, px_func *f, const struct px_cfg *g);
-void px_check_mbarrier_fence(px_verifier *v, px_func *f, const struct px_cfg *g);
-/* Races between threads in shared and global memory (verify/race.c), over
- * the function's one value analysis. */
-struct px_values;
-void px_check_shared_race(px_verifier *v, px_func *f, const struct px_cfg *g, struct px_values *va);
 /* An mbarrier operation that uses its first operand as the barrier (arrive,
  * wait, expect_tx, ...), and mbarrier.init with its operand. */
 bool px_uses_mbarrier(const px_node *n);
 bool px_is_mbarrier_init(const px_node *n);
-/* bounds.c: a variable plus constant offsets, accessed outside the variable. */
-void px_check_bounds(px_verifier *v, px_func *f, const struct px_values *va);
-void px_check_align(px_verifier *v, px_func *f, const struct px_values *va);
 /* The descriptors' tile starts (verify/desc.c), once f is verified. */
 void px_check_desc_starts(px_verifier *v, px_func *f);
 

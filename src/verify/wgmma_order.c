@@ -13,9 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/cfg.h"
 #include "verify/groups.h"
-#include "verify/verify.h"
+#include "verify/frame.h"
 
 typedef struct order {
 	px_verifier *v;
@@ -95,12 +94,15 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	px_node_writes(n, on_touch, &t);
 }
 
-void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
+void px_check_wgmma_order(px_frame *fr)
 {
+	px_verifier *v = fr->v;
+	px_func *f = fr->f;
+	const px_cfg *g = &fr->g;
 	order o = {.v = v, .f = f};
 	if (!px_cfg_has(g, PX_OP_wgmma_mma_async) && !px_cfg_has(g, PX_OP_wgmma_mma_async_sp))
 		return;
-	o.bit = px_zalloc(f->nvalues + 1, sizeof *o.bit);
+	o.bit = px_frame_alloc(fr, f->nvalues + 1, sizeof *o.bit);
 	for (const px_node *n = f->first; n && !o.fence; n = n->next)
 		if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence])
 			o.fence = n;
@@ -109,20 +111,16 @@ void px_check_wgmma_order(px_verifier *v, px_func *f, const px_cfg *g)
 			for (uint32_t r = 0; r < n->nres; r++)
 				if (n->res[r].kind == PX_O_VALUE && !o.bit[n->res[r].id])
 					o.bit[n->res[r].id] = ++o.nbits;
-	o.writer = px_zalloc(o.nbits + 1, sizeof *o.writer);
+	o.writer = px_frame_alloc(fr, o.nbits + 1, sizeof *o.writer);
 	for (const px_node *n = f->first; n; n = n->next)
 		if (is_mma(n))
 			for (uint32_t r = 0; r < n->nres; r++)
 				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
 					o.writer[o.bit[n->res[r].id]] = n;
-	o.said = px_zalloc(o.nbits + 1, 1);
+	o.said = px_frame_alloc(fr, o.nbits + 1, 1);
 	px_groups_init(&o.groups, 1, o.nbits, f, &px_ops[PX_OP_wgmma_wait_group]);
 	size_t w = 1 + px_groups_words(&o.groups);
-	uint64_t *start = px_zalloc(w, 8);
+	uint64_t *start = px_frame_alloc(fr, w, 8);
 	set(start, 0); /* no fence yet where the function starts */
 	px_flow_check(g, w, start, step, &o);
-	free(start);
-	free(o.said);
-	free(o.writer);
-	free(o.bit);
 }

@@ -50,6 +50,41 @@ START_TEST(arena_blocks_reused_zeroed)
 }
 END_TEST
 
+/* Releasing to a mark keeps what came before it (a small allocation in the
+ * head block, and a large one that got a block of its own behind it) and
+ * hands the rest out again, zeroed: the blocks after the mark are kept for
+ * reuse. Marks nest. */
+START_TEST(arena_mark_release)
+{
+	enum { SZ = 1000, BIG = 100000 };
+	px_arena a;
+	px_arena_init(&a);
+	unsigned char *kept = px_arena_alloc(&a, SZ);
+	memset(kept, 0x11, SZ);
+	px_arena_mark outer = px_arena_mark_now(&a);
+	for (int round = 0; round < 3; round++) {
+		for (int i = 0; i < 200; i++)
+			ck_assert(all_bytes(memset(px_arena_alloc(&a, SZ), 0x22, SZ), SZ, 0x22));
+		unsigned char *big = px_arena_alloc(&a, BIG); /* behind the head block */
+		ck_assert(all_bytes(big, BIG, 0));
+		memset(big, 0x33, BIG);
+		px_arena_mark inner = px_arena_mark_now(&a);
+		memset(px_arena_alloc(&a, BIG), 0x44, BIG);
+		px_arena_release(&a, inner);
+		ck_assert(all_bytes(big, BIG, 0x33)); /* before the inner mark: kept */
+		px_arena_release(&a, outer);
+		ck_assert(all_bytes(kept, SZ, 0x11));
+	}
+	/* after the mark the arena hands out zeroed memory again */
+	ck_assert(all_bytes(px_arena_alloc(&a, 3 * SZ), 3 * SZ, 0));
+	ck_assert(all_bytes(kept, SZ, 0x11));
+	px_arena_release(&a, (px_arena_mark){0}); /* the mark of an empty arena */
+	ck_assert_ptr_null(a.head);
+	ck_assert(all_bytes(px_arena_alloc(&a, SZ), SZ, 0));
+	px_arena_free(&a);
+}
+END_TEST
+
 /* A mapping comes back with the clean mark it was given back with, only to a
  * request it fits, and only once. */
 START_TEST(pool_fits_and_marks)
@@ -191,6 +226,7 @@ Suite *pages_suite(void)
 	Suite *s = suite_create("pages");
 	TCase *tc = tcase_create("pool");
 	tcase_add_test(tc, arena_blocks_reused_zeroed);
+	tcase_add_test(tc, arena_mark_release);
 	tcase_add_test(tc, pool_fits_and_marks);
 	tcase_add_test(tc, pool_bounded);
 	tcase_add_test(tc, tables_grow_and_zero);
