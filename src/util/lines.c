@@ -30,40 +30,49 @@ static uint64_t newlines_in(uint64_t w)
 	return ~(((x & low7) + low7) | x | low7);
 }
 
-static void push(struct px_line_starts **s, uint32_t *cap, uint32_t at)
+/* s with room for at least need starts. */
+static struct px_line_starts *room(struct px_line_starts *s, uint32_t *cap, uint32_t need)
 {
-	if ((*s)->n == *cap) {
+	if (need <= *cap)
+		return s;
+	while (*cap < need)
 		*cap *= 2;
-		*s = realloc(*s, sizeof **s + (size_t)*cap * sizeof (*s)->start[0]);
-		if (!*s)
-			abort();
-	}
-	(*s)->start[(*s)->n++] = at;
+	s = realloc(s, sizeof *s + (size_t)*cap * sizeof s->start[0]);
+	if (!s)
+		abort();
+	return s;
 }
 
-/* One pass, eight bytes at a time: a text of short lines (a generated
+/* One pass, eight bytes at a time, the count and the room kept in locals
+ * (a word holds at most eight newlines): a text of short lines (a generated
  * module's) would spend most of a memchr per line in the call. */
 static struct px_line_starts *build(const px_lines *l)
 {
-	uint32_t cap = (uint32_t)(l->len / 32) + 16;
+	uint32_t cap = (uint32_t)(l->len / 32) + 16, n = 1;
 	struct px_line_starts *s = malloc(sizeof *s + cap * sizeof s->start[0]);
 	if (!s)
 		abort();
-	s->n = 0;
-	push(&s, &cap, 0);
+	s->start[0] = 0;
 	const char *src = l->src;
 	size_t i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	for (; i + 8 <= l->len; i += 8) {
 		uint64_t w;
 		memcpy(&w, src + i, 8);
-		for (uint64_t z = newlines_in(w); z; z &= z - 1)
-			push(&s, &cap, (uint32_t)(i + (unsigned)__builtin_ctzll(z) / 8 + 1));
+		uint64_t z = newlines_in(w);
+		if (!z)
+			continue;
+		s = room(s, &cap, n + 8);
+		for (; z; z &= z - 1)
+			s->start[n++] = (uint32_t)(i + (unsigned)__builtin_ctzll(z) / 8 + 1);
 	}
 #endif
 	for (; i < l->len; i++)
-		if (src[i] == '\n')
-			push(&s, &cap, (uint32_t)(i + 1));
+		if (src[i] == '\n') {
+			s = room(s, &cap, n + 1);
+			s->start[n++] = (uint32_t)(i + 1);
+		}
+	s->n = n;
 	return s;
 }
 

@@ -47,6 +47,8 @@ static bool check_range(const px_values *va, px_diags *d, const px_node *n, cons
 
 static void check_access(const px_values *va, px_diags *d, const px_node *n, const px_opnd *o)
 {
+	if (o->kind != PX_O_ADDR) /* most operands: no form to make or copy */
+		return;
 	/* the form alone: what the address is a multiple of is the alignment
 	 * check's question, not this one's */
 	px_aff a = px_value_addr(va, o);

@@ -542,7 +542,7 @@ static void check_node(uni *u, const px_node *n, uint32_t b)
 			found(u, PX_D_divergent_warpgroup, n, from, why);
 		return;
 	}
-	if ((((fl & PX_OPF_WARP_COLLECTIVE) && full_mask(n)) || is_aligned(n)) && c > WARP)
+	if (c > WARP && (((fl & PX_OPF_WARP_COLLECTIVE) && full_mask(n)) || is_aligned(n)))
 		found(u, (fl & PX_OPF_WARP_COLLECTIVE) ? PX_D_divergent_warp_mask : PX_D_divergent_aligned, n, from, why);
 }
 

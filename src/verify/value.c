@@ -30,6 +30,12 @@ static px_aff combine(px_aff a, px_aff b, int64_t k)
 {
 	if (!a.known || !b.known)
 		return unknown();
+	int64_t kc;
+	if (!b.base && !b.nterms) { /* a constant (an address's offset): a's terms stay */
+		if (__builtin_mul_overflow(b.c, k, &kc) || __builtin_add_overflow(a.c, kc, &a.c))
+			return unknown();
+		return a;
+	}
 	px_aff r = {.known = true};
 	if (b.base && k == 1 && !a.base)
 		r.base = b.base;
@@ -39,7 +45,6 @@ static px_aff combine(px_aff a, px_aff b, int64_t k)
 		return unknown();
 	else
 		r.base = a.base;
-	int64_t kc;
 	if (__builtin_mul_overflow(b.c, k, &kc) || __builtin_add_overflow(a.c, kc, &r.c))
 		return unknown();
 	unsigned i = 0, j = 0;
