@@ -12,7 +12,7 @@
 #include "isel/minst.h"
 #include "tables/firstrow.h"
 #include "tables/tables.h"
-#include "verify/value.h"
+#include "verify/analysis/value.h"
 
 typedef struct px_isel {
 	px_module *m;

@@ -35,7 +35,7 @@ static const px_global *moved_symbol(const px_isel *s, uint32_t id)
 }
 
 /* What the address's base is known to be aligned to, in bytes (1: unknown):
- * the value analysis's answer (verify/value.h), made once a function. */
+ * the value analysis's answer (verify/analysis/value.h), made once a function. */
 static uint32_t base_align(px_isel *s, const px_opnd *addr)
 {
 	const px_opnd *b = addr->base;

@@ -1,5 +1,5 @@
 /* A module variable by name and what its address is a multiple of; what a
- * computed address is known to be is the value analysis's (verify/value.h). */
+ * computed address is known to be is the value analysis's (verify/analysis/value.h). */
 #ifndef PX_VERIFY_ALIGN_H
 #define PX_VERIFY_ALIGN_H
 #include <stdint.h>

@@ -7,8 +7,8 @@
 
 #include "verify/align.h"
 #include "verify/desc.h"
-#include "verify/known.h"
-#include "verify/value.h"
+#include "verify/analysis/known.h"
+#include "verify/analysis/value.h"
 #include "verify/verify.h"
 
 static bool str_is(px_str s, const char *z) { return strlen(z) == s.n && !memcmp(s.s, z, s.n); }
@@ -350,8 +350,8 @@ static const px_node *only_def(const px_func *f, uint32_t value)
  * base offset, (start >> 7) & 7, is 0: a step along K inside a row, as
  * GEMM kernels advance a descriptor (run on sm_90: testsuite/gpu's
  * wgmma_kstep). base_offset given, or no swizzle, the start is a multiple
- * of 16. What is known of the start is the value analysis's (verify/value.h,
- * through verify/known.h): a shared variable's align (else its element's
+ * of 16. What is known of the start is the value analysis's (verify/analysis/value.h,
+ * through verify/analysis/known.h): a shared variable's align (else its element's
  * size), a register's form (a mov of a variable, {align = N} where it is
  * computed, adds of constants and of values whose multiples are known),
  * plus the constant; a register nothing is known of is assumed aligned

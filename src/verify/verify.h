@@ -60,7 +60,7 @@ typedef struct px_verifier {
 	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* what the analyses of the function being verified allocate (the hazard
-	 * checks' frame, verify/frame.h): each takes it back when it is done */
+	 * checks' frame, verify/hazard/frame.h): each takes it back when it is done */
 	px_arena scratch;
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
@@ -137,7 +137,7 @@ void px_check_carry(px_verifier *v, px_func *f);
 
 /* ---- hazards: what the statements do together along the paths (run on a
  * function the verifier found no error in) ---- */
-/* hazards.c: the hazard checks (verify/frame.h), over one set of blocks. */
+/* hazards.c: the hazard checks (verify/hazard/frame.h), over one set of blocks. */
 void px_check_hazards(px_verifier *v, px_func *f);
 /* An mbarrier operation that uses its first operand as the barrier (arrive,
  * wait, expect_tx, ...), and mbarrier.init with its operand. */

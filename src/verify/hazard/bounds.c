@@ -4,8 +4,8 @@
  * the same on every execution, so the access is wrong wherever it runs: an
  * error.
  *
- * What an address is comes from the value analysis (verify/value.h, read
- * through verify/known.h): the offset may be written
+ * What an address is comes from the value analysis (verify/analysis/value.h, read
+ * through verify/analysis/known.h): the offset may be written
  * in the address, added to the variable's address in steps, or held in
  * values computed from literals (mov, shl, mul, add ...); the notes say
  * where each came from. An offset that varies with the thread index is an
@@ -23,8 +23,8 @@
  * not an error, since a kernel may store through a null pointer on purpose
  * to stop with a fault, which ptxas accepts. The shared, local, const and
  * param windows start at 0 with objects there, so they are left out. */
-#include "verify/frame.h"
-#include "verify/known.h"
+#include "verify/hazard/frame.h"
+#include "verify/analysis/known.h"
 
 /* The notes' walk: the address's value and the values its statement reads,
  * two statements up. */

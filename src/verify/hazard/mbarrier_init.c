@@ -1,7 +1,7 @@
 /* An mbarrier a kernel arrives on, waits on or changes where no
  * mbarrier.init of it reaches: on no path from the kernel's start to the
  * statement is the barrier initialized (-Wmbarrier-uninit). The barriers are
- * shared module variables (verify/points.h); shared memory starts anew in
+ * shared module variables (verify/analysis/points.h); shared memory starts anew in
  * every CTA, so the kernel itself must initialize them. One thread commonly
  * initializes for all, before a CTA barrier: an init on any path reaching
  * the use is enough, so the check is a union of "initialized on some path",
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/points.h"
-#include "verify/frame.h"
+#include "verify/analysis/points.h"
+#include "verify/hazard/frame.h"
 
 typedef struct minit {
 	px_verifier *v;

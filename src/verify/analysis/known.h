@@ -1,5 +1,5 @@
 /* What the alignment and bounds checks read of the value analysis
- * (verify/value.h): an address's variable, its offset there when exact, and
+ * (verify/analysis/value.h): an address's variable, its offset there when exact, and
  * what the address is modulo a power of two; and the notes that say where a
  * value's form came from. */
 #ifndef PX_VERIFY_KNOWN_H
@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "diag/diag.h"
-#include "verify/value.h"
+#include "verify/analysis/value.h"
 
 /* The largest modulus followed. */
 #define PX_KNOWN_MOD (1u << 30)

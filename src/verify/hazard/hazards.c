@@ -1,8 +1,8 @@
 /* The hazard checks of a function, over one set of its blocks and one value
  * analysis: each follows values or control along every path, which the
  * verifier's walk in text order cannot. They run in one frame
- * (verify/frame.h); what each allocates goes back when it returns. */
-#include "verify/frame.h"
+ * (verify/hazard/frame.h); what each allocates goes back when it returns. */
+#include "verify/hazard/frame.h"
 
 static void (*const checks[])(px_frame *) = {
 	px_check_defined,       px_check_uniform,    px_check_wgmma_order,

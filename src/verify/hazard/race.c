@@ -7,13 +7,13 @@
  * the kernel, since nothing in a kernel orders CTAs.
  *
  * The accesses are ld, st, atom and red whose address the value analysis
- * (verify/value.h) knows as a shared or global variable, or a pointer
+ * (verify/analysis/value.h) knows as a shared or global variable, or a pointer
  * parameter of global memory (or one a by-value parameter holds), plus an
  * affine offset, with a size. Two pointer parameters are taken to point to
  * different memory, as GPUVerify takes them. A forward problem over the blocks gives each one the synchronization
  * points it may follow with no other between (a bit per CTA barrier and one
  * for the start of the function), the atoms of its address defined since such
- * a point, and the guards every path to it passed (verify/facts.h), which
+ * a point, and the guards every path to it passed (verify/analysis/facts.h), which
  * bound the thread indices (the box of the threads that run it). Two accesses
  * that may follow the same point, one of which writes and not both atomic,
  * race when two different threads of their boxes make their bytes overlap:
@@ -32,8 +32,8 @@
 #include <string.h>
 
 #include "diag/diag.h"
-#include "verify/facts.h"
-#include "verify/frame.h"
+#include "verify/analysis/facts.h"
+#include "verify/hazard/frame.h"
 
 /* WALK: the steps of one pair's walk; OPEN: the synchronization points an
  * access may follow that are kept (more leave it unjudged); AIDS: the

@@ -31,12 +31,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/frame.h"
-#include "verify/once.h"
+#include "verify/hazard/frame.h"
+#include "verify/hazard/once.h"
 
 enum { CTA, WARPGROUP, WARP, THREAD };
 
-/* What a warning says about its cause (verify/once.h keeps one per cause). */
+/* What a warning says about its cause (verify/hazard/once.h keeps one per cause). */
 typedef struct finding {
 	const px_node *first, *from;
 	const char *why;

@@ -1,6 +1,6 @@
 /* Values that point into shared module variables (see points.h): a
  * flow-insensitive meet over every definition, to a fixed point. */
-#include "verify/points.h"
+#include "verify/analysis/points.h"
 
 #include <stdlib.h>
 

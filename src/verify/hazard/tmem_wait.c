@@ -9,7 +9,7 @@
  * guarded one counts as done). A call waits for nothing. */
 #include <stdlib.h>
 
-#include "verify/frame.h"
+#include "verify/hazard/frame.h"
 
 typedef struct tmem_wait {
 	px_verifier *v;

@@ -1,5 +1,5 @@
 /* Which way branches on a predicate went (see facts.h). */
-#include "verify/facts.h"
+#include "verify/analysis/facts.h"
 
 #include <stdlib.h>
 #include <string.h>

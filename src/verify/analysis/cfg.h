@@ -1,5 +1,5 @@
 /* A function's basic blocks and their edges, for the checks that follow
- * values along every path (verify/defined.c, verify/bounds.c). A block starts
+ * values along every path (verify/hazard/defined.c, verify/hazard/bounds.c). A block starts
  * at the body's start, at a label statement and after a branch, ret, exit or
  * trap; it ends before the next start. Edges follow verify/flow.c's rules:
  * bra to its label (brx.idx to each of its list), a guarded branch or end also
@@ -28,7 +28,7 @@ typedef struct px_cfg {
 	uint64_t *ops_seen; /* bit PX_OP_*: some statement is that operation (a check with none to look at stops) */
 	uint32_t flags_seen; /* the PX_OPF_* flags of those operations together */
 	/* where its tables are, and what the solvers below hand back: the
-	 * function's checks' arena (verify/frame.h), which frees them */
+	 * function's checks' arena (verify/hazard/frame.h), which frees them */
 	px_arena *arena;
 } px_cfg;
 

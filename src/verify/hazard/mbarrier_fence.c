@@ -6,7 +6,7 @@
  * before them); CUTLASS's pipelines initialize from one elected thread, fence
  * and synchronize the CTA or cluster before any other thread arrives.
  *
- * Who initializes is what verify/facts.h follows: an init guarded by @%p, or
+ * Who initializes is what verify/analysis/facts.h follows: an init guarded by @%p, or
  * under a branch on %p every path to it took one way, is the threads where
  * %p is so; an init every thread that reaches it runs is each thread's own
  * and is not followed. A use under the same fact is the initializing threads'
@@ -14,14 +14,14 @@
  * dataflow problem over the blocks, a bit per barrier and fact ("initialized
  * under it, not yet made visible"), a join a union; fence.mbarrier_init, a
  * CTA barrier, barrier.cluster.wait and a call clear them all. The barriers
- * are shared module variables (verify/points.h); only kernels are checked,
+ * are shared module variables (verify/analysis/points.h); only kernels are checked,
  * as -Wmbarrier-uninit checks them. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/facts.h"
-#include "verify/points.h"
-#include "verify/frame.h"
+#include "verify/analysis/facts.h"
+#include "verify/analysis/points.h"
+#include "verify/hazard/frame.h"
 
 typedef struct mfence {
 	px_verifier *v;

@@ -2,7 +2,7 @@
  * (data/ops: an op's `aligns:`, the access's size for ld, st and atom, 16
  * for a bulk copy and a matrix row, 128 for a tensor copy's shared memory, 8
  * for an mbarrier object) that is known not to be one. Two ways to know:
- * what the value analysis (verify/value.h, read through verify/known.h)
+ * what the value analysis (verify/analysis/value.h, read through verify/analysis/known.h)
  * knows of the address modulo a power of two says it is
  * not a multiple (@buf + 8 with @buf align 16, for 16 bytes: 8 past one);
  * or, for a fixed number of bytes (not an access's size), the address is
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/frame.h"
-#include "verify/known.h"
+#include "verify/hazard/frame.h"
+#include "verify/analysis/known.h"
 
 enum { NOTE_DEPTH = 2 };
 

@@ -7,14 +7,14 @@
  *
  * A forward dataflow problem over the blocks, a bit vector a block: bit 0
  * "no fence yet on some path", then the values an mma_async writes, "may be
- * pending", by the groups committed since (verify/groups.h: wait_group N
+ * pending", by the groups committed since (verify/analysis/groups.h: wait_group N
  * covers all but the N most recent groups, and no mma_async not committed
  * yet); a join is a union. A guarded fence, commit or wait counts as done. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/groups.h"
-#include "verify/frame.h"
+#include "verify/analysis/groups.h"
+#include "verify/hazard/frame.h"
 
 typedef struct order {
 	px_verifier *v;

@@ -1,5 +1,5 @@
 /* One warning per hazard (see once.h). */
-#include "verify/once.h"
+#include "verify/hazard/once.h"
 
 #include "tables/tables.h"
 

@@ -10,7 +10,7 @@
  * such an address or descriptor: mov, cvt, shifts, and, or, xor, add of it
  * and values that are neither (the constant fields, a K loop's step).
  *
- * The variables are those addresses point into (verify/points.h); a forward
+ * The variables are those addresses point into (verify/analysis/points.h); a forward
  * dataflow problem over the blocks, a join a union, with a bit per variable
  * "written by the generic proxy on this path, not fenced yet": fence.proxy.async
  * without a space or with a shared one clears every bit.
@@ -19,7 +19,7 @@
  * threads that read after a CTA barrier see the other threads' writes fenced
  * only if those threads fenced before the barrier (CUTLASS: every thread
  * fences, the barrier, then one thread issues the TMA store). Which threads
- * write and fence is what verify/facts.h follows: per variable and fact (and
+ * write and fence is what verify/analysis/facts.h follows: per variable and fact (and
  * one for every thread that reaches the statement), "written by the threads
  * where the fact holds, not fenced by them"; a fence under a fact clears its
  * own fact's bits, one every thread reaching it runs clears them all. A CTA
@@ -30,9 +30,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/facts.h"
-#include "verify/points.h"
-#include "verify/frame.h"
+#include "verify/analysis/facts.h"
+#include "verify/analysis/points.h"
+#include "verify/hazard/frame.h"
 
 typedef struct pfence {
 	px_verifier *v;

@@ -1,5 +1,5 @@
 /* Operations committed in groups and waited for by count (see groups.h). */
-#include "verify/groups.h"
+#include "verify/analysis/groups.h"
 
 #include <string.h>
 

@@ -1,5 +1,5 @@
 /* Which way branches on a predicate went, for the checks that ask which
- * threads run a statement (verify/tmem_alloc.c, verify/mbarrier_fence.c): a
+ * threads run a statement (verify/hazard/tmem_alloc.c, verify/hazard/mbarrier_fence.c): a
  * statement guarded by @%p, or under a branch on %p that every path to it
  * took the same way, runs in the threads where %p is so. Fact 2 k + 1 is
  * "followed predicate k is true", 2 k "it is false"; a state holds a bit per
@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "verify/cfg.h"
+#include "verify/analysis/cfg.h"
 
 typedef struct px_facts {
 	const px_cfg *g;

@@ -4,7 +4,7 @@
  * text; what it cannot see is a path around one: a branch over it, a loop
  * that may run no times, the other arm of an if.
  *
- * Two forward dataflow problems over the blocks (verify/cfg.h), as bit
+ * Two forward dataflow problems over the blocks (verify/analysis/cfg.h), as bit
  * vectors per block: "undefined on some path" (the start: every value; a
  * block's definitions take their values out) and "defined on some path" (the
  * start: none; a block's definitions put theirs in); a join is a union. A
@@ -17,7 +17,7 @@
  * many blocks and many such values.
  *
  * A read that the first two problems find undefined on some path is asked
- * again with the guard facts (verify/facts.h): a value defined under `if
+ * again with the guard facts (verify/analysis/facts.h): a value defined under `if
  * warp == 0` and read under a second `if warp == 0` is defined on every path
  * that can run, since no thread takes the first branch one way and the second
  * the other. Per such value and fact, "undefined on some path on which no
@@ -28,8 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/facts.h"
-#include "verify/frame.h"
+#include "verify/analysis/facts.h"
+#include "verify/hazard/frame.h"
 
 /* the most bytes of vectors at once (two vectors a block per slice) */
 enum { VECTOR_BUDGET = 64 << 20 };

@@ -4,7 +4,7 @@
  * end (ret, exit) in the allocating warp with no dealloc on the way
  * (-Wtcgen05-dealloc) is that leak.
  *
- * "The allocating warp" is what verify/facts.h follows: an alloc guarded by
+ * "The allocating warp" is what verify/analysis/facts.h follows: an alloc guarded by
  * @%p, or under a branch on %p every path to it took one way, runs in the
  * warps where %p is so, and an edge where %p goes the other way is not
  * theirs. So the warp-index pattern (allocate when %warp0, free when %warp0,
@@ -19,8 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/facts.h"
-#include "verify/frame.h"
+#include "verify/analysis/facts.h"
+#include "verify/hazard/frame.h"
 
 typedef struct tmem_alloc {
 	px_verifier *v;

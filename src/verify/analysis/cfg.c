@@ -1,7 +1,7 @@
 /* Basic blocks of a function body (see cfg.h). Everything is in flat arrays
  * sized by the statements and labels, built in one walk over the body; and
  * the solver of the forward problems the checks pose over them. */
-#include "verify/cfg.h"
+#include "verify/analysis/cfg.h"
 
 #include <stdlib.h>
 #include <string.h>

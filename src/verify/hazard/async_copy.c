@@ -6,9 +6,9 @@
  * with no wait on an mbarrier between (-Wtma-wait).
  *
  * A destination is a shared module variable an address points into
- * (verify/points.h). A forward dataflow problem over the blocks, a join a
+ * (verify/analysis/points.h). A forward dataflow problem over the blocks, a join a
  * union: the cp.async destinations that may be pending, by the groups
- * committed since (verify/groups.h: wait_group N covers all but the N most
+ * committed since (verify/analysis/groups.h: wait_group N covers all but the N most
  * recent groups and no cp.async not committed yet, wait_all covers every
  * one), then a bit per destination "a bulk copy into it may run". Any
  * mbarrier test_wait or try_wait clears both (a cp.async may complete on an
@@ -16,9 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "verify/groups.h"
-#include "verify/points.h"
-#include "verify/frame.h"
+#include "verify/analysis/groups.h"
+#include "verify/analysis/points.h"
+#include "verify/hazard/frame.h"
 
 typedef struct acopy {
 	px_verifier *v;

@@ -1,6 +1,6 @@
 /* What the alignment and bounds checks read of the value analysis
- * (verify/known.h). */
-#include "verify/known.h"
+ * (verify/analysis/known.h). */
+#include "verify/analysis/known.h"
 
 #include "tables/tables.h"
 

@@ -3,14 +3,14 @@
  * in the text, so the operands' forms are known by then); which values vary
  * between threads and what the atoms are multiples of are fixed points over
  * the statements, each round reading every statement once. */
-#include "verify/value.h"
+#include "verify/analysis/value.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "tables/tables.h"
 #include "verify/align.h"
-#include "verify/cfg.h"
+#include "verify/analysis/cfg.h"
 
 enum { NO_VAR = 0xff, UNMAPPED = 0xfe, ROUNDS = 64, GUARD_WORK = 1 << 16 };
 static const int64_t UNBOUNDED = INT64_MAX / 4;

@@ -1,5 +1,5 @@
 /* Which values point into which shared module variable, for the checks of
- * asynchronous protocols (verify/async_copy.c, verify/mbarrier_init.c): an
+ * asynchronous protocols (verify/hazard/async_copy.c, verify/hazard/mbarrier_init.c): an
  * address whose base is the variable, or a value every definition of which is
  * mov, cvt or cvta of the variable or of such a value, or add or sub of such a
  * value and anything that points nowhere (a loop's stepped pointer counts). */

@@ -1,4 +1,4 @@
-/* The frame the hazard checks of one function run in (verify/hazards.c makes
+/* The frame the hazard checks of one function run in (verify/hazard/hazards.c makes
  * it): the function, its blocks, its value analysis, and the arena every
  * check allocates from. A check frees nothing: hazards.c takes the arena back
  * to where it stood when the check began, so a check's memory is its own
@@ -8,8 +8,8 @@
 #ifndef PX_VERIFY_FRAME_H
 #define PX_VERIFY_FRAME_H
 #include "util/arena.h"
-#include "verify/cfg.h"
-#include "verify/value.h"
+#include "verify/analysis/cfg.h"
+#include "verify/analysis/value.h"
 #include "verify/verify.h"
 
 typedef struct px_frame {
