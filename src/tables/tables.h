@@ -290,7 +290,7 @@ typedef struct px_op_def {
 	uint8_t shape;          /* enum px_op_shape */
 	uint8_t layer;          /* enum px_layer: which selector layer owns it */
 	const px_prop_def *props; /* NULL-key terminated; slot names are always keys too */
-	uint32_t flags;         /* PX_OPF_* */
+	uint64_t flags;         /* PX_OPF_* */
 	const px_rule *rules;   /* checked in order before a variant is chosen */
 	uint8_t nrules;
 	const px_rule *otherwise; /* the message when no variant admits the tokens (its when is empty) */

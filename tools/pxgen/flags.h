@@ -55,7 +55,33 @@
 	X(INIT_FENCE, "makes an earlier mbarrier.init visible to the other threads that then use the barrier " \
 	              "(as a CTA barrier does)") \
 	X(ORDERS_THREADS, "orders the memory accesses of threads as a barrier does without being a CTA barrier " \
-	                  "(bar.warp.sync, the cluster's barriers, an mbarrier wait): a race check's point")
+	                  "(bar.warp.sync, the cluster's barriers, an mbarrier wait): a race check's point") \
+	X(MBARRIER_INIT, "initializes the mbarrier its first operand addresses (mbarrier.init)") \
+	X(MBARRIER_USE, "operates on the mbarrier its first operand addresses, which an mbarrier.init must have " \
+	                "set up (arrive, expect_tx, the waits, inval, cp.async.mbarrier.arrive)") \
+	X(MBARRIER_WAIT, "waits for a phase of the mbarrier its first operand addresses (test_wait, try_wait): " \
+	                 "what completes a bulk copy that signals it") \
+	X(ASYNC_COPY, "writes its shared destination asynchronously: complete once a wait of its group covers " \
+	              "it (cp.async)") \
+	X(BULK_COPY, "writes its shared destination asynchronously: complete once a wait on its mbarrier " \
+	             "returns (cp.async.bulk, the tensor copy)") \
+	X(COPY_COMMIT, "closes the thread's group of the asynchronous copies before it (cp.async.commit_group)") \
+	X(COPY_WAIT, "waits until at most its operand's count of the thread's copy groups are pending " \
+	             "(cp.async.wait_group)") \
+	X(COPY_WAIT_ALL, "waits for every asynchronous copy of the thread (cp.async.wait_all)") \
+	X(ASYNC_MMA, "an asynchronous warpgroup MMA: its accumulators are the MMA's until a wait of its group " \
+	             "(wgmma.mma_async)") \
+	X(MMA_FENCE, "orders the warpgroup's register accesses before the asynchronous MMAs after it " \
+	             "(wgmma.fence)") \
+	X(MMA_COMMIT, "closes the warpgroup's group of the asynchronous MMAs before it (wgmma.commit_group)") \
+	X(MMA_WAIT, "waits until at most its operand's count of the warpgroup's MMA groups are pending " \
+	            "(wgmma.wait_group)") \
+	X(TMEM_LOAD, "loads tensor memory into its result registers asynchronously: they hold the values once " \
+	             "tcgen05.wait::ld has waited (tcgen05.ld)") \
+	X(TMEM_WAIT_LD, "waits for the thread's earlier tensor memory loads (tcgen05.wait::ld)") \
+	X(ENDS_THREAD, "the thread's path ends here, whatever it holds (exit; a function's ret is a node of its " \
+	               "own)") \
+	X(DESC_BUILDER, "makes a matrix descriptor from its operands (wgmma.desc, tcgen05.desc)")
 
 #define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
 #define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,
@@ -64,13 +90,14 @@
 #define PXGEN_OPND_INDEX(name, doc) PXGEN_FLAG_INDEX(OPND, name, doc)
 #define PXGEN_OPND_BIT(name, doc) PXGEN_FLAG_BIT(OPND, name, doc)
 #define PXGEN_OPF_INDEX(name, doc) PXGEN_FLAG_INDEX(OPF, name, doc)
-#define PXGEN_OPF_BIT(name, doc) PXGEN_FLAG_BIT(OPF, name, doc)
 enum { PXGEN_SLOT_FLAGS(PXGEN_SLOT_INDEX) SLOT_NFLAGS };
 enum { PXGEN_SLOT_FLAGS(PXGEN_SLOT_BIT) };
 enum { PXGEN_OPND_FLAGS(PXGEN_OPND_INDEX) OPND_NFLAGS };
 enum { PXGEN_OPND_FLAGS(PXGEN_OPND_BIT) };
 enum { PXGEN_OPF_FLAGS(PXGEN_OPF_INDEX) OPF_NFLAGS };
-enum { PXGEN_OPF_FLAGS(PXGEN_OPF_BIT) };
+/* the op flags are 64 bits (px_op_def.flags; px_tables.h defines them as
+ * 64-bit constants) */
+_Static_assert(OPF_NFLAGS <= 64, "an op's flags are 64 bits");
 
 /* A set's names and comments, in bit order, for the reader and the header. */
 typedef struct flag_name {

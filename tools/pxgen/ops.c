@@ -582,9 +582,9 @@ static bool flag_spelled(const char *yaml, const char *name)
 	return !*yaml;
 }
 
-static unsigned read_op_flags(const ynode *v)
+static uint64_t read_op_flags(const ynode *v)
 {
-	unsigned flags = 0;
+	uint64_t flags = 0;
 	expect(v, YAML_SEQUENCE_NODE, "flags");
 	SEQ_EACH(it, v) {
 		const char *f = scalar(node(*it), "a flag");
@@ -593,7 +593,7 @@ static unsigned read_op_flags(const ynode *v)
 			bit++;
 		if (bit == OPF_NFLAGS)
 			fail(node(*it), "unknown op flag '%s'", f);
-		flags |= 1u << bit;
+		flags |= (uint64_t)1 << bit;
 	}
 	return flags;
 }

@@ -247,7 +247,7 @@ typedef struct op_row {
 	size_t nvariants, cap_variants;
 	prop_row *props;
 	size_t nprops, cap_props;
-	unsigned flags;
+	uint64_t flags;         /* OPF_* */
 	const ynode *spaces;    /* operand name -> slot or state space of its address */
 	const ynode *aligns;    /* address operand name -> what its address is a multiple of */
 } op_row;

@@ -111,7 +111,6 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 {
 	memset(g, 0, sizeof *g);
 	g->arena = a;
-	g->ops_seen = px_arena_calloc(a, (px_nops + 63) / 64, sizeof *g->ops_seen);
 	uint32_t *label_block = px_arena_calloc(a, f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
@@ -133,11 +132,8 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 		g->last[b] = n;
 		if (n->kind == PX_N_LABEL)
 			label_block[n->label] = b;
-		else if (n->kind == PX_N_INST && n->op) {
-			unsigned op = (unsigned)(n->op - px_ops);
-			g->ops_seen[op >> 6] |= (uint64_t)1 << (op & 63);
+		else if (n->kind == PX_N_INST && n->op)
 			g->flags_seen |= n->op->flags;
-		}
 		start = ends_block(n);
 	}
 	uint32_t nb = b + 1;

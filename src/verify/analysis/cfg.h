@@ -25,23 +25,16 @@ typedef struct px_cfg {
 	uint32_t *rpo;      /* the blocks the start reaches, in reverse postorder */
 	uint32_t nrpo;
 	uint8_t *reached;   /* per block: 1 when the start reaches it */
-	uint64_t *ops_seen; /* bit PX_OP_*: some statement is that operation (a check with none to look at stops) */
-	uint32_t flags_seen; /* the PX_OPF_* flags of those operations together */
+	uint64_t flags_seen; /* the PX_OPF_* flags of its statements' operations together */
 	/* where its tables are, and what the solvers below hand back: the
 	 * function's checks' arena (verify/hazard/frame.h), which frees them */
 	px_arena *arena;
 } px_cfg;
 
-/* Whether some statement of the function is operation op (PX_OP_*). */
-static inline bool px_cfg_has(const px_cfg *g, unsigned op)
-{
-	return g->ops_seen[op >> 6] >> (op & 63) & 1;
-}
-
 /* Whether some statement of the function is an operation with one of the
  * flags (PX_OPF_*): the roles data/ops gives (a check with none to look at
  * stops). */
-static inline bool px_cfg_has_flag(const px_cfg *g, uint32_t flags) { return g->flags_seen & flags; }
+static inline bool px_cfg_has_flag(const px_cfg *g, uint64_t flags) { return g->flags_seen & flags; }
 
 void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a);
 

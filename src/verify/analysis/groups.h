@@ -23,7 +23,7 @@ typedef struct px_groups {
 
 /* Planes for nitems from word base, deep enough for every `wait` statement
  * (an operation whose first operand is its count) of f. */
-void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_func *f, const px_op_def *wait);
+void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_func *f, uint64_t wait);
 /* The words the planes take. */
 static inline size_t px_groups_words(const px_groups *q) { return q->pw * (q->deep + 1); }
 /* The operation that writes item i is issued: pending in the open group. */

@@ -43,13 +43,13 @@ static bool is_copy(const px_node *n, bool *bulk)
 {
 	if (n->kind != PX_N_INST || !n->op)
 		return false;
-	*bulk = n->op == &px_ops[PX_OP_cp_async_bulk] || n->op == &px_ops[PX_OP_cp_async_bulk_tensor];
-	return *bulk || n->op == &px_ops[PX_OP_cp_async];
+	*bulk = n->op->flags & PX_OPF_BULK_COPY;
+	return n->op->flags & (PX_OPF_BULK_COPY | PX_OPF_ASYNC_COPY);
 }
 
 static bool is_mbarrier_wait(const px_node *n)
 {
-	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_mbarrier_test_wait] || n->op == &px_ops[PX_OP_mbarrier_try_wait]);
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_MBARRIER_WAIT);
 }
 
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
@@ -58,15 +58,15 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	if (n->kind != PX_N_INST || !n->op)
 		return;
 	bool bulk, copy = is_copy(n, &bulk);
-	if (n->op == &px_ops[PX_OP_cp_async_commit_group]) {
+	if (n->op->flags & PX_OPF_COPY_COMMIT) {
 		px_groups_commit(&a->groups, s);
 		return;
 	}
-	if (n->op == &px_ops[PX_OP_cp_async_wait_group] && n->nops && n->ops[0].kind == PX_O_INT) {
+	if ((n->op->flags & PX_OPF_COPY_WAIT) && n->nops && n->ops[0].kind == PX_O_INT) {
 		px_groups_wait(&a->groups, s, (uint64_t)n->ops[0].ival, false);
 		return;
 	}
-	if (n->op == &px_ops[PX_OP_cp_async_wait_all] || is_mbarrier_wait(n)) {
+	if ((n->op->flags & PX_OPF_COPY_WAIT_ALL) || is_mbarrier_wait(n)) {
 		px_groups_wait(&a->groups, s, 0, true);
 		if (is_mbarrier_wait(n))
 			memset(s + a->bulk, 0, (a->w - a->bulk) * 8);
@@ -105,8 +105,7 @@ void px_check_async_copies(px_frame *fr)
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
 	bool bulk;
-	if (!px_cfg_has(g, PX_OP_cp_async) && !px_cfg_has(g, PX_OP_cp_async_bulk) &&
-	    !px_cfg_has(g, PX_OP_cp_async_bulk_tensor))
+	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_COPY | PX_OPF_BULK_COPY))
 		return;
 	acopy a = {.v = v, .f = f};
 	px_points_init(&a.points, v, f, fr->a);
@@ -126,7 +125,7 @@ void px_check_async_copies(px_frame *fr)
 		}
 	}
 	a.said = px_frame_alloc(fr, 2 * a.nvars + 1, 1);
-	px_groups_init(&a.groups, 0, a.nvars, f, &px_ops[PX_OP_cp_async_wait_group]);
+	px_groups_init(&a.groups, 0, a.nvars, f, PX_OPF_COPY_WAIT);
 	a.bulk = px_groups_words(&a.groups);
 	a.w = a.bulk + (a.nvars + 63) / 64;
 	if (a.nvars)

@@ -108,7 +108,7 @@ void px_check_mbarrier_fence(px_frame *fr)
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
-	if (!f->is_kernel || !px_cfg_has(g, PX_OP_mbarrier_init))
+	if (!f->is_kernel || !px_cfg_has_flag(g, PX_OPF_MBARRIER_INIT))
 		return;
 	mfence m = {.v = v, .f = f};
 	px_points_init(&m.points, v, f, fr->a);

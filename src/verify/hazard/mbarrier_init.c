@@ -24,25 +24,14 @@ typedef struct minit {
 	size_t w;
 } minit;
 
-/* The operations that use their first operand as an mbarrier (init aside). */
-static const unsigned uses[] = {PX_OP_mbarrier_arrive, PX_OP_mbarrier_arrive_drop, PX_OP_mbarrier_complete_tx,
-                                PX_OP_mbarrier_expect_tx, PX_OP_mbarrier_test_wait, PX_OP_mbarrier_try_wait,
-                                PX_OP_mbarrier_inval, PX_OP_cp_async_mbarrier_arrive};
-enum { NUSES = sizeof uses / sizeof *uses };
-
 bool px_uses_mbarrier(const px_node *n)
 {
-	if (n->kind != PX_N_INST || !n->nops)
-		return false;
-	for (unsigned i = 0; i < NUSES; i++)
-		if (n->op == &px_ops[uses[i]])
-			return true;
-	return false;
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_MBARRIER_USE) && n->nops;
 }
 
 bool px_is_mbarrier_init(const px_node *n)
 {
-	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_mbarrier_init] && n->nops;
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_MBARRIER_INIT) && n->nops;
 }
 
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
@@ -76,10 +65,7 @@ void px_check_mbarrier_init(px_frame *fr)
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
-	bool any = false;
-	for (unsigned i = 0; i < NUSES; i++)
-		any = any || px_cfg_has(g, uses[i]);
-	if (!any || !f->is_kernel)
+	if (!px_cfg_has_flag(g, PX_OPF_MBARRIER_USE) || !f->is_kernel)
 		return;
 	minit m = {.v = v};
 	px_points_init(&m.points, v, f, fr->a);

@@ -52,7 +52,7 @@ typedef struct pfence {
 	size_t w;
 } pfence;
 
-static bool has(const px_node *n, uint32_t flag)
+static bool has(const px_node *n, uint64_t flag)
 {
 	return n->kind == PX_N_INST && n->op && (n->op->flags & flag);
 }
@@ -101,7 +101,7 @@ static uint32_t described(const pfence *p, const px_opnd *o)
 static uint32_t desc_of(const pfence *p, const px_node *n)
 {
 	const px_op_def *op = n->op;
-	if (op == &px_ops[PX_OP_wgmma_desc] || op == &px_ops[PX_OP_tcgen05_desc])
+	if (op->flags & PX_OPF_DESC_BUILDER)
 		return n->nops ? px_points_target(&p->points, &n->ops[0]) : 0;
 	static const unsigned keeps[] = {PX_OP_mov, PX_OP_cvt, PX_OP_shl, PX_OP_shr, PX_OP_and,
 	                                 PX_OP_or,  PX_OP_xor, PX_OP_add, PX_OP_cvta};

@@ -930,7 +930,7 @@ void px_check_shared_race(px_frame *fr)
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
-	if (!px_cfg_has(g, PX_OP_st) && !px_cfg_has(g, PX_OP_atom) && !px_cfg_has(g, PX_OP_red))
+	if (!px_cfg_has_flag(g, PX_OPF_GENERIC_WRITE)) /* no st, atom or red: nothing writes */
 		return;
 	race r = {.a = fr->a, .v = v, .f = f, .g = g, .va = &fr->va, .mems = IN_SHARED};
 	if (px_warning_decide(v->d->warn, PX_D_global_race) != PX_WARN_DROP)

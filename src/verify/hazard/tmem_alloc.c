@@ -49,7 +49,7 @@ static bool cares(void *ctx, const px_node *n)
 
 static bool is_exit(const px_node *n)
 {
-	return n->kind == PX_N_RET || (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_exit]);
+	return n->kind == PX_N_RET || (n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_ENDS_THREAD));
 }
 
 static inline bool get(const uint64_t *s, size_t base, uint32_t i) { return s[base + (i >> 6)] >> (i & 63) & 1; }

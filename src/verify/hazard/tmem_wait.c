@@ -24,7 +24,7 @@ typedef struct tmem_wait {
 
 static bool is_load(const px_node *n)
 {
-	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_tcgen05_ld] || n->op == &px_ops[PX_OP_tcgen05_ld_red]);
+	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TMEM_LOAD);
 }
 
 static void on_touch(void *ctx, uint32_t id, px_loc loc)
@@ -43,7 +43,7 @@ static void on_touch(void *ctx, uint32_t id, px_loc loc)
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	tmem_wait *t = ctx;
-	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_tcgen05_wait__ld]) {
+	if (n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_TMEM_WAIT_LD)) {
 		for (size_t k = 0; k < t->w; k++)
 			s[k] = 0;
 		return;
@@ -69,7 +69,7 @@ void px_check_tmem_wait(px_frame *fr)
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
-	if (!px_cfg_has(g, PX_OP_tcgen05_ld) && !px_cfg_has(g, PX_OP_tcgen05_ld_red))
+	if (!px_cfg_has_flag(g, PX_OPF_TMEM_LOAD))
 		return;
 	tmem_wait t = {.v = v, .f = f};
 	uint32_t nbits = 0;

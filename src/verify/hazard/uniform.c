@@ -518,7 +518,7 @@ static void check_node(uni *u, const px_node *n, uint32_t b)
 {
 	if (n->kind != PX_N_INST || !n->op)
 		return;
-	uint32_t fl = n->op->flags;
+	uint64_t fl = n->op->flags;
 	uint8_t guard = n->has_guard ? u->lvl[n->guard] : CTA;
 	const char *gwhy = n->has_guard ? u->why[n->guard] : NULL;
 	uint8_t c = u->ctrl[b] > guard ? u->ctrl[b] : guard;

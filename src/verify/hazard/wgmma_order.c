@@ -27,10 +27,13 @@ typedef struct order {
 	const px_node *fence; /* the function's first wgmma.fence, or NULL */
 } order;
 
-static bool is_mma(const px_node *n)
+/* Whether n is an operation with one of flags (its role in the protocol). */
+static bool has(const px_node *n, uint64_t flags)
 {
-	return n->kind == PX_N_INST && (n->op == &px_ops[PX_OP_wgmma_mma_async] || n->op == &px_ops[PX_OP_wgmma_mma_async_sp]);
+	return n->kind == PX_N_INST && n->op && (n->op->flags & flags);
 }
+
+static bool is_mma(const px_node *n) { return has(n, PX_OPF_ASYNC_MMA); }
 
 static inline bool get(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
 static inline void set(uint64_t *s, uint32_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
@@ -62,15 +65,15 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	order *o = ctx;
 	if (n->kind == PX_N_LABEL)
 		return;
-	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence]) {
+	if (has(n, PX_OPF_MMA_FENCE)) {
 		clr(s, 0);
 		return;
 	}
-	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_commit_group]) {
+	if (has(n, PX_OPF_MMA_COMMIT)) {
 		px_groups_commit(&o->groups, s);
 		return;
 	}
-	if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_wait_group] && n->nops && n->ops[0].kind == PX_O_INT) {
+	if (has(n, PX_OPF_MMA_WAIT) && n->nops && n->ops[0].kind == PX_O_INT) {
 		px_groups_wait(&o->groups, s, (uint64_t)n->ops[0].ival, false);
 		return;
 	}
@@ -100,11 +103,11 @@ void px_check_wgmma_order(px_frame *fr)
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
 	order o = {.v = v, .f = f};
-	if (!px_cfg_has(g, PX_OP_wgmma_mma_async) && !px_cfg_has(g, PX_OP_wgmma_mma_async_sp))
+	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_MMA))
 		return;
 	o.bit = px_frame_alloc(fr, f->nvalues + 1, sizeof *o.bit);
 	for (const px_node *n = f->first; n && !o.fence; n = n->next)
-		if (n->kind == PX_N_INST && n->op == &px_ops[PX_OP_wgmma_fence])
+		if (has(n, PX_OPF_MMA_FENCE))
 			o.fence = n;
 	for (const px_node *n = f->first; n; n = n->next)
 		if (is_mma(n))
@@ -118,7 +121,7 @@ void px_check_wgmma_order(px_frame *fr)
 				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
 					o.writer[o.bit[n->res[r].id]] = n;
 	o.said = px_frame_alloc(fr, o.nbits + 1, 1);
-	px_groups_init(&o.groups, 1, o.nbits, f, &px_ops[PX_OP_wgmma_wait_group]);
+	px_groups_init(&o.groups, 1, o.nbits, f, PX_OPF_MMA_WAIT);
 	size_t w = 1 + px_groups_words(&o.groups);
 	uint64_t *start = px_frame_alloc(fr, w, 8);
 	set(start, 0); /* no fence yet where the function starts */
