@@ -191,12 +191,12 @@ void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
 		}
 	number(x, f, followed, nfollowed);
 	px_arena_release(a, mark);
-	x->words = (x->nfacts + 63) / 64;
+	x->words = px_bits_words(x->nfacts);
 }
 
 
-static inline void set(const px_facts *x, uint64_t *s, uint32_t f) { s[x->base + (f >> 6)] |= (uint64_t)1 << (f & 63); }
-static inline void clr(const px_facts *x, uint64_t *s, uint32_t f) { s[x->base + (f >> 6)] &= ~((uint64_t)1 << (f & 63)); }
+static inline void set(const px_facts *x, uint64_t *s, uint32_t f) { px_bit_set(s + x->base, f); }
+static inline void clr(const px_facts *x, uint64_t *s, uint32_t f) { px_bit_clear(s + x->base, f); }
 
 void px_facts_start(const px_facts *x, uint64_t *s)
 {

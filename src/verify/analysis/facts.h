@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/cfg.h"
 
 typedef struct px_facts {
@@ -55,7 +56,7 @@ uint32_t px_facts_step(const px_facts *x, uint64_t *s, const px_node *n);
 /* Whether every path to the point established fact f. */
 static inline bool px_facts_holds(const px_facts *x, const uint64_t *s, uint32_t f)
 {
-	return !(s[x->base + (f >> 6)] >> (f & 63) & 1);
+	return !px_bit(s + x->base, f);
 }
 /* The fact n's guard says, else nfacts. */
 uint32_t px_facts_guard(const px_facts *x, const px_node *n);

@@ -15,7 +15,7 @@ void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_func *f
 		    (uint64_t)n->ops[0].ival > most)
 			most = (uint64_t)n->ops[0].ival;
 	q->base = base;
-	q->pw = (nitems + 63) / 64;
+	q->pw = px_bits_words(nitems);
 	q->deep = most + 1 < DEEPEST ? (unsigned)most + 1 : DEEPEST;
 }
 

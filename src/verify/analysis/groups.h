@@ -14,6 +14,7 @@
 
 #include "front/ir.h"
 #include "tables/tables.h"
+#include "verify/analysis/bits.h"
 
 typedef struct px_groups {
 	size_t base;    /* the first word of plane 0 in a state */

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/groups.h"
 #include "verify/analysis/points.h"
 #include "verify/hazard/frame.h"
@@ -127,7 +128,7 @@ void px_check_async_copies(px_frame *fr)
 	a.said = px_frame_alloc(fr, 2 * a.nvars + 1, 1);
 	px_groups_init(&a.groups, 0, a.nvars, f, PX_OPF_COPY_WAIT);
 	a.bulk = px_groups_words(&a.groups);
-	a.w = a.bulk + (a.nvars + 63) / 64;
+	a.w = a.bulk + px_bits_words(a.nvars);
 	if (a.nvars)
 		px_flow_check(g, a.w, NULL, step, &a);
 }

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/facts.h"
 #include "verify/hazard/frame.h"
 
@@ -137,11 +138,6 @@ static void scan_defs(defcheck *c)
 	}
 }
 
-static inline bool bit(const uint64_t *v, uint32_t i)
-{
-	return v[i >> 6] >> (i & 63) & 1;
-}
-
 /* The branch nearest before block b on a path that leaves the candidate k
  * undefined (the one a reader should look at), or NULL. The blocks' states
  * at their ends are stride words apart, each starting with "undefined". */
@@ -156,7 +152,7 @@ static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stri
 		uint32_t next = UINT32_MAX;
 		for (uint32_t e = c->g->pred_at[b]; e < c->g->pred_at[b + 1]; e++) {
 			uint32_t p = c->g->pred[e];
-			if (c->g->reached[p] && !seen[p] && bit(out + (size_t)p * stride, k - lo)) {
+			if (c->g->reached[p] && !seen[p] && px_bit(out + (size_t)p * stride, k - lo)) {
 				next = p;
 				break;
 			}
@@ -203,8 +199,8 @@ static void block_defs(void *ctx, uint64_t *s, uint32_t b)
 		uint32_t k = c->defs[e];
 		if (k < sl->lo || k >= sl->hi)
 			continue;
-		undef[(k - sl->lo) >> 6] &= ~((uint64_t)1 << ((k - sl->lo) & 63));
-		some[(k - sl->lo) >> 6] |= (uint64_t)1 << ((k - sl->lo) & 63);
+		px_bit_clear(undef, k - sl->lo);
+		px_bit_set(some, k - sl->lo);
 	}
 }
 
@@ -228,13 +224,12 @@ static inline size_t ubit(const guarded *q, uint32_t j, uint32_t f)
 
 static inline bool uget(const guarded *q, const uint64_t *s, uint32_t j, uint32_t f)
 {
-	return bit(s, (uint32_t)ubit(q, j, f));
+	return px_bit(s, (uint32_t)ubit(q, j, f));
 }
 
 static inline void uput(const guarded *q, uint64_t *s, uint32_t j, uint32_t f, bool on)
 {
-	size_t i = ubit(q, j, f);
-	s[i >> 6] = on ? s[i >> 6] | (uint64_t)1 << (i & 63) : s[i >> 6] & ~((uint64_t)1 << (i & 63));
+	px_bit_put(s, ubit(q, j, f), on);
 }
 
 static void touch(void *ctx, uint32_t id, px_loc loc)
@@ -326,7 +321,7 @@ static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus,
 		q.sus[c->cand_val[suspects[j]]] = j + 1;
 	px_facts_init(&q.facts, c->f, c->g, 0, touches, &q);
 	q.per = q.facts.nfacts + 1;
-	size_t w = q.facts.words + ((size_t)nsus * q.per + 63) / 64;
+	size_t w = q.facts.words + px_bits_words((size_t)nsus * q.per);
 	bool fits = q.facts.nfacts && w * 8 * 2 * (c->g->nblocks ? c->g->nblocks : 1) <= VECTOR_BUDGET;
 	if (fits) {
 		q.found = px_arena_calloc(c->a, nsus, sizeof *q.found);
@@ -345,7 +340,7 @@ static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus,
 			exposed r = {block_of(c->g, q.found[j]), k, q.found_loc[j]};
 			bool some_def = false;
 			for (uint32_t e = c->g->pred_at[r.block]; e < c->g->pred_at[r.block + 1]; e++)
-				some_def = some_def || bit(out + (size_t)c->g->pred[e] * stride + stride / 2, k - lo);
+				some_def = some_def || px_bit(out + (size_t)c->g->pred[e] * stride + stride / 2, k - lo);
 			report(c, &r, !some_def, some_def ? bypass(c, out, stride, lo, r.block, k) : NULL);
 		}
 	}
@@ -360,8 +355,8 @@ static bool maybe_at(const defcheck *c, const exposed *r, const uint64_t *out, s
 	*some_def = false;
 	for (uint32_t e = c->g->pred_at[r->block]; e < c->g->pred_at[r->block + 1]; e++) {
 		const uint64_t *p = out + (size_t)c->g->pred[e] * 2 * w;
-		maybe = maybe || bit(p, r->cand - lo);
-		*some_def = *some_def || bit(p + w, r->cand - lo);
+		maybe = maybe || px_bit(p, r->cand - lo);
+		*some_def = *some_def || px_bit(p + w, r->cand - lo);
 	}
 	return maybe;
 }
@@ -372,7 +367,7 @@ static bool maybe_at(const defcheck *c, const exposed *r, const uint64_t *out, s
 static void solve_slice(defcheck *c, uint32_t lo, uint32_t hi)
 {
 	px_arena_mark mark = px_arena_mark_now(c->a);
-	defslice sl = {c, lo, hi, (hi - lo + 63) / 64};
+	defslice sl = {c, lo, hi, px_bits_words(hi - lo)};
 	size_t w = sl.w;
 	uint64_t *start = px_arena_calloc(c->a, 2 * w, 8);
 	memset(start, 0xff, w * 8); /* at the start every candidate is undefined */
@@ -416,7 +411,7 @@ void px_check_defined(px_frame *fr)
 		c.reported = px_frame_alloc(fr, c.ncand, 1);
 		size_t per_block = 2 * 8 * (size_t)(g->nblocks ? g->nblocks : 1);
 		size_t words = VECTOR_BUDGET / per_block;
-		uint32_t slice = words < 1 ? 64 : words > (c.ncand + 63) / 64 ? c.ncand : (uint32_t)words * 64;
+		uint32_t slice = words < 1 ? 64 : words > px_bits_words(c.ncand) ? c.ncand : (uint32_t)words * 64;
 		for (uint32_t lo = 0; lo < c.ncand; lo += slice)
 			solve_slice(&c, lo, lo + slice < c.ncand ? lo + slice : c.ncand);
 	}

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/facts.h"
 #include "verify/analysis/points.h"
 #include "verify/hazard/frame.h"
@@ -92,14 +93,14 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	size_t at = m->base * 64 + (size_t)b * nf;
 	if (px_is_mbarrier_init(n)) {
 		if (fact < nf) {
-			s[(at + fact) >> 6] |= (uint64_t)1 << ((at + fact) & 63);
+			px_bit_set(s, at + fact);
 			if (!m->init[(size_t)b * nf + fact])
 				m->init[(size_t)b * nf + fact] = n;
 		}
 		return;
 	}
 	for (uint32_t k = 0; report && k < nf; k++)
-		if (k != fact && s[(at + k) >> 6] >> ((at + k) & 63) & 1)
+		if (k != fact && px_bit(s, at + k))
 			warn(m, n, b, k);
 }
 
@@ -121,7 +122,7 @@ void px_check_mbarrier_fence(px_frame *fr)
 	px_facts_init(&m.facts, f, g, 0, cares, NULL);
 	if (m.nbars && m.facts.nfacts) {
 		m.base = m.facts.words;
-		m.w = m.base + ((size_t)m.nbars * m.facts.nfacts + 63) / 64;
+		m.w = m.base + px_bits_words((size_t)m.nbars * m.facts.nfacts);
 		m.init = px_frame_alloc(fr, (size_t)m.nbars * m.facts.nfacts, sizeof *m.init);
 		m.said = px_frame_alloc(fr, m.nbars, 1);
 		uint64_t *start = px_frame_alloc(fr, m.w, 8);

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/points.h"
 #include "verify/hazard/frame.h"
 
@@ -44,13 +45,13 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	uint32_t t;
 	if (px_is_mbarrier_init(n) && (t = px_points_target(&m->points, &n->ops[0])) && m->bit[t - 1]) {
 		uint32_t b = m->bit[t - 1] - 1;
-		s[b >> 6] |= (uint64_t)1 << (b & 63);
+		px_bit_set(s, b);
 		return;
 	}
 	if (!report || !px_uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
 		return;
 	uint32_t b = m->bit[t - 1] - 1;
-	if ((s[b >> 6] >> (b & 63) & 1) || m->said[b])
+	if (px_bit(s, b) || m->said[b])
 		return;
 	m->said[b] = 1;
 	const px_str name = m->v->m->globals[t - 1].name;
@@ -82,7 +83,7 @@ void px_check_mbarrier_init(px_frame *fr)
 			m.init[m.bit[t - 1] - 1] = n;
 	}
 	if (m.nbits) {
-		m.w = (m.nbits + 63) / 64;
+		m.w = px_bits_words(m.nbits);
 		m.said = px_frame_alloc(fr, m.nbits, 1);
 		px_flow_check(g, m.w, NULL, step, &m);
 	}

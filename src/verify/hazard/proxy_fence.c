@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/facts.h"
 #include "verify/analysis/points.h"
 #include "verify/hazard/frame.h"
@@ -135,12 +136,6 @@ static void find_descriptors(pfence *p, px_arena *a)
 		}
 }
 
-static inline bool get(const uint64_t *s, size_t i) { return s[i >> 6] >> (i & 63) & 1; }
-static inline void put(uint64_t *s, size_t i, bool on)
-{
-	s[i >> 6] = on ? s[i >> 6] | (uint64_t)1 << (i & 63) : s[i >> 6] & ~((uint64_t)1 << (i & 63));
-}
-
 static void warn(pfence *p, const px_node *n, const px_opnd *o, uint32_t t, uint32_t b, bool other)
 {
 	p->said[b - 1] = 1;
@@ -158,9 +153,9 @@ static void read_async(pfence *p, const uint64_t *s, const px_node *n, const px_
 {
 	if (!b || p->said[b - 1])
 		return;
-	if (get(s, p->mine * 64 + b - 1))
+	if (px_bit(s, p->mine * 64 + b - 1))
 		warn(p, n, o, t, b, false);
-	else if (get(s, p->others + b - 1))
+	else if (px_bit(s, p->others + b - 1))
 		warn(p, n, o, t, b, true);
 }
 
@@ -171,25 +166,25 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	uint32_t k = px_facts_step(&p->facts, s, n);
 	for (uint32_t v = 0; k && v < p->nbits; v++) /* the threads of a recomputed predicate are no one in particular */
 		for (uint32_t f = 2 * (k - 1); f < 2 * k; f++)
-			if (get(s, p->by + (size_t)v * p->per + f)) {
-				put(s, p->by + (size_t)v * p->per + f, false);
-				put(s, p->by + (size_t)v * p->per + none, true);
+			if (px_bit(s, p->by + (size_t)v * p->per + f)) {
+				px_bit_put(s, p->by + (size_t)v * p->per + f, false);
+				px_bit_put(s, p->by + (size_t)v * p->per + none, true);
 			}
 	if (is_fence(n)) {
-		memset(s + p->mine, 0, (p->nbits + 63) / 64 * 8);
+		memset(s + p->mine, 0, px_bits_words(p->nbits) * 8);
 		uint32_t g = px_facts_of(&p->facts, s, n);
 		for (uint32_t v = 0; v < p->nbits; v++)
 			for (uint32_t f = 0; f <= none; f++)
 				if (g == none || f == g)
-					put(s, p->by + (size_t)v * p->per + f, false);
+					px_bit_put(s, p->by + (size_t)v * p->per + f, false);
 		return;
 	}
 	if (is_barrier(n)) {
 		for (uint32_t v = 0; v < p->nbits; v++) {
 			bool pending = false;
 			for (uint32_t f = 0; f <= none; f++)
-				pending = pending || get(s, p->by + (size_t)v * p->per + f);
-			put(s, p->others + v, pending);
+				pending = pending || px_bit(s, p->by + (size_t)v * p->per + f);
+			px_bit_put(s, p->others + v, pending);
 			if (report && pending && !p->barrier[v])
 				p->barrier[v] = n;
 		}
@@ -200,8 +195,8 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		for (uint32_t i = 0; i < n->nops; i++) {
 			uint32_t b = bit_of(p, &n->ops[i]);
 			if (b) {
-				put(s, p->mine * 64 + b - 1, true);
-				put(s, p->by + (size_t)(b - 1) * p->per + w, true);
+				px_bit_put(s, p->mine * 64 + b - 1, true);
+				px_bit_put(s, p->by + (size_t)(b - 1) * p->per + w, true);
 			}
 		}
 		return;
@@ -256,9 +251,9 @@ void px_check_proxy_fence(px_frame *fr)
 		px_facts_init(&p.facts, f, g, 0, cares, NULL);
 		p.per = p.facts.nfacts + 1;
 		p.mine = p.facts.words;
-		p.by = (p.mine + (p.nbits + 63) / 64) * 64;
+		p.by = (p.mine + px_bits_words(p.nbits)) * 64;
 		p.others = p.by + (size_t)p.nbits * p.per;
-		p.w = (p.others + p.nbits + 63) / 64;
+		p.w = px_bits_words(p.others + p.nbits);
 		p.said = px_frame_alloc(fr, p.nbits, 1);
 		p.barrier = px_frame_alloc(fr, p.nbits, sizeof *p.barrier);
 		uint64_t *start = px_frame_alloc(fr, p.w, 8);

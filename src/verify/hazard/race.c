@@ -32,6 +32,7 @@
 #include <string.h>
 
 #include "diag/diag.h"
+#include "verify/analysis/bits.h"
 #include "verify/analysis/facts.h"
 #include "verify/hazard/frame.h"
 
@@ -193,8 +194,6 @@ static bool as_access(const race *r, const px_node *n, access *a)
 	return true;
 }
 
-static inline bool bit(const uint64_t *s, size_t i) { return s[i >> 6] >> (i & 63) & 1; }
-static inline void set_bit(uint64_t *s, size_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
 
 typedef struct dirtier {
 	const race *r;
@@ -209,8 +208,8 @@ static void defines(void *ctx, uint32_t id, px_loc loc)
 	dirtier *d = ctx;
 	const race *r = d->r;
 	for (uint32_t k = r->named_at[id]; k < r->named_at[id + 1]; k++)
-		if (bit(d->s, r->reach_base * 64 + r->named[k]))
-			set_bit(d->s, r->stale_base * 64 + r->named[k]);
+		if (px_bit(d->s, r->reach_base * 64 + r->named[k]))
+			px_bit_set(d->s, r->stale_base * 64 + r->named[k]);
 }
 
 /* The threads that run access a: the launch shape narrowed by its guard and
@@ -225,7 +224,7 @@ static bool threads_of(const race *r, const uint64_t *s, access *a)
 	if (n->has_guard && !px_value_guard_hull(r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
-		if (!bit(s, r->facts.base * 64 + k)) {
+		if (!px_bit(s, r->facts.base * 64 + k)) {
 			uint32_t p = px_facts_value(&r->facts, k);
 			a->per_cta &= px_value_guard_per_cta(r->va, p);
 			if (!px_value_guard_hull(r->va, p, k & 1, &a->box, &a->exact))
@@ -247,7 +246,7 @@ static bool runs(const race *r, const access *a, const int64_t *t)
 	if (n->has_guard && px_value_guard_at(r->va, n->guard, !n->guard_neg, t) != 1)
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
-		if (!bit(a->facts, k) && px_value_guard_at(r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
+		if (!px_bit(a->facts, k) && px_value_guard_at(r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
 			return false;
 	return true;
 }
@@ -271,11 +270,11 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	access *a = is_access_op(n) ? find(r, n) : NULL;
 	if (report && a && !a->stale) {
 		a->known = threads_of(r, s, a);
-		a->stale = px_arena_calloc(r->a, (r->naid + 63) / 64, 8);
-		memcpy(a->stale, s + r->stale_base, (r->naid + 63) / 64 * 8);
+		a->stale = px_arena_calloc(r->a, px_bits_words(r->naid), 8);
+		memcpy(a->stale, s + r->stale_base, px_bits_words(r->naid) * 8);
 	}
 	if (a && a->aid)
-		set_bit(s, r->reach_base * 64 + a->aid - 1);
+		px_bit_set(s, r->reach_base * 64 + a->aid - 1);
 	px_facts_step(&r->facts, s, n);
 	if (synchronizes(n))
 		memset(s + r->reach_base, 0, (r->w - r->reach_base) * 8);
@@ -294,8 +293,8 @@ static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 	if (ends_threads(n) && key && to == from + 1) {
 		/* the threads that go on are those the guard did not end */
 		size_t holds = r->facts.base * 64 + 2 * (key - 1) + n->guard_neg;
-		s[holds >> 6] &= ~((uint64_t)1 << (holds & 63));
-		set_bit(s, holds ^ 1);
+		px_bit_clear(s, holds);
+		px_bit_set(s, holds ^ 1);
 	}
 }
 
@@ -422,7 +421,7 @@ static bool same_rest(const race *r, const access *a, const access *b)
 	/* one statement run by two threads in the same iteration of a loop sees
 	 * the same value of an atom every thread holds alike, whatever the
 	 * definitions of it between its runs */
-	if (!r->across && a != b && ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1))))
+	if (!r->across && a != b && ((a->aid && px_bit(b->stale, a->aid - 1)) || (b->aid && px_bit(a->stale, b->aid - 1))))
 		return false;
 	for (unsigned k = 0; k < 2; k++) {
 		const px_aff *x = k ? &b->form : &a->form, *y = k ? &a->form : &b->form;
@@ -1029,8 +1028,8 @@ void px_check_shared_race(px_frame *fr)
 	if (writes) {
 		px_facts_init(&r.facts, f, g, 0, cares, &r);
 		r.reach_base = r.facts.words;
-		r.stale_base = r.reach_base + (r.naid + 63) / 64;
-		r.w = r.stale_base + (r.naid + 63) / 64;
+		r.stale_base = r.reach_base + px_bits_words(r.naid);
+		r.w = r.stale_base + px_bits_words(r.naid);
 		uint64_t *start = px_frame_alloc(fr, r.w, 8);
 		px_facts_start(&r.facts, start);
 		px_flow_check_edges(g, r.w, start, step, edge, &r);

@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/facts.h"
 #include "verify/hazard/frame.h"
 
@@ -52,19 +53,12 @@ static bool is_exit(const px_node *n)
 	return n->kind == PX_N_RET || (n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_ENDS_THREAD));
 }
 
-static inline bool get(const uint64_t *s, size_t base, uint32_t i) { return s[base + (i >> 6)] >> (i & 63) & 1; }
-static inline void put(uint64_t *s, size_t base, uint32_t i, bool on)
-{
-	uint64_t bit = (uint64_t)1 << (i & 63);
-	s[base + (i >> 6)] = on ? s[base + (i >> 6)] | bit : s[base + (i >> 6)] & ~bit;
-}
-
 static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 {
 	tmem_alloc *t = ctx;
 	uint32_t not_here = px_facts_edge(&t->facts, s, from, to);
 	if (not_here < t->facts.nfacts)
-		put(s, t->tags, not_here, false);
+		px_bit_put(s + t->tags, not_here, false);
 }
 
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
@@ -74,9 +68,9 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	uint32_t k = px_facts_step(&t->facts, s, n);
 	if (k) { /* the predicate is redefined: its allocations are no one's in particular */
 		for (uint32_t f = 2 * (k - 1); f < 2 * k; f++)
-			if (get(s, t->tags, f)) {
-				put(s, t->tags, f, false);
-				put(s, t->tags, none, true);
+			if (px_bit(s + t->tags, f)) {
+				px_bit_put(s + t->tags, f, false);
+				px_bit_put(s + t->tags, none, true);
 				if (!t->alloc[none])
 					t->alloc[none] = t->alloc[f];
 			}
@@ -87,17 +81,17 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	}
 	if (is_alloc(n)) {
 		uint32_t f = px_facts_of(&t->facts, s, n);
-		put(s, t->tags, f, true);
+		px_bit_put(s + t->tags, f, true);
 		if (!t->alloc[f])
 			t->alloc[f] = n; /* the warning's place */
 		return;
 	}
 	if (is_dealloc(n)) {
 		uint32_t f = px_facts_of(&t->facts, s, n);
-		if (!n->has_guard || (f < none && !get(s, t->facts.base, f)))
+		if (!n->has_guard || (f < none && !px_bit(s + t->facts.base, f)))
 			memset(s + t->tags, 0, (t->w - t->tags) * 8);
 		else
-			put(s, t->tags, f, false);
+			px_bit_put(s + t->tags, f, false);
 		return;
 	}
 	if (!report || !is_exit(n))
@@ -105,7 +99,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	/* a guarded exit is the end for the threads its guard holds in */
 	uint32_t other = n->has_guard ? px_facts_of(&t->facts, s, n) ^ 1 : UINT32_MAX;
 	for (uint32_t f = 0; f <= none; f++) {
-		if (f == other || !get(s, t->tags, f) || t->said[f])
+		if (f == other || !px_bit(s + t->tags, f) || t->said[f])
 			continue;
 		t->said[f] = 1;
 		px_warn(t->v->d, t->alloc[f]->oploc, PX_D_tcgen05_no_dealloc);
@@ -124,7 +118,7 @@ void px_check_tmem_alloc(px_frame *fr)
 	tmem_alloc t = {.v = v};
 	px_facts_init(&t.facts, f, g, 0, cares, NULL);
 	t.tags = t.facts.words;
-	t.w = t.tags + (t.facts.nfacts + 1 + 63) / 64;
+	t.w = t.tags + px_bits_words(t.facts.nfacts + 1);
 	t.alloc = px_frame_alloc(fr, t.facts.nfacts + 1, sizeof *t.alloc);
 	t.said = px_frame_alloc(fr, t.facts.nfacts + 1, 1);
 	uint64_t *start = px_frame_alloc(fr, t.w, 8);

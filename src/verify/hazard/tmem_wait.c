@@ -9,6 +9,7 @@
  * guarded one counts as done). A call waits for nothing. */
 #include <stdlib.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/hazard/frame.h"
 
 typedef struct tmem_wait {
@@ -31,7 +32,7 @@ static void on_touch(void *ctx, uint32_t id, px_loc loc)
 {
 	tmem_wait *t = ctx;
 	uint32_t b = t->bit[id];
-	if (!b || !(t->state[b >> 6] >> (b & 63) & 1) || t->said[b])
+	if (!b || !px_bit(t->state, b) || t->said[b])
 		return;
 	t->said[b] = 1;
 	const px_value *val = &t->f->values[id];
@@ -60,7 +61,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
 		if (n->res[r].kind == PX_O_VALUE && t->bit[n->res[r].id]) {
 			uint32_t b = t->bit[n->res[r].id];
-			s[b >> 6] |= (uint64_t)1 << (b & 63);
+			px_bit_set(s, b);
 		}
 }
 
@@ -84,6 +85,6 @@ void px_check_tmem_wait(px_frame *fr)
 			if (n->res[r].kind == PX_O_VALUE && !t.loader[t.bit[n->res[r].id]])
 				t.loader[t.bit[n->res[r].id]] = n;
 	t.said = px_frame_alloc(fr, nbits + 1, 1);
-	t.w = (nbits + 1 + 63) / 64;
+	t.w = px_bits_words(nbits + 1);
 	px_flow_check(g, t.w, NULL, step, &t);
 }

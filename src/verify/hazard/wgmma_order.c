@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/analysis/bits.h"
 #include "verify/analysis/groups.h"
 #include "verify/hazard/frame.h"
 
@@ -35,9 +36,6 @@ static bool has(const px_node *n, uint64_t flags)
 
 static bool is_mma(const px_node *n) { return has(n, PX_OPF_ASYNC_MMA); }
 
-static inline bool get(const uint64_t *s, uint32_t i) { return s[i >> 6] >> (i & 63) & 1; }
-static inline void set(uint64_t *s, uint32_t i) { s[i >> 6] |= (uint64_t)1 << (i & 63); }
-static inline void clr(uint64_t *s, uint32_t i) { s[i >> 6] &= ~((uint64_t)1 << (i & 63)); }
 
 typedef struct touch {
 	order *o;
@@ -66,7 +64,7 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	if (n->kind == PX_N_LABEL)
 		return;
 	if (has(n, PX_OPF_MMA_FENCE)) {
-		clr(s, 0);
+		px_bit_clear(s, 0);
 		return;
 	}
 	if (has(n, PX_OPF_MMA_COMMIT)) {
@@ -78,12 +76,12 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		return;
 	}
 	if (is_mma(n)) {
-		if (report && get(s, 0)) {
+		if (report && px_bit(s, 0)) {
 			px_warn(o->v->d, n->oploc, PX_D_wgmma_no_fence, n->op->name, (int)o->f->name.n, o->f->name.s);
 			if (o->fence)
 				px_note(o->v->d, o->fence->loc, PX_D_wgmma_fence_here, px_module_line(o->v->m, n->loc));
 		}
-		clr(s, 0); /* said once a path */
+		px_bit_clear(s, 0); /* said once a path */
 		for (uint32_t r = 0; r < n->nres; r++)
 			if (n->res[r].kind == PX_O_VALUE && o->bit[n->res[r].id])
 				px_groups_issue(&o->groups, s, o->bit[n->res[r].id] - 1);
@@ -124,6 +122,6 @@ void px_check_wgmma_order(px_frame *fr)
 	px_groups_init(&o.groups, 1, o.nbits, f, PX_OPF_MMA_WAIT);
 	size_t w = 1 + px_groups_words(&o.groups);
 	uint64_t *start = px_frame_alloc(fr, w, 8);
-	set(start, 0); /* no fence yet where the function starts */
+	px_bit_set(start, 0); /* no fence yet where the function starts */
 	px_flow_check(g, w, start, step, &o);
 }
