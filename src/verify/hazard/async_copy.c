@@ -18,6 +18,7 @@
 
 #include "verify/analysis/bits.h"
 #include "verify/analysis/groups.h"
+#include "verify/analysis/items.h"
 #include "verify/analysis/points.h"
 #include "verify/hazard/frame.h"
 
@@ -25,13 +26,12 @@ typedef struct acopy {
 	px_verifier *v;
 	px_func *f;
 	px_points points;
-	uint32_t *bit;       /* per global: 1 + its variable index among the destinations, or 0 */
-	uint32_t nvars;
+	/* the module variables the copies write, by kind (0 cp.async, 1 bulk):
+	 * each points at a copy of its kind into it */
+	px_items dst[2];
 	px_groups groups;    /* the cp.async destinations, from word 0 */
-	size_t bulk;         /* the first word of the bulk bits */
+	size_t bulk;         /* the first word of the bulk destinations' bits */
 	size_t w;
-	const px_node **copy; /* per destination and kind (2 k + bulk): a copy into it */
-	uint8_t *said;       /* likewise */
 } acopy;
 
 
@@ -75,28 +75,27 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 	}
 	/* a copy's sources are touched before its destination becomes pending */
 	for (uint32_t i = copy ? 1 : 0; report && i < n->nops; i++) {
-		uint32_t g = target(a, &n->ops[i]);
-		if (!g || !a->bit[g - 1])
-			continue;
-		for (unsigned kind = 0; kind < 2; kind++) {
-			uint32_t k = a->bit[g - 1] - 1, b = 2 * k + kind;
-			bool pending = kind ? s[a->bulk + (k >> 6)] >> (k & 63) & 1 : px_groups_pending(&a->groups, s, k);
-			if (!pending || a->said[b])
+		uint32_t g = target(a, &n->ops[i]), k;
+		for (unsigned kind = 0; g && kind < 2; kind++) {
+			px_items *dst = &a->dst[kind];
+			if (!px_items_find(dst, g - 1, &k))
 				continue;
-			a->said[b] = 1;
+			bool pending = kind ? px_bit(s + a->bulk, k) : px_groups_pending(&a->groups, s, k);
+			if (!pending || !px_items_say(dst, k))
+				continue;
 			const px_str name = a->v->m->globals[g - 1].name;
 			px_warn(a->v->d, n->ops[i].loc, kind ? PX_D_tma_no_wait : PX_D_cp_async_no_wait, n->op->name,
 			        (int)name.n, name.s);
-			px_note(a->v->d, a->copy[b]->loc, PX_D_async_copy_here, a->copy[b]->op->name, (int)name.n, name.s);
+			px_note(a->v->d, dst->first[k]->loc, PX_D_async_copy_here, dst->first[k]->op->name, (int)name.n,
+			        name.s);
 		}
 	}
-	if (copy) {
-		uint32_t g = n->nops ? target(a, &n->ops[0]) : 0;
-		uint32_t k = g ? a->bit[g - 1] : 0;
-		if (k && bulk)
-			s[a->bulk + ((k - 1) >> 6)] |= (uint64_t)1 << ((k - 1) & 63);
-		else if (k)
-			px_groups_issue(&a->groups, s, k - 1);
+	uint32_t g, k;
+	if (copy && n->nops && (g = target(a, &n->ops[0])) && px_items_find(&a->dst[bulk], g - 1, &k)) {
+		if (bulk)
+			px_bit_set(s + a->bulk, k);
+		else
+			px_groups_issue(&a->groups, s, k);
 	}
 }
 
@@ -104,31 +103,21 @@ void px_check_async_copies(px_frame *fr)
 {
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
-	const px_cfg *g = &fr->g;
-	bool bulk;
-	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_COPY | PX_OPF_BULK_COPY))
+	if (!px_cfg_has_flag(&fr->g, PX_OPF_ASYNC_COPY | PX_OPF_BULK_COPY))
 		return;
 	acopy a = {.v = v, .f = f};
 	px_points_init(&a.points, v, f, fr->a);
-	a.bit = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *a.bit);
+	px_items_init(&a.dst[0], fr->a, v->m->nglobals + 1);
+	px_items_init(&a.dst[1], fr->a, v->m->nglobals + 1);
 	for (const px_node *n = f->first; n; n = n->next) {
 		uint32_t t;
-		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0])) && !a.bit[t - 1])
-			a.bit[t - 1] = ++a.nvars;
+		bool bulk;
+		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0])))
+			px_items_point(&a.dst[bulk], px_items_add(&a.dst[bulk], t - 1), n);
 	}
-	a.copy = px_frame_alloc(fr, 2 * a.nvars + 1, sizeof *a.copy);
-	for (const px_node *n = f->first; n; n = n->next) {
-		uint32_t t;
-		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0]))) {
-			uint32_t b = 2 * (a.bit[t - 1] - 1) + bulk;
-			if (!a.copy[b])
-				a.copy[b] = n;
-		}
-	}
-	a.said = px_frame_alloc(fr, 2 * a.nvars + 1, 1);
-	px_groups_init(&a.groups, 0, a.nvars, f, PX_OPF_COPY_WAIT);
+	px_groups_init(&a.groups, 0, a.dst[0].n, f, PX_OPF_COPY_WAIT);
 	a.bulk = px_groups_words(&a.groups);
-	a.w = a.bulk + px_bits_words(a.nvars);
-	if (a.nvars)
-		px_flow_check(g, a.w, NULL, step, &a);
+	a.w = a.bulk + px_bits_words(a.dst[1].n);
+	if (a.dst[0].n || a.dst[1].n)
+		px_flow_check(&fr->g, a.w, NULL, step, &a);
 }

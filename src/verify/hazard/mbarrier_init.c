@@ -12,16 +12,14 @@
 #include <string.h>
 
 #include "verify/analysis/bits.h"
+#include "verify/analysis/items.h"
 #include "verify/analysis/points.h"
 #include "verify/hazard/frame.h"
 
 typedef struct minit {
 	px_verifier *v;
 	px_points points;
-	uint32_t *bit;  /* per global: 1 + its bit, or 0 */
-	uint32_t nbits;
-	uint8_t *said;
-	const px_node **init; /* per bit: the first init of its barrier, or NULL */
+	px_items bars;  /* the module variables used as barriers; each points at its first init */
 	size_t w;
 } minit;
 
@@ -42,22 +40,19 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 		memset(s, 0xff, m->w * 8);
 		return;
 	}
-	uint32_t t;
-	if (px_is_mbarrier_init(n) && (t = px_points_target(&m->points, &n->ops[0])) && m->bit[t - 1]) {
-		uint32_t b = m->bit[t - 1] - 1;
+	uint32_t t, b;
+	if (px_is_mbarrier_init(n) && (t = px_points_target(&m->points, &n->ops[0])) &&
+	    px_items_find(&m->bars, t - 1, &b)) {
 		px_bit_set(s, b);
 		return;
 	}
-	if (!report || !px_uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) || !m->bit[t - 1])
+	if (!report || !px_uses_mbarrier(n) || !(t = px_points_target(&m->points, &n->ops[0])) ||
+	    !px_items_find(&m->bars, t - 1, &b) || px_bit(s, b) || !px_items_say(&m->bars, b))
 		return;
-	uint32_t b = m->bit[t - 1] - 1;
-	if (px_bit(s, b) || m->said[b])
-		return;
-	m->said[b] = 1;
 	const px_str name = m->v->m->globals[t - 1].name;
 	px_warn(m->v->d, n->ops[0].loc, PX_D_mbarrier_uninit, n->op->name, (int)name.n, name.s);
-	if (m->init[b])
-		px_note(m->v->d, m->init[b]->loc, PX_D_mbarrier_init_elsewhere, (int)name.n, name.s,
+	if (m->bars.first[b])
+		px_note(m->v->d, m->bars.first[b]->loc, PX_D_mbarrier_init_elsewhere, (int)name.n, name.s,
 		        px_module_line(m->v->m, n->loc));
 }
 
@@ -70,21 +65,17 @@ void px_check_mbarrier_init(px_frame *fr)
 		return;
 	minit m = {.v = v};
 	px_points_init(&m.points, v, f, fr->a);
-	m.bit = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *m.bit);
+	px_items_init(&m.bars, fr->a, v->m->nglobals + 1);
 	for (const px_node *n = f->first; n; n = n->next) {
-		uint32_t t;
-		if ((px_uses_mbarrier(n) || px_is_mbarrier_init(n)) && (t = px_points_target(&m.points, &n->ops[0])) && !m.bit[t - 1])
-			m.bit[t - 1] = ++m.nbits;
+		uint32_t t, b;
+		if ((px_uses_mbarrier(n) || px_is_mbarrier_init(n)) && (t = px_points_target(&m.points, &n->ops[0]))) {
+			b = px_items_add(&m.bars, t - 1);
+			if (px_is_mbarrier_init(n))
+				px_items_point(&m.bars, b, n);
+		}
 	}
-	m.init = px_frame_alloc(fr, m.nbits + 1, sizeof *m.init);
-	for (const px_node *n = f->first; n; n = n->next) {
-		uint32_t t;
-		if (px_is_mbarrier_init(n) && (t = px_points_target(&m.points, &n->ops[0])) && !m.init[m.bit[t - 1] - 1])
-			m.init[m.bit[t - 1] - 1] = n;
-	}
-	if (m.nbits) {
-		m.w = px_bits_words(m.nbits);
-		m.said = px_frame_alloc(fr, m.nbits, 1);
+	if (m.bars.n) {
+		m.w = px_bits_words(m.bars.n);
 		px_flow_check(g, m.w, NULL, step, &m);
 	}
 }

@@ -10,14 +10,13 @@
 #include <stdlib.h>
 
 #include "verify/analysis/bits.h"
+#include "verify/analysis/items.h"
 #include "verify/hazard/frame.h"
 
 typedef struct tmem_wait {
 	px_verifier *v;
 	px_func *f;
-	uint32_t *bit;          /* per value: 1 + its bit, 0 when no load writes it */
-	const px_node **loader; /* per bit (from 1): a load that writes it */
-	uint8_t *said;          /* per bit */
+	px_items loaded;        /* the values a load writes; each points at a load */
 	size_t w;
 	uint64_t *state;        /* while a statement is looked at */
 	bool write;
@@ -31,14 +30,14 @@ static bool is_load(const px_node *n)
 static void on_touch(void *ctx, uint32_t id, px_loc loc)
 {
 	tmem_wait *t = ctx;
-	uint32_t b = t->bit[id];
-	if (!b || !px_bit(t->state, b) || t->said[b])
+	uint32_t b;
+	if (!px_items_find(&t->loaded, id, &b) || !px_bit(t->state, b) || !px_items_say(&t->loaded, b))
 		return;
-	t->said[b] = 1;
 	const px_value *val = &t->f->values[id];
+	const px_node *load = t->loaded.first[b];
 	px_warn(t->v->d, loc, PX_D_tcgen05_no_wait, (int)val->name.n, val->name.s, t->write ? "written" : "read",
-	        t->loader[b]->op->name);
-	px_note(t->v->d, t->loader[b]->loc, PX_D_tcgen05_loader, t->loader[b]->op->name, (int)val->name.n, val->name.s);
+	        load->op->name);
+	px_note(t->v->d, load->loc, PX_D_tcgen05_loader, load->op->name, (int)val->name.n, val->name.s);
 }
 
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
@@ -58,33 +57,23 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 			px_node_writes(n, on_touch, t);
 		}
 	}
+	uint32_t b;
 	for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
-		if (n->res[r].kind == PX_O_VALUE && t->bit[n->res[r].id]) {
-			uint32_t b = t->bit[n->res[r].id];
+		if (n->res[r].kind == PX_O_VALUE && px_items_find(&t->loaded, n->res[r].id, &b))
 			px_bit_set(s, b);
-		}
 }
 
 void px_check_tmem_wait(px_frame *fr)
 {
-	px_verifier *v = fr->v;
 	px_func *f = fr->f;
-	const px_cfg *g = &fr->g;
-	if (!px_cfg_has_flag(g, PX_OPF_TMEM_LOAD))
+	if (!px_cfg_has_flag(&fr->g, PX_OPF_TMEM_LOAD))
 		return;
-	tmem_wait t = {.v = v, .f = f};
-	uint32_t nbits = 0;
-	t.bit = px_frame_alloc(fr, f->nvalues + 1, sizeof *t.bit);
+	tmem_wait t = {.v = fr->v, .f = f};
+	px_items_init(&t.loaded, fr->a, f->nvalues + 1);
 	for (const px_node *n = f->first; n; n = n->next)
 		for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
-			if (n->res[r].kind == PX_O_VALUE && !t.bit[n->res[r].id])
-				t.bit[n->res[r].id] = ++nbits;
-	t.loader = px_frame_alloc(fr, nbits + 1, sizeof *t.loader);
-	for (const px_node *n = f->first; n; n = n->next)
-		for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
-			if (n->res[r].kind == PX_O_VALUE && !t.loader[t.bit[n->res[r].id]])
-				t.loader[t.bit[n->res[r].id]] = n;
-	t.said = px_frame_alloc(fr, nbits + 1, 1);
-	t.w = px_bits_words(nbits + 1);
-	px_flow_check(g, t.w, NULL, step, &t);
+			if (n->res[r].kind == PX_O_VALUE)
+				px_items_point(&t.loaded, px_items_add(&t.loaded, n->res[r].id), n);
+	t.w = px_bits_words(t.loaded.n);
+	px_flow_check(&fr->g, t.w, NULL, step, &t);
 }

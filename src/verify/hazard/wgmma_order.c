@@ -15,16 +15,14 @@
 
 #include "verify/analysis/bits.h"
 #include "verify/analysis/groups.h"
+#include "verify/analysis/items.h"
 #include "verify/hazard/frame.h"
 
 typedef struct order {
 	px_verifier *v;
 	px_func *f;
-	uint32_t *bit;    /* per value: 1 + its item, 0 when no mma_async writes it */
-	const px_node **writer; /* per item (from 1): an mma_async that writes it */
+	px_items acc;     /* the values an mma_async writes; each points at one */
 	px_groups groups; /* the items' planes, from word 1 (word 0: the fence bit) */
-	uint32_t nbits;
-	uint8_t *said;    /* per bit: reported once; [0]: unused */
 	const px_node *fence; /* the function's first wgmma.fence, or NULL */
 } order;
 
@@ -48,13 +46,12 @@ static void on_touch(void *ctx, uint32_t id, px_loc loc)
 {
 	touch *t = ctx;
 	order *o = t->o;
-	uint32_t b = o->bit[id];
-	if (!b || !px_groups_pending(&o->groups, t->state, b - 1) || o->said[b])
+	uint32_t b;
+	if (!px_items_find(&o->acc, id, &b) || !px_groups_pending(&o->groups, t->state, b) || !px_items_say(&o->acc, b))
 		return;
-	o->said[b] = 1;
 	const px_value *val = &o->f->values[id];
 	px_warn(o->v->d, loc, PX_D_wgmma_no_wait, (int)val->name.n, val->name.s, t->write ? "written" : "read");
-	px_note(o->v->d, o->writer[b]->loc, PX_D_wgmma_writer, (int)val->name.n, val->name.s);
+	px_note(o->v->d, o->acc.first[b]->loc, PX_D_wgmma_writer, (int)val->name.n, val->name.s);
 }
 
 /* One statement's effect on the state (and, in the reporting pass, its warnings). */
@@ -82,9 +79,10 @@ static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 				px_note(o->v->d, o->fence->loc, PX_D_wgmma_fence_here, px_module_line(o->v->m, n->loc));
 		}
 		px_bit_clear(s, 0); /* said once a path */
+		uint32_t b;
 		for (uint32_t r = 0; r < n->nres; r++)
-			if (n->res[r].kind == PX_O_VALUE && o->bit[n->res[r].id])
-				px_groups_issue(&o->groups, s, o->bit[n->res[r].id] - 1);
+			if (n->res[r].kind == PX_O_VALUE && px_items_find(&o->acc, n->res[r].id, &b))
+				px_groups_issue(&o->groups, s, b);
 		return;
 	}
 	if (!report)
@@ -103,23 +101,16 @@ void px_check_wgmma_order(px_frame *fr)
 	order o = {.v = v, .f = f};
 	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_MMA))
 		return;
-	o.bit = px_frame_alloc(fr, f->nvalues + 1, sizeof *o.bit);
-	for (const px_node *n = f->first; n && !o.fence; n = n->next)
-		if (has(n, PX_OPF_MMA_FENCE))
+	px_items_init(&o.acc, fr->a, f->nvalues + 1);
+	for (const px_node *n = f->first; n; n = n->next) {
+		if (!o.fence && has(n, PX_OPF_MMA_FENCE))
 			o.fence = n;
-	for (const px_node *n = f->first; n; n = n->next)
 		if (is_mma(n))
 			for (uint32_t r = 0; r < n->nres; r++)
-				if (n->res[r].kind == PX_O_VALUE && !o.bit[n->res[r].id])
-					o.bit[n->res[r].id] = ++o.nbits;
-	o.writer = px_frame_alloc(fr, o.nbits + 1, sizeof *o.writer);
-	for (const px_node *n = f->first; n; n = n->next)
-		if (is_mma(n))
-			for (uint32_t r = 0; r < n->nres; r++)
-				if (n->res[r].kind == PX_O_VALUE && !o.writer[o.bit[n->res[r].id]])
-					o.writer[o.bit[n->res[r].id]] = n;
-	o.said = px_frame_alloc(fr, o.nbits + 1, 1);
-	px_groups_init(&o.groups, 1, o.nbits, f, PX_OPF_MMA_WAIT);
+				if (n->res[r].kind == PX_O_VALUE)
+					px_items_point(&o.acc, px_items_add(&o.acc, n->res[r].id), n);
+	}
+	px_groups_init(&o.groups, 1, o.acc.n, f, PX_OPF_MMA_WAIT);
 	size_t w = 1 + px_groups_words(&o.groups);
 	uint64_t *start = px_frame_alloc(fr, w, 8);
 	px_bit_set(start, 0); /* no fence yet where the function starts */
