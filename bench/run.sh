@@ -99,6 +99,21 @@ if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -Wl,--wrap=px_check_hazard
 	"$here/hazards.c" "$lib" ${PTXEMIT_LIBS:-} 2>/dev/null; then
 	have_hazards=yes
 fi
+# where the time goes, stage by stage: the stages' entry points reach
+# timers in the benchmark the same way (bench/stages.c)
+have_stages=no
+if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -Wl,--wrap=px_verify_func -Wl,--wrap=px_check_hazards \
+	-Wl,--wrap=px_select_func -Wl,--wrap=px_print_func_open -Wl,--wrap=px_print_insts \
+	-Wl,--wrap=px_print_func_close -o "$work/stages" "$here/stages.c" "$lib" ${PTXEMIT_LIBS:-} 2>/dev/null; then
+	have_stages=yes
+fi
+stages_many='' stages_one=''
+# a sentence from bench/stages.c's line: CPU ms and share of each stage
+stages_read() {
+	awk -v what="$2" '{ printf "%s: %.1f ms CPU; front end and the rest %.1f ms (%.0f%%), verify %.1f ms (%.0f%%), hazard checks %.1f ms (%.0f%%), isel %.1f ms (%.0f%%), print %.1f ms (%.0f%%)",
+		what, $1 * 1000, $2 * 1000, 100 * $2 / $1, $3 * 1000, 100 * $3 / $1, $4 * 1000, 100 * $4 / $1,
+		$5 * 1000, 100 * $5 / $1, $6 * 1000, 100 * $6 / $1 }' "$1"
+}
 haz_cost='' haz_nodes='' haz_ms='' haz_in_ms='' haz_rounds=''
 haz_one_cost='' haz_one_nodes='' haz_one_ms='' haz_one_in_ms='' haz_one_rounds=''
 # CPU ms in the checks, and their cost against the rest, from bench/hazards.c's line
@@ -219,6 +234,10 @@ for size in $sizes; do
 		set -- $(haz_read "$work/hazards.out")
 		haz_nodes=$nodes haz_ms=$1 haz_in_ms=$2 haz_cost=$3 haz_rounds=$rounds
 	fi
+	if [ "$size" = "$last_size" ] && [ $have_stages = yes ]; then
+		"$work/stages" "$rounds" "$mir" > "$work/stages.out" &&
+			stages_many=$(stages_read "$work/stages.out" "the $nodes-node module")
+	fi
 	rm -f "$mir" "$ll" "$ptx" "$work/l0.ptx" "$work/l2.ptx" "$work/out.cubin" "$work/floor.out"
 done
 
@@ -290,6 +309,10 @@ if [ -n "$one_sizes" ]; then
 			set -- $(haz_read "$work/hazards.out")
 			haz_one_nodes=$nodes haz_one_ms=$1 haz_one_in_ms=$2 haz_one_cost=$3 haz_one_rounds=$rounds
 		fi
+		if [ "$size" = "$one_last" ] && [ $have_stages = yes ]; then
+			"$work/stages" "$rounds" "$mir" > "$work/stages.out" &&
+				stages_one=$(stages_read "$work/stages.out" "one kernel of $nodes statements")
+		fi
 		printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$nodes" "$(ms "$t_px")" \
 			"$(awk -v s="$n_px" 'BEGIN { printf "%.2f", s * 1000 }')" "$per" "$many_per" "$ratio" \
 			"$(awk -v k="$rss" 'BEGIN { printf "%.1f", k / 1024 }')" "$bps" >> "$one_table"
@@ -312,6 +335,9 @@ verdict() { awk -v v="$1" -v lim="$2" -v dir="$3" \
 		echo "Hazard checks (bench/hazards.c, px_check_hazards timed inside px_translate, -j 1, thread CPU time, medians):" \
 			"$haz_in_ms of $haz_ms ms on the $haz_nodes-node module ($haz_rounds rounds), +$haz_cost% over the rest$haz_one."
 	fi
+	[ -n "$stages_many$stages_one" ] &&
+		echo "Stages (bench/stages.c, each stage's entry point timed inside px_translate, its nested stages left out, -j 1, thread CPU time, medians):" \
+			"${stages_many:+$stages_many.}${stages_one:+ $stages_one.}"
 	[ -n "$linearity" ] && echo "Linearity (ptxemit's least CPU time over the rounds when the module doubles):$linearity"
 	echo
 	echo "Times are CPU times (user + system) except the wall column; net times, ratios and the"
@@ -413,6 +439,6 @@ cat "$table"
 	echo
 	cat "$table"
 } > "$results"
-rm -f "$work/jobs" "$work/jobs.out" "$work/hazards" "$work/hazards.out" "$jobs_table" "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
+rm -f "$work/jobs" "$work/jobs.out" "$work/hazards" "$work/hazards.out" "$work/stages" "$work/stages.out" "$jobs_table" "$work/latency" "$work/mirgen" "$work/timeit" "$work/iofloor" "$work/bare" "$work"/floor* "$work/empty.mir" "$work/empty.ptx" "$table" "$work/one.md"
 rmdir "$work" 2>/dev/null || true
 echo "results written to $results"
