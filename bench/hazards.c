@@ -46,42 +46,18 @@ void __wrap_px_check_hazards(struct px_verifier *v, struct px_func *f)
 	calls++;
 }
 
-static void drop(void *ctx, const char *data, size_t len)
-{
-	(void)ctx;
-	(void)data;
-	(void)len;
-}
-
 static int translate(const char *name, const char *src, size_t len)
 {
-	px_options o;
-	px_options_default(&o);
-	o.jobs = 1;
-	o.sink = drop;
-	char *out;
-	size_t outlen;
 	in_checks = 0;
 	calls = 0;
-	int errors = px_translate(name, src, len, &o, NULL, NULL, &out, &outlen);
-	free(out);
-	return errors || !calls;
+	return translate_dropped(name, src, len, 1) || !calls;
 }
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fputs("usage: hazards ROUNDS FILE.mir\n", stderr);
-		return 2;
-	}
-	int rounds = atoi(argv[1]);
-	FILE *f = fopen(argv[2], "rb");
-	if (rounds < 1 || !f) {
-		perror("hazards");
-		return 2;
-	}
+	int rounds;
 	size_t len;
-	char *src = read_all(f, &len);
+	char *src = read_args(argc, 3, false, argv, "hazards ROUNDS FILE.mir", &rounds, &len);
 	double *all = malloc(sizeof *all * (size_t)rounds), *checks = malloc(sizeof *checks * (size_t)rounds),
 	       *cost = malloc(sizeof *cost * (size_t)rounds);
 	if (!src || !all || !checks || !cost || translate(argv[2], src, len)) {

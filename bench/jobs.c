@@ -30,26 +30,6 @@
 #include "ptxemit.h"
 #include "inproc.h"
 
-static void drop(void *ctx, const char *data, size_t len)
-{
-	(void)ctx;
-	(void)data;
-	(void)len;
-}
-
-static int translate(const char *name, const char *src, size_t len, unsigned jobs)
-{
-	px_options o;
-	px_options_default(&o);
-	o.jobs = jobs;
-	o.sink = drop;
-	char *out;
-	size_t outlen;
-	int errors = px_translate(name, src, len, &o, NULL, NULL, &out, &outlen);
-	free(out);
-	return errors;
-}
-
 typedef struct module {
 	const char *name, *src;
 	size_t len;
@@ -59,7 +39,7 @@ typedef struct module {
 static void *translate_alone(void *arg)
 {
 	module *m = arg;
-	m->errors = translate(m->name, m->src, m->len, 1);
+	m->errors = translate_dropped(m->name, m->src, m->len, 1);
 	return NULL;
 }
 
@@ -91,23 +71,14 @@ static double independent(const char *name, const char *src, size_t len, unsigne
 
 int main(int argc, char **argv)
 {
-	if (argc < 4) {
-		fputs("usage: jobs ROUNDS FILE.mir N...\n", stderr);
-		return 2;
-	}
-	int rounds = atoi(argv[1]);
-	FILE *f = fopen(argv[2], "rb");
-	if (rounds < 1 || !f) {
-		perror("jobs");
-		return 2;
-	}
+	int rounds;
 	size_t len;
-	char *src = read_all(f, &len);
+	char *src = read_args(argc, 4, true, argv, "jobs ROUNDS FILE.mir N...", &rounds, &len);
 	size_t ncounts = (size_t)(argc - 3), cells = ncounts * (size_t)rounds;
 	/* [count][round] */
 	double *wall = malloc(sizeof *wall * cells), *cpu = malloc(sizeof *cpu * cells),
 	       *own = malloc(sizeof *own * cells), *indep = calloc(cells, sizeof *indep);
-	if (!src || !wall || !cpu || !own || !indep || translate(argv[2], src, len, 1)) {
+	if (!src || !wall || !cpu || !own || !indep || translate_dropped(argv[2], src, len, 1)) {
 		fputs("jobs: the module does not translate\n", stderr);
 		return 1;
 	}
@@ -117,7 +88,7 @@ int main(int argc, char **argv)
 			size_t at = a * (size_t)rounds + (size_t)r;
 			double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID),
 			       t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-			if (translate(argv[2], src, len, jobs))
+			if (translate_dropped(argv[2], src, len, jobs))
 				return 1;
 			own[at] = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
 			cpu[at] = clock_s(CLOCK_PROCESS_CPUTIME_ID) - c0;

@@ -27,18 +27,9 @@ static int translate(const char *name, const char *src, size_t len)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fputs("usage: latency ROUNDS FILE.mir\n", stderr);
-		return 2;
-	}
-	int rounds = atoi(argv[1]);
-	FILE *f = fopen(argv[2], "rb");
-	if (rounds < 1 || !f) {
-		perror("latency");
-		return 2;
-	}
+	int rounds;
 	size_t len;
-	char *src = read_all(f, &len);
+	char *src = read_args(argc, 3, false, argv, "latency ROUNDS FILE.mir", &rounds, &len);
 	double *wall = malloc(sizeof *wall * (size_t)rounds), *cpu = malloc(sizeof *cpu * (size_t)rounds);
 	if (!src || !wall || !cpu || translate(argv[2], src, len)) {
 		fputs("latency: the module does not translate\n", stderr);

@@ -92,29 +92,15 @@ void __real_px_print_func_close(struct px_buf *out);
 void __wrap_px_print_func_close(struct px_buf *out);
 void __wrap_px_print_func_close(struct px_buf *out) { TIMED(PRINT, __real_px_print_func_close(out)); }
 
-static void drop(void *ctx, const char *data, size_t len)
-{
-	(void)ctx;
-	(void)data;
-	(void)len;
-}
-
 /* One translation: its CPU time, the stages' own in own[]. */
 static int translate(const char *name, const char *src, size_t len, double *all)
 {
-	px_options o;
-	px_options_default(&o);
-	o.jobs = 1;
-	o.sink = drop;
-	char *out;
-	size_t outlen;
 	for (int s = 0; s < NSTAGES; s++)
 		own[s] = 0, reached[s] = 0;
 	inside = 0;
 	double t0 = clock_s(CLOCK_THREAD_CPUTIME_ID);
-	int errors = px_translate(name, src, len, &o, NULL, NULL, &out, &outlen);
+	int errors = translate_dropped(name, src, len, 1);
 	*all = clock_s(CLOCK_THREAD_CPUTIME_ID) - t0;
-	free(out);
 	for (int s = 0; s < NSTAGES; s++)
 		if (!reached[s])
 			return 1;
@@ -129,18 +115,9 @@ static double median(double *v, int n)
 
 int main(int argc, char **argv)
 {
-	if (argc != 3) {
-		fputs("usage: stages ROUNDS FILE.mir\n", stderr);
-		return 2;
-	}
-	int rounds = atoi(argv[1]);
-	FILE *f = fopen(argv[2], "rb");
-	if (rounds < 1 || !f) {
-		perror("stages");
-		return 2;
-	}
+	int rounds;
 	size_t len;
-	char *src = read_all(f, &len);
+	char *src = read_args(argc, 3, false, argv, "stages ROUNDS FILE.mir", &rounds, &len);
 	/* per round: the translation, the rest, then each stage */
 	double *t = malloc(sizeof *t * (size_t)rounds * (NSTAGES + 2)), all;
 	if (!src || !t || translate(argv[2], src, len, &all)) {
