@@ -27,6 +27,8 @@ static bool falls_through(const px_node *n)
 	return !ends_block(n) || n->has_guard;
 }
 
+_Static_assert(PX_N_PRINTF < 8, "a block's node kinds are a byte's bits");
+
 typedef struct edges {
 	px_arena *a;
 	uint32_t *from, *to;
@@ -123,17 +125,22 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 				g->first = px_arena_grow(a, g->first, cap, grown, sizeof *g->first);
 				g->len = px_arena_grow(a, g->len, cap, grown, sizeof *g->len);
 				g->last = px_arena_grow(a, g->last, cap, grown, sizeof *g->last);
+				g->block_flags = px_arena_grow(a, g->block_flags, cap, grown, sizeof *g->block_flags);
+				g->block_kinds = px_arena_grow(a, g->block_kinds, cap, grown, sizeof *g->block_kinds);
 				cap = grown;
 			}
 			g->first[b] = n;
 			g->len[b] = 0;
+			g->block_flags[b] = 0;
+			g->block_kinds[b] = 0;
 		}
 		g->len[b]++;
 		g->last[b] = n;
+		g->block_kinds[b] |= (uint8_t)(1u << n->kind);
 		if (n->kind == PX_N_LABEL)
 			label_block[n->label] = b;
 		else if (n->kind == PX_N_INST && n->op)
-			g->flags_seen |= n->op->flags;
+			g->block_flags[b] |= n->op->flags;
 		start = ends_block(n);
 	}
 	uint32_t nb = b + 1;
@@ -142,7 +149,11 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 		g->first = px_arena_calloc(a, 1, sizeof *g->first);
 		g->len = px_arena_calloc(a, 1, sizeof *g->len);
 		g->last = px_arena_calloc(a, 1, sizeof *g->last);
+		g->block_flags = px_arena_calloc(a, 1, sizeof *g->block_flags);
+		g->block_kinds = px_arena_calloc(a, 1, sizeof *g->block_kinds);
 	}
+	for (b = 0; b < nb; b++)
+		g->flags_seen |= g->block_flags[b];
 	edges e = {.a = a};
 	for (b = 0; b < nb; b++) {
 		const px_node *last = g->last[b];

@@ -26,6 +26,11 @@ typedef struct px_cfg {
 	uint32_t nrpo;
 	uint8_t *reached;   /* per block: 1 when the start reaches it */
 	uint64_t flags_seen; /* the PX_OPF_* flags of its statements' operations together */
+	/* per block, what the same walk saw: its operations' PX_OPF_* flags
+	 * together, and bit k set when it holds a node of kind k (enum
+	 * px_nkind), so that a check asks a block before it walks it */
+	uint64_t *block_flags;
+	uint8_t *block_kinds;
 	/* where its tables are, and what the solvers below hand back: the
 	 * function's checks' arena (verify/hazard/frame.h), which frees them */
 	px_arena *arena;

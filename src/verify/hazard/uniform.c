@@ -157,22 +157,12 @@ static void post_dominators(uni *u)
 	px_arena_release(u->a, mark);
 }
 
-static bool is_cta_barrier(const px_node *n)
-{
-	return n->kind == PX_N_INST && n->op && (n->op->flags & PX_OPF_CTA_BARRIER);
-}
-
 /* Blocks from which every path reaches the exit with no CTA barrier. */
 static void exit_tails(uni *u)
 {
 	const px_cfg *g = u->g;
-	for (uint32_t b = 0; b < u->nb; b++) {
-		u->tail[b] = 1;
-		const px_node *n = g->first[b];
-		for (uint32_t i = 0; i < g->len[b]; i++, n = n->next)
-			if (is_cta_barrier(n) || n->kind == PX_N_CALL)
-				u->tail[b] = 0;
-	}
+	for (uint32_t b = 0; b < u->nb; b++)
+		u->tail[b] = !(g->block_flags[b] & PX_OPF_CTA_BARRIER) && !(g->block_kinds[b] & 1u << PX_N_CALL);
 	bool changed = true;
 	while (changed) {
 		changed = false;
