@@ -33,6 +33,7 @@
 
 #include "diag/diag.h"
 #include "verify/cfg.h"
+#include "verify/concrete.h"
 #include "verify/facts.h"
 #include "verify/value.h"
 #include "verify/verify.h"
@@ -94,6 +95,7 @@ typedef struct race {
 	bool across;              /* the pair asked about is of two CTAs */
 	unsigned grid;            /* the dimensions along which the kernel's CTAs differ (bit 0: x) */
 	const px_node *grid_read; /* the first statement that reads a CTA's index or the grid's size */
+	px_concrete *conc;        /* the concrete values, made at the first pair that needs them */
 } race;
 
 static bool is_access_op(const px_node *n)
@@ -582,11 +584,16 @@ static const char *verb(const access *a)
 static bool offset_of(const race *r, const access *a, const int64_t *t, int64_t *off)
 {
 	bool whole = true;
+	int64_t x;
 	*off = a->form.c;
 	for (unsigned i = 0; i < a->form.nterms; i++) {
 		uint32_t v = a->form.var[i];
 		if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
 			*off += a->form.coef[i] * t[v];
+		else if (v >= PX_VV_VALUE && v != a->ptr && r->conc &&
+		         px_concrete_kind(r->conc, v - PX_VV_VALUE) == PX_CONC_PURE &&
+		         px_concrete_at(r->conc, v - PX_VV_VALUE, t, &x))
+			*off += a->form.coef[i] * x;
 		else if (v != a->ptr)
 			whole = false;
 	}
@@ -771,6 +778,181 @@ static bool benign(const race *r, const access *a, const access *b)
 	       runs_before(a->n, b->n);
 }
 
+/* ---- the question by walking the threads ----
+ *
+ * Where an address names an atom that varies between threads but is a
+ * concrete value (verify/concrete.h: a function of the thread's indices the
+ * affine forms cannot hold, as (%tid.x + 1) rem 32, or a ticket of an
+ * atom.add), the solver cannot answer; when both boxes are blocks of at most
+ * CONC_THREADS threads, the pair is decided exactly by evaluating the
+ * offsets of one access in every thread that runs it and looking up those
+ * of the other's. CONC_WORK bounds the operations a function spends so. */
+enum { CONC_THREADS = 1024, CONC_WORK = 1 << 24 };
+
+typedef struct point {
+	int64_t off;
+	uint64_t who;  /* the thread, as one number */
+	bool zero;     /* it adds 0 at the ticket's atom.add */
+} point;
+
+/* Whether a's form can be evaluated at a thread: every atom but its pointer
+ * concrete, at most one ticket (*ticket) over both accesses, block indices
+ * with the coefficients the other's form has (two threads of a CTA share
+ * them); *varies is set by an atom that varies between threads. */
+static bool concrete_form(const race *r, const access *a, const access *other, uint32_t *ticket, bool *varies,
+                          bool *has_ticket)
+{
+	*has_ticket = false;
+	for (unsigned i = 0; i < a->form.nterms; i++) {
+		uint32_t v = a->form.var[i];
+		if (v < PX_VV_NTHREAD || v == a->ptr)
+			continue;
+		if (v < PX_VV_VALUE) {
+			if (coef_of(&other->form, v) != a->form.coef[i])
+				return false;
+			continue;
+		}
+		uint32_t id = v - PX_VV_VALUE;
+		unsigned k = px_concrete_kind(r->conc, id);
+		if (k == PX_CONC_NONE)
+			return false;
+		*varies |= r->va->varies[id] != 0;
+		if (k == PX_CONC_TICKET) {
+			if (*ticket && *ticket != r->conc->ticket[id])
+				return false;
+			*ticket = r->conc->ticket[id];
+			*has_ticket = true;
+		}
+	}
+	return true;
+}
+
+/* The threads of a box, when it is a block of at most CONC_THREADS. */
+static uint64_t box_threads(const px_box *b)
+{
+	uint64_t n = 1;
+	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	for (unsigned i = 0; i < 4; i++) {
+		if (b->hi[vars[i]] < b->lo[vars[i]])
+			return 0;
+		n *= (uint64_t)(b->hi[vars[i]] - b->lo[vars[i]] + 1);
+		if (n > CONC_THREADS)
+			return UINT64_MAX;
+	}
+	return n;
+}
+
+/* Thread k (0 .. box_threads - 1) of box b, into t. */
+static void box_thread(const px_box *b, uint64_t k, int64_t *t)
+{
+	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	memset(t, 0, NVARS * sizeof *t);
+	for (unsigned i = 0; i < 4; i++) {
+		int64_t n = b->hi[vars[i]] - b->lo[vars[i]] + 1;
+		t[vars[i]] = b->lo[vars[i]] + (int64_t)(k % (uint64_t)n);
+		k /= (uint64_t)n;
+	}
+}
+
+static uint64_t who(const int64_t *t)
+{
+	return (uint64_t)(32 * t[PX_VV_WARP_X] + t[PX_VV_LANE]) | (uint64_t)t[PX_VV_TID_Y] << 20 |
+	       (uint64_t)t[PX_VV_TID_Z] << 40;
+}
+
+/* a's offset in thread t, its pointer and block indices left out. */
+static bool concrete_offset(const race *r, const access *a, const int64_t *t, int64_t *off)
+{
+	int64_t x;
+	*off = a->form.c;
+	for (unsigned i = 0; i < a->form.nterms; i++) {
+		uint32_t v = a->form.var[i];
+		if (v < PX_VV_NTHREAD)
+			*off += a->form.coef[i] * t[v];
+		else if (v >= PX_VV_VALUE && v != a->ptr) {
+			if (!px_concrete_at(r->conc, v - PX_VV_VALUE, t, &x))
+				return false;
+			*off += a->form.coef[i] * x;
+		}
+	}
+	return true;
+}
+
+static int by_off(const void *x, const void *y)
+{
+	const point *p = x, *q = y;
+	return (p->off > q->off) - (p->off < q->off);
+}
+
+/* Two different threads that run a and b and touch a common byte, found by
+ * walking them (t as conflict() leaves it); false when none, or not known. */
+static bool concrete_conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *tk)
+{
+	uint32_t ticket = 0;
+	bool varies = false, ta, tb;
+	if (r->across || r->rough || !r->conc || r->conc->work > CONC_WORK ||
+	    !concrete_form(r, a, b, &ticket, &varies, &ta) || !concrete_form(r, b, a, &ticket, &varies, &tb) ||
+	    !varies || ta != tb)
+		return false;
+	uint64_t na = box_threads(&a->box), nb = box_threads(&b->box);
+	if (!na || !nb || na == UINT64_MAX || nb == UINT64_MAX)
+		return false;
+	r->conc->limit = CONC_WORK;
+	point *p = px_zalloc(na, sizeof *p);
+	uint64_t np = 0;
+	int64_t u[NVARS];
+	bool found = false, known = true;
+	for (uint64_t k = 0; k < na && known; k++) {
+		box_thread(&a->box, k, u);
+		if (!runs(r, a, u))
+			continue;
+		known = concrete_offset(r, a, u, &p[np].off);
+		p[np].who = who(u);
+		p[np++].zero = ticket && px_ticket_zero(r->conc, ticket, u);
+	}
+	qsort(p, np, sizeof *p, by_off);
+	for (uint64_t k = 0; k < nb && known && !found; k++) {
+		int64_t off;
+		box_thread(&b->box, k, u);
+		if (!runs(r, b, u) || !(known = concrete_offset(r, b, u, &off)))
+			continue;
+		bool zero = ticket && px_ticket_zero(r->conc, ticket, u);
+		/* the first of a's offsets above off - a's bytes */
+		uint64_t lo = 0, hi = np;
+		while (lo < hi) {
+			uint64_t mid = (lo + hi) / 2;
+			if (p[mid].off <= off - (int64_t)a->bytes)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint64_t i = lo; i < np && p[i].off < off + (int64_t)b->bytes; i++)
+			if (p[i].who != who(u) && (!ticket || zero || p[i].zero)) {
+				memcpy(t[1], u, sizeof u);
+				box_thread(&a->box, 0, t[0]);
+				t[0][PX_VV_LANE] = (int64_t)(p[i].who & 0xfffff) % 32;
+				t[0][PX_VV_WARP_X] = (int64_t)(p[i].who & 0xfffff) / 32;
+				t[0][PX_VV_TID_Y] = (int64_t)(p[i].who >> 20 & 0xfffff);
+				t[0][PX_VV_TID_Z] = (int64_t)(p[i].who >> 40);
+				found = true;
+				break;
+			}
+	}
+	free(p);
+	*tk = ticket;
+	return found && known;
+}
+
+/* Why a ticket is the same in both threads: the one that adds 0. */
+static void ticket_note(const race *r, uint32_t ticket, int64_t t[2][NVARS])
+{
+	char op[64], th[64];
+	const px_node *d = r->va->def[ticket];
+	px_node_name(d, op, sizeof op);
+	thread_name(th, sizeof th, t[!px_ticket_zero(r->conc, ticket, t[0])]);
+	px_note(r->v->d, d->loc, PX_D_race_ticket, op, th);
+}
+
 /* Whether a and b (b the later) race: one of them writes, not both are
  * atomic, and two threads that run them touch a common byte, unless the race
  * is benign; reported at b unless the pass is rough. */
@@ -778,11 +960,15 @@ static bool race_found(const race *r, const access *a, const access *b)
 {
 	int64_t t[2][NVARS];
 	if (!a->known || px_box_empty(&a->box) || a->mem != b->mem || a->obj != b->obj || !(a->writes || b->writes) ||
-	    (a->atomic && b->atomic) || (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
-	    !runs(r, b, t[1]))
+	    (a->atomic && b->atomic) || (!r->rough && benign(r, a, b)))
+		return false;
+	uint32_t ticket = 0;
+	if (!(conflict(r, a, b, t) && runs(r, a, t[0]) && runs(r, b, t[1])) && !concrete_conflict(r, a, b, t, &ticket))
 		return false;
 	if (!r->rough)
 		report(r, a, b, t);
+	if (!r->rough && ticket)
+		ticket_note(r, ticket, t);
 	return true;
 }
 
@@ -1030,7 +1216,10 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 		writes = pairs(&r) || (r.grid && pairs_across(&r));
 		r.rough = false;
 	}
+	px_concrete conc;
 	if (writes) {
+		px_concrete_init(&conc, va);
+		r.conc = &conc;
 		px_facts_init(&r.facts, f, g, 0, cares, &r);
 		r.reach_base = r.facts.words;
 		r.stale_base = r.reach_base + (r.naid + 63) / 64;
@@ -1043,6 +1232,7 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 		if (r.grid)
 			pairs_across(&r);
 		px_facts_free(&r.facts);
+		px_concrete_free(&conc);
 	}
 	for (uint32_t i = 0; i < r.nacc; i++) {
 		free(r.acc[i].stale);

@@ -705,15 +705,23 @@ static bool compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int
 	}
 }
 
+static bool int_cmp(unsigned cmp)
+{
+	return cmp == PX_TOK_eq || cmp == PX_TOK_ne || cmp == PX_TOK_lt || cmp == PX_TOK_le || cmp == PX_TOK_gt ||
+	       cmp == PX_TOK_ge || cmp == PX_TOK_lo || cmp == PX_TOK_ls || cmp == PX_TOK_hi || cmp == PX_TOK_hs;
+}
+
+int px_value_compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int64_t b)
+{
+	return int_cmp(cmp) ? compare(cmp, is_signed, width, a, b) : -1;
+}
+
 static bool cmp_setp(const px_node *d, unsigned *cmp, unsigned *t)
 {
 	unsigned ty = slot(d, PX_SN_type);
 	*cmp = slot(d, PX_SN_cmp);
 	*t = ty ? px_tok_types[ty] : 0;
-	return d->nops == 2 && is_int_type(*t) &&
-	       (*cmp == PX_TOK_eq || *cmp == PX_TOK_ne || *cmp == PX_TOK_lt || *cmp == PX_TOK_le ||
-	        *cmp == PX_TOK_gt || *cmp == PX_TOK_ge || *cmp == PX_TOK_lo || *cmp == PX_TOK_ls ||
-	        *cmp == PX_TOK_hi || *cmp == PX_TOK_hs);
+	return d->nops == 2 && is_int_type(*t) && int_cmp(*cmp);
 }
 
 /* A form of thread variables and constants at thread t. */

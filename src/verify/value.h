@@ -124,6 +124,9 @@ bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box 
 /* Whether predicate pred is truth in the thread whose variables are thread
  * (indexed by PX_VV_*, below PX_VV_NTHREAD): 1 yes, 0 no, -1 not known. */
 int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread);
+/* An integer comparison (a setp's cmp token) of a and b as width-bit
+ * values: 1 or 0, -1 for a token that is no integer comparison. */
+int px_value_compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int64_t b);
 /* Whether value id is the same in every thread of the launch, whichever CTA:
  * a kernel's parameter, or what one ld.param reads of one. */
 bool px_value_grid_const(const px_values *va, uint32_t id);
