@@ -41,8 +41,9 @@
 /* WALK: the steps of one pair's walk; OPEN: the synchronization points an
  * access may follow that are kept (more leave it unjudged); AIDS: the
  * accesses whose addresses name an atom that are followed; PAIRS: the pairs
- * of a function looked at. */
-enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_CTAID_Z + 1 };
+ * of a function looked at; ALTS: the pointers a pointer chosen on a path may
+ * be that are followed. */
+enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_CTAID_Z + 1, ALTS = 4 };
 
 /* The memories an access may be of. */
 enum { IN_SHARED = 1, IN_GLOBAL = 2 };
@@ -60,6 +61,9 @@ typedef struct access {
 	px_aff form;
 	unsigned bytes;
 	bool writes, atomic, seen, known, exact;
+	bool chosen;     /* its pointer is one a value chosen on a path may hold */
+	uint32_t via;    /* chosen: that value */
+	uint8_t nalt;    /* the accesses its statement makes, from this one on (0: not the first) */
 	bool per_cta;    /* the threads that run it are alike in every CTA (its guards name no CTA index) */
 	uint8_t mem;     /* IN_SHARED or IN_GLOBAL */
 	uint32_t obj;    /* what it touches: a variable (its base), or past them a pointer (1 + nglobals + its value) */
@@ -167,6 +171,24 @@ static uint32_t pointer_of(const race *r, const px_aff *f)
 	return found;
 }
 
+/* The term of a global address that is a pointer chosen on a path: a value
+ * defined more than once, added whole, that every thread of the CTA holds
+ * alike (two threads running an access through it hold the same); 0 when
+ * there is none. Which pointers it may be is choices()'s. */
+static uint32_t chosen_term(const race *r, const px_aff *f)
+{
+	for (unsigned i = 0; i < f->nterms; i++) {
+		uint32_t v = f->var[i];
+		if (v < PX_VV_VALUE || f->coef[i] != 1)
+			continue;
+		uint32_t id = v - PX_VV_VALUE;
+		px_aff self = px_value_form_id(r->va, id);
+		if (r->va->ndefs[id] > 1 && !r->f->values[id].param && px_aff_uniform(r->va, &self))
+			return v;
+	}
+	return 0;
+}
+
 /* n as an access of memory the analysis follows, into a. */
 static bool as_access(const race *r, const px_node *n, access *a)
 {
@@ -186,6 +208,9 @@ static bool as_access(const race *r, const px_node *n, access *a)
 	} else if (mem == IN_GLOBAL && (a->ptr = pointer_of(r, &a->form))) {
 		a->mem = IN_GLOBAL;
 		a->obj = r->v->m->nglobals + 1 + (a->ptr - PX_VV_VALUE);
+	} else if (mem == IN_GLOBAL && (a->ptr = chosen_term(r, &a->form))) {
+		a->mem = IN_GLOBAL;
+		a->chosen = true; /* its pointers are found with the others' (choices) */
 	}
 	if (!(a->mem & mem))
 		return false;
@@ -271,14 +296,16 @@ static access *find(const race *r, const px_node *n)
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	race *r = ctx;
-	access *a = is_access_op(n) ? find(r, n) : NULL;
-	if (report && a && !a->stale) {
-		a->known = threads_of(r, s, a);
-		a->stale = px_zalloc((r->naid + 63) / 64, 8);
-		memcpy(a->stale, s + r->stale_base, (r->naid + 63) / 64 * 8);
+	access *first = is_access_op(n) ? find(r, n) : NULL;
+	for (access *a = first; a && a < first + first->nalt; a++) {
+		if (report && !a->stale) {
+			a->known = threads_of(r, s, a);
+			a->stale = px_zalloc((r->naid + 63) / 64, 8);
+			memcpy(a->stale, s + r->stale_base, (r->naid + 63) / 64 * 8);
+		}
+		if (a->aid)
+			set_bit(s, r->reach_base * 64 + a->aid - 1);
 	}
-	if (a && a->aid)
-		set_bit(s, r->reach_base * 64 + a->aid - 1);
 	px_facts_step(&r->facts, s, n);
 	if (synchronizes(n))
 		memset(s + r->reach_base, 0, (r->w - r->reach_base) * 8);
@@ -699,6 +726,11 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	if (a != b)
 		px_note(d, a->addr->loc, r->across ? PX_D_global_race_grid_first : PX_D_global_race_first, op_a, verb(a),
 		        obj);
+	for (const access *e = a; e; e = e == a && b != a ? b : NULL)
+		if (e->chosen) {
+			px_str via = r->f->values[e->via].name, p = r->f->values[e->ptr - PX_VV_VALUE].name;
+			px_note(d, e->addr->loc, PX_D_global_race_chosen, (int)via.n, via.s, (int)p.n, p.s);
+		}
 	if (!r->across) {
 		since_note(r, a, b, line_a, line_b);
 		return;
@@ -972,6 +1004,14 @@ static bool race_found(const race *r, const access *a, const access *b)
 	return true;
 }
 
+/* A race is reported once a statement: every access it makes is said. */
+static void say(const race *r, uint32_t j)
+{
+	const access *first = find(r, r->acc[j].n);
+	for (uint32_t i = (uint32_t)(first - r->acc); i < (uint32_t)(first - r->acc) + first->nalt; i++)
+		r->said[i] = 1;
+}
+
 /* The pairs of accesses that may follow one synchronization point, each
  * pair once (at the first point both follow), the later in text order as
  * the one reported; the first conflict of each is reported. Rough: whether
@@ -1005,7 +1045,7 @@ static bool pairs(race *r)
 				if (r->rough)
 					budget = 0;
 				else
-					said[j] = 1;
+					say(r, j);
 				break;
 			}
 		}
@@ -1023,17 +1063,18 @@ static bool pairs_across(race *r)
 	r->across = true;
 	for (uint32_t j = 0; j < r->nacc && budget; j++) {
 		access *b = &r->acc[j];
-		if (b->mem != IN_GLOBAL || r->said[j] || !b->seen || !b->known || !b->per_cta || px_box_empty(&b->box))
+		if (b->mem != IN_GLOBAL || b->chosen || r->said[j] || !b->seen || !b->known || !b->per_cta ||
+		    px_box_empty(&b->box))
 			continue;
 		for (uint32_t i = 0; i <= j && budget; i++, budget--) {
 			access *a = &r->acc[i];
-			if (!a->seen || !a->per_cta || !race_found(r, a, b))
+			if (!a->seen || !a->per_cta || a->chosen || !race_found(r, a, b))
 				continue;
 			any = true;
 			if (r->rough)
 				budget = 0;
 			else
-				r->said[j] = 1;
+				say(r, j);
 			break;
 		}
 	}
@@ -1100,15 +1141,65 @@ static void open_sets(race *r)
 		const px_node *n = g->first[b];
 		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
 			access *a = is_access_op(n) ? find(r, n) : NULL;
-			if (a) {
-				a->open = cur;
-				a->seen = true;
+			for (access *e = a; e && e < a + a->nalt; e++) {
+				e->open = cur;
+				e->seen = true;
 			}
 			if (synchronizes(n))
 				cur = (openset){.n = 1, .k = {k++}};
 		}
 	}
 	free(out);
+}
+
+typedef struct chooser {
+	const race *r;
+	const px_node *n;
+	uint8_t *want;      /* per value: a chosen pointer some access names */
+	uint32_t (*alt)[ALTS];
+	uint8_t *nalt;      /* per value: its pointers so far; ALTS + 1: one definition is no pointer */
+} chooser;
+
+static void chosen_def(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	chooser *c = ctx;
+	if (!c->want[id] || c->nalt[id] > ALTS)
+		return;
+	const px_node *n = c->n;
+	bool ok = n->kind == PX_N_INST && !n->has_guard && n->op == &px_ops[PX_OP_mov] && n->nops == 1 &&
+	          n->ops[0].kind == PX_O_VALUE && n->ops[0].elem < 0 && !n->ops[0].neg && is_pointer(c->r, n->ops[0].id);
+	for (unsigned k = 0; ok && k < c->nalt[id]; k++)
+		if (c->alt[id][k] == n->ops[0].id)
+			return;
+	if (!ok || c->nalt[id] == ALTS)
+		c->nalt[id] = ALTS + 1;
+	else
+		c->alt[id][c->nalt[id]++] = n->ops[0].id;
+}
+
+/* The pointers each chosen pointer the accesses name may hold: every
+ * definition of it a mov of a pointer, at most ALTS of them (else none: the
+ * accesses through it are left unjudged); one pass over the statements,
+ * made only where some address names such a value. */
+static void choices(const race *r, const access *acc, uint32_t nacc, uint32_t (**alt)[ALTS], uint8_t **nalt)
+{
+	uint32_t nv = r->f->nvalues + 1;
+	chooser c = {r, NULL, px_zalloc(nv, 1), px_zalloc(nv, sizeof *c.alt), px_zalloc(nv, 1)};
+	for (uint32_t i = 0; i < nacc; i++)
+		if (acc[i].chosen)
+			c.want[acc[i].ptr - PX_VV_VALUE] = 1;
+	for (const px_node *n = r->f->first; n; n = n->next)
+		if (n->kind == PX_N_INST || n->kind == PX_N_CALL || n->kind == PX_N_ASM) {
+			c.n = n;
+			px_node_writes(n, chosen_def, &c);
+		}
+	for (uint32_t id = 0; id < nv; id++)
+		if (c.nalt[id] > ALTS)
+			c.nalt[id] = 0;
+	free(c.want);
+	*alt = c.alt;
+	*nalt = c.nalt;
 }
 
 void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values *va)
@@ -1168,22 +1259,56 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 					r.sync[k++] = n;
 		}
 	}
-	for (uint32_t c = 0; c < ncand; c++) {
-		access a = {0};
-		if (!as_access(&r, cand[c], &a))
-			continue;
-		writes |= a.writes;
-		bool atoms = false;
-		for (unsigned i = 0; i < a.form.nterms; i++)
-			atoms |= a.form.var[i] >= PX_VV_VALUE;
-		if (atoms && r.naid == AIDS)
-			continue; /* past what is followed: unjudged */
-		for (unsigned i = 0; atoms && i < a.form.nterms; i++)
-			if (a.form.var[i] >= PX_VV_VALUE)
-				r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
-		a.aid = atoms ? ++r.naid : 0;
-		r.acc[r.nacc++] = a;
+	access *found = px_zalloc(ncand ? ncand : 1, sizeof *found);
+	uint32_t nfound = 0;
+	bool choose = false;
+	for (uint32_t c = 0; c < ncand; c++)
+		if (as_access(&r, cand[c], &found[nfound])) {
+			choose |= found[nfound].chosen;
+			nfound++;
+		} else {
+			memset(&found[nfound], 0, sizeof *found);
+		}
+	uint32_t (*alt)[ALTS] = NULL;
+	uint8_t *nalt = NULL;
+	if (choose)
+		choices(&r, found, nfound, &alt, &nalt);
+	uint32_t total = 0;
+	for (uint32_t c = 0; c < nfound; c++)
+		total += found[c].chosen ? nalt[found[c].ptr - PX_VV_VALUE] : 1;
+	r.acc = px_zalloc(total ? total : 1, sizeof *r.acc);
+	for (uint32_t c = 0; c < nfound; c++) {
+		access a = found[c];
+		unsigned n = a.chosen ? nalt[a.ptr - PX_VV_VALUE] : 1;
+		uint32_t first = r.nacc;
+		for (unsigned k = 0; k < n; k++) {
+			access b = a;
+			if (a.chosen) {
+				/* one access a definition: through the pointer it moves there */
+				uint32_t p = alt[a.ptr - PX_VV_VALUE][k];
+				b.form = px_aff_subst(a.form, a.ptr, px_value_form_id(r.va, p));
+				b.via = a.ptr - PX_VV_VALUE;
+				b.ptr = PX_VV_VALUE + p;
+				b.obj = r.v->m->nglobals + 1 + p;
+			}
+			writes |= b.writes;
+			bool atoms = false;
+			for (unsigned i = 0; i < b.form.nterms; i++)
+				atoms |= b.form.var[i] >= PX_VV_VALUE;
+			if (!b.form.known || (atoms && r.naid == AIDS))
+				continue; /* past what is followed: unjudged */
+			for (unsigned i = 0; atoms && i < b.form.nterms; i++)
+				if (b.form.var[i] >= PX_VV_VALUE)
+					r.named_at[b.form.var[i] - PX_VV_VALUE + 2]++;
+			b.aid = atoms ? ++r.naid : 0;
+			r.acc[r.nacc++] = b;
+		}
+		if (r.nacc > first)
+			r.acc[first].nalt = (uint8_t)(r.nacc - first);
 	}
+	free(found);
+	free(alt);
+	free(nalt);
 	free(cand);
 	/* the lists of the accesses naming each atom */
 	for (uint32_t id = 0; id <= f->nvalues; id++)
@@ -1200,6 +1325,8 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 		r.said = px_zalloc(r.nacc ? r.nacc : 1, 1);
 		r.mask--;
 		for (uint32_t i = 0; i < r.nacc; i++) {
+			if (!r.acc[i].nalt)
+				continue;
 			uint32_t h = hash(r.acc[i].n, r.mask);
 			while (r.slot[h])
 				h = (h + 1) & r.mask;

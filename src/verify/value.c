@@ -614,6 +614,15 @@ static const px_aff *form_at(const px_values *va, uint32_t id)
 	return &va->form[id];
 }
 
+px_aff px_aff_subst(px_aff a, uint32_t var, px_aff by)
+{
+	int64_t k = 0;
+	for (unsigned i = 0; i < a.nterms; i++)
+		if (a.var[i] == var)
+			k = a.coef[i];
+	return k ? combine(combine(a, variable(var), -k), by, k) : a;
+}
+
 px_aff px_value_form_id(const px_values *va, uint32_t id)
 {
 	return *form_at(va, id);

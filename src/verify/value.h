@@ -110,6 +110,9 @@ bool px_aff_range(const px_values *va, const px_aff *a, const px_box *box, int64
 /* Whether every thread of the CTA holds the same form (no thread variable,
  * no atom that varies). */
 bool px_aff_uniform(const px_values *va, const px_aff *a);
+/* Form a with the variable var replaced by the form by (which has no
+ * base). */
+px_aff px_aff_subst(px_aff a, uint32_t var, px_aff by);
 /* Whether two forms are the same (both known). */
 bool px_aff_equal(const px_aff *a, const px_aff *b);
 /* Whether box holds no thread. */
