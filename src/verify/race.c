@@ -340,17 +340,18 @@ enum { SV_X = 0, SV_WARP = 1, SV_Y = 2, SV_Z = 3, SV_CTA = 4, NSV = 7 };
 
 /* The most CTAs along x, and along y or z, that a grid holds. */
 static const int64_t GRID_X = ((int64_t)1 << 31) - 1, GRID_YZ = 65535;
-enum { FIRST, SECOND, DIFF };
+enum { FIRST, SECOND, DIFF, PARAM };
 
 typedef struct dim {
 	int64_t coef, lo, hi;
 	unsigned sv;
-	unsigned kind; /* FIRST or SECOND: that thread's variable; DIFF: the second's minus the first's */
+	unsigned kind; /* FIRST or SECOND: that thread's variable; DIFF: the second's minus the first's;
+	                * PARAM: a parameter's value, the same in both */
 } dim;
 
 typedef struct solver {
 	int64_t c[2][NSV], lo[2][NSV], hi[2][NSV];
-	dim d[2 * NSV];
+	dim d[2 * NSV + 1];
 	unsigned nd;
 	unsigned from, to;       /* the variables that tell the two threads apart */
 	bool free_diff;          /* some variable lets the two threads differ whatever the rest */
@@ -368,6 +369,8 @@ static void threads_at(const solver *q, int64_t v, int64_t t[2][NSV])
 	for (unsigned i = 0; i < q->nd; i++) {
 		const dim *d = &q->d[i];
 		int64_t x = i + 1 == q->nd ? v : q->x[i];
+		if (d->kind == PARAM)
+			continue;
 		if (d->kind == DIFF) {
 			int64_t u = q->lo[1][d->sv] - x > q->lo[0][d->sv] ? q->lo[1][d->sv] - x : q->lo[0][d->sv];
 			t[0][d->sv] = u;
@@ -440,19 +443,31 @@ static int64_t coef_of(const px_aff *a, uint32_t var)
 	return 0;
 }
 
+/* Whether atom v is a parameter the host may set to any value: a kernel's
+ * integer parameter never assigned, or what one ld.param reads of one. */
+static bool free_param(const race *r, uint32_t v)
+{
+	uint32_t id = v - PX_VV_VALUE;
+	unsigned t = r->f->values[id].type, k = px_types[t].kind;
+	return px_value_grid_const(r->va, id) && (!r->f->values[id].param || !r->va->ndefs[id]) &&
+	       (k == PX_KIND_BIT || k == PX_KIND_UINT || k == PX_KIND_SINT);
+}
+
 /* Whether the atoms and block indices of two forms are the same in both
  * threads: the same coefficients, uniform, and no definition of an atom on a
- * path from one access to the other with no synchronization between. For two
+ * path from one access to the other with no synchronization point between. For two
  * CTAs the CTA's index is the solver's, and an atom must be one the whole
- * launch holds alike. */
-static bool same_rest(const race *r, const access *a, const access *b)
+ * launch holds alike. Within a CTA, for global memory, one parameter may
+ * have different coefficients (*param): the pair is asked about for each
+ * value it may hold, as GPUVerify takes a parameter. */
+static bool same_rest(const race *r, const access *a, const access *b, uint32_t *param)
 {
-	if (r->rough)
-		return true;
+	*param = 0;
 	/* one statement run by two threads in the same iteration of a loop sees
 	 * the same value of an atom every thread holds alike, whatever the
 	 * definitions of it between its runs */
-	if (!r->across && a != b && ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1))))
+	if (!r->rough && !r->across && a != b &&
+	    ((a->aid && bit(b->stale, a->aid - 1)) || (b->aid && bit(a->stale, b->aid - 1))))
 		return false;
 	for (unsigned k = 0; k < 2; k++) {
 		const px_aff *x = k ? &b->form : &a->form, *y = k ? &a->form : &b->form;
@@ -460,8 +475,19 @@ static bool same_rest(const race *r, const access *a, const access *b)
 			uint32_t v = x->var[i];
 			if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
 				continue;
-			if (coef_of(y, v) != x->coef[i])
-				return false;
+			if (coef_of(y, v) != x->coef[i]) {
+				/* the rough pass takes atoms as alike, but for such a
+				 * parameter, whose values it asks about too */
+				bool free = !r->across && a->mem == IN_GLOBAL && v >= PX_VV_VALUE && (!*param || *param == v) &&
+				            free_param(r, v);
+				if (free)
+					*param = v;
+				else if (!r->rough)
+					return false;
+				continue;
+			}
+			if (r->rough)
+				continue;
 			if (v < PX_VV_VALUE)
 				continue;
 			px_aff atom = px_value_form_id(r->va, v - PX_VV_VALUE);
@@ -505,9 +531,20 @@ static bool x_whole(const px_aff *f, const px_box *box)
 
 /* Two different threads of the boxes whose bytes of a and b overlap: into
  * t (thread 0 runs a, thread 1 runs b); false when none, or not known. */
-static bool conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+/* A parameter's range, as its type gives it (bounded, so that the
+ * solver's sums do not overflow). */
+static void param_range(const race *r, uint32_t v, int64_t *lo, int64_t *hi)
 {
-	if (!same_rest(r, a, b))
+	const px_type_info *t = &px_types[r->f->values[v - PX_VV_VALUE].type];
+	unsigned w = t->width < 40 ? t->width : 40;
+	*lo = t->kind == PX_KIND_SINT ? -((int64_t)1 << (w - 1)) : 0;
+	*hi = t->kind == PX_KIND_SINT ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
+}
+
+static bool conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *param,
+                     int64_t *pval)
+{
+	if (!same_rest(r, a, b, param))
 		return false;
 	if (r->va->launch_assumed)
 		for (unsigned k = 0; k < 2; k++) {
@@ -539,7 +576,13 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 		     (!c0 && !c1 && q.lo[0][v] != q.lo[1][v])))
 			q.free_diff = true;
 	}
+	int64_t plo = 0, phi = 0;
+	if (*param) {
+		param_range(r, *param, &plo, &phi);
+		q.d[q.nd++] = (dim){coef_of(&b->form, *param) - coef_of(&a->form, *param), plo, phi, 0, PARAM};
+	}
 	bool gave_up = false, found;
+	unsigned pd = q.nd;
 	if (!q.nd) {
 		found = q.lo_d <= 0 && 0 <= q.hi_d && q.free_diff;
 	} else {
@@ -551,10 +594,22 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 		dim last = q.d[wide];
 		q.d[wide] = q.d[q.nd - 1];
 		q.d[q.nd - 1] = last;
+		for (unsigned i = 0; i < q.nd; i++)
+			pd = q.d[i].kind == PARAM ? i : pd;
+		/* a parameter's values from 0 up first, then the negative ones */
+		if (pd < q.nd && plo < 0)
+			q.d[pd].lo = 0;
 		found = search(&q, 0, 0, &gave_up);
+		if (!found && !gave_up && pd < q.nd && plo < 0) {
+			q.d[pd].lo = plo;
+			q.d[pd].hi = -1;
+			found = search(&q, 0, 0, &gave_up);
+		}
 	}
 	if (!found)
 		return false;
+	if (pd < q.nd)
+		*pval = q.x[pd];
 	/* the witness; a variable a thread's form leaves out tells them apart */
 	int64_t u[2][NSV];
 	threads_at(&q, q.nd ? q.x[q.nd - 1] : 0, u);
@@ -606,9 +661,9 @@ static const char *verb(const access *a)
 }
 
 /* The offset in its object of a's thread t (its pointer left out, its CTA's
- * index t's where two CTAs are asked about); whether nothing else is left
- * out (an atom, a block index). */
-static bool offset_of(const race *r, const access *a, const int64_t *t, int64_t *off)
+ * index t's where two CTAs are asked about, parameter param taken as pval);
+ * whether nothing else is left out (an atom, a block index). */
+static bool offset_of(const race *r, const access *a, const int64_t *t, uint32_t param, int64_t pval, int64_t *off)
 {
 	bool whole = true;
 	int64_t x;
@@ -617,6 +672,8 @@ static bool offset_of(const race *r, const access *a, const int64_t *t, int64_t 
 		uint32_t v = a->form.var[i];
 		if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
 			*off += a->form.coef[i] * t[v];
+		else if (param && v == param)
+			*off += a->form.coef[i] * pval;
 		else if (v >= PX_VV_VALUE && v != a->ptr && r->conc &&
 		         px_concrete_kind(r->conc, v - PX_VV_VALUE) == PX_CONC_PURE &&
 		         px_concrete_at(r->conc, v - PX_VV_VALUE, t, &x))
@@ -670,7 +727,7 @@ static void report_shared(const race *r, const access *a, const access *b, int64
 	thread_name(ta, sizeof ta, t[0]);
 	thread_name(tb, sizeof tb, t[1]);
 	int64_t off_a, off_b;
-	bool whole = offset_of(r, a, t[0], &off_a) & offset_of(r, b, t[1], &off_b);
+	bool whole = offset_of(r, a, t[0], 0, 0, &off_a) & offset_of(r, b, t[1], 0, 0, &off_b);
 	long long at = off_a > off_b ? off_a : off_b; /* the first byte both touch */
 	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
 	char op[64], op_a[64];
@@ -698,7 +755,8 @@ static const unsigned global_msg[2][2][2] = {
 	{{PX_D_global_race_grid_same, PX_D_global_race_grid}, {PX_D_global_race_grid_self_same, PX_D_global_race_grid_self}},
 };
 
-static void report_global(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+static void report_global(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t param,
+                          int64_t pval)
 {
 	px_diags *d = r->v->d;
 	char obj[160], ta[64], tb[64], ca[64], cb[64], op[64], op_a[64];
@@ -708,14 +766,19 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	cta_name(ca, sizeof ca, t[0]);
 	cta_name(cb, sizeof cb, t[1]);
 	int64_t off_a, off_b;
-	bool whole = offset_of(r, a, t[0], &off_a) & offset_of(r, b, t[1], &off_b);
+	bool whole = offset_of(r, a, t[0], param, pval, &off_a) & offset_of(r, b, t[1], param, pval, &off_b);
 	long long at = off_a > off_b ? off_a : off_b;
 	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
 	px_node_name(b->n, op, sizeof op);
 	px_node_name(a->n, op_a, sizeof op_a);
 	unsigned id = global_msg[r->across][a == b][whole];
-	/* the arguments each text takes, in its order */
-	if (r->across && a == b)
+	px_str pn = param ? r->f->values[param - PX_VV_VALUE].name : (px_str){0};
+	/* the arguments each text takes, in its order (a parameter's pair is of
+	 * two statements of one CTA: the same forms leave it out) */
+	if (param)
+		px_warn(d, b->addr->loc, whole ? PX_D_global_race_param : PX_D_global_race_param_same, op, verb(b), obj,
+		        op_a, line_a, verb(a), (int)pn.n, pn.s, (long long)pval, tb, ta, at);
+	else if (r->across && a == b)
 		px_warn(d, b->addr->loc, id, op, verb(b), obj, tb, cb, ta, ca, at);
 	else if (r->across)
 		px_warn(d, b->addr->loc, id, op, verb(b), obj, op_a, line_a, verb(a), tb, cb, ta, ca, at);
@@ -739,12 +802,13 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	px_note(d, r->grid_read->loc, PX_D_global_race_grid_why, (int)r->f->name.n, r->f->name.s);
 }
 
-static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t param,
+                   int64_t pval)
 {
 	if (b->mem == IN_SHARED)
 		report_shared(r, a, b, t);
 	else
-		report_global(r, a, b, t);
+		report_global(r, a, b, t, param, pval);
 }
 
 /* Whether every thread of the launch holds the same form: no thread or CTA
@@ -777,11 +841,15 @@ static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
 
 /* Two stores of one value every thread holds the same: whichever lands
  * last, the bytes hold it (a benign race, as GPUVerify tolerates it). */
-static bool benign_writes(const race *r, const access *a, const access *b)
+static bool same_stores(const race *r, const access *a, const access *b)
 {
 	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_st] && a->n->nops == 2 &&
-	       b->n->nops == 2 && a->bytes == b->bytes && px_aff_equal(&a->form, &b->form) &&
-	       same_value(r, &a->n->ops[1], &b->n->ops[1]);
+	       b->n->nops == 2 && a->bytes == b->bytes && same_value(r, &a->n->ops[1], &b->n->ops[1]);
+}
+
+static bool benign_writes(const race *r, const access *a, const access *b)
+{
+	return px_aff_equal(&a->form, &b->form) && same_stores(r, a, b);
 }
 
 /* Whether every thread that runs b ran a just before, with nothing between
@@ -994,11 +1062,21 @@ static bool race_found(const race *r, const access *a, const access *b)
 	if (!a->known || px_box_empty(&a->box) || a->mem != b->mem || a->obj != b->obj || !(a->writes || b->writes) ||
 	    (a->atomic && b->atomic) || (!r->rough && benign(r, a, b)))
 		return false;
-	uint32_t ticket = 0;
-	if (!(conflict(r, a, b, t) && runs(r, a, t[0]) && runs(r, b, t[1])) && !concrete_conflict(r, a, b, t, &ticket))
+	uint32_t ticket = 0, param = 0;
+	int64_t pval = 0;
+	if (!(conflict(r, a, b, t, &param, &pval) && runs(r, a, t[0]) && runs(r, b, t[1]))) {
+		param = 0;
+		if (!concrete_conflict(r, a, b, t, &ticket))
+			return false;
+	}
+	int64_t off_a, off_b;
+	/* the value of a parameter that makes two stores of one value meet
+	 * whole is benign as benign_writes() is; other values are not asked */
+	if (param && !r->rough && same_stores(r, a, b) && (offset_of(r, a, t[0], param, pval, &off_a),
+	                                                   offset_of(r, b, t[1], param, pval, &off_b), off_a == off_b))
 		return false;
 	if (!r->rough)
-		report(r, a, b, t);
+		report(r, a, b, t, param, pval);
 	if (!r->rough && ticket)
 		ticket_note(r, ticket, t);
 	return true;
