@@ -1,7 +1,9 @@
 /* The hazard checks of a function, over one set of its blocks: each follows
  * values or control along every path, which the verifier's walk in text
  * order cannot. */
+#include "verify/callee.h"
 #include "verify/cfg.h"
+#include "verify/state.h"
 #include "verify/value.h"
 #include "verify/verify.h"
 
@@ -23,6 +25,7 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_values va;
 	px_values_init(&va, v->m, f);
 	px_check_shared_race(v, f, &g, &va);
+	px_uses_keep_race(v, px_race_record_make(v, f, &g, &va));
 	px_cfg_free(&g);
 	px_check_bounds(v, f, &va);
 	px_check_align(v, f, &va);

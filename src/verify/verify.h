@@ -58,6 +58,7 @@ typedef struct px_verifier {
 	uint32_t widest_call; /* the most arguments a call of the module passes (names.c) */
 	struct px_param_ref *param_refs; /* functions named paramN named so far (names.c) */
 	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
+	px_fn_uses *cur_uses;    /* the function being verified's */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
