@@ -72,6 +72,7 @@ typedef struct access {
 	uint64_t *facts; /* not exact: the state of the facts there, to test a thread against */
 	openset open;    /* the synchronization points it may follow with none between */
 	uint32_t aid;    /* 1 + its index among the accesses whose address names an atom, or 0 */
+	uint32_t free;   /* 1 + the one predicate among its guards that any thread may pass (px_value_free_guard), or 0 */
 	uint64_t *stale; /* per such access: reached since one of those points, then an atom of its address defined */
 } access;
 
@@ -241,6 +242,19 @@ static void defines(void *ctx, uint32_t id, px_loc loc)
 			set_bit(d->s, r->stale_base * 64 + r->named[k]);
 }
 
+/* A guard no box holds that any set of threads may pass (a comparison with
+ * what each thread loads from constant memory, which the host may have set
+ * to anything): the box stays, and a thread is taken to pass it. One such
+ * guard an access, since two on one loaded value may contradict. */
+static bool free_guard(const race *r, access *a, uint32_t p)
+{
+	if (a->free || !px_value_free_guard(r->va, p))
+		return false;
+	a->free = 1 + p;
+	a->exact = false;
+	return true;
+}
+
 /* The threads that run access a: the launch shape narrowed by its guard and
  * by every fact the paths to it established; false when one says nothing a
  * box can hold. */
@@ -250,13 +264,15 @@ static bool threads_of(const race *r, const uint64_t *s, access *a)
 	a->box = r->va->launch;
 	a->exact = true;
 	a->per_cta = !n->has_guard || px_value_guard_per_cta(r->va, n->guard);
-	if (n->has_guard && !px_value_guard_hull(r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
+	a->free = 0;
+	if (n->has_guard && !px_value_guard_hull(r->va, n->guard, !n->guard_neg, &a->box, &a->exact) &&
+	    !free_guard(r, a, n->guard))
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
 		if (!bit(s, r->facts.base * 64 + k)) {
 			uint32_t p = px_facts_value(&r->facts, k);
 			a->per_cta &= px_value_guard_per_cta(r->va, p);
-			if (!px_value_guard_hull(r->va, p, k & 1, &a->box, &a->exact))
+			if (!px_value_guard_hull(r->va, p, k & 1, &a->box, &a->exact) && !free_guard(r, a, p))
 				return false;
 		}
 	if (!a->exact) {
@@ -272,11 +288,13 @@ static bool runs(const race *r, const access *a, const int64_t *t)
 	if (a->exact)
 		return true;
 	const px_node *n = a->n;
-	if (n->has_guard && px_value_guard_at(r->va, n->guard, !n->guard_neg, t) != 1)
+	if (n->has_guard && n->guard + 1 != a->free && px_value_guard_at(r->va, n->guard, !n->guard_neg, t) != 1)
 		return false;
-	for (uint32_t k = 0; k < r->facts.nfacts; k++)
-		if (!bit(a->facts, k) && px_value_guard_at(r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
+	for (uint32_t k = 0; k < r->facts.nfacts; k++) {
+		uint32_t p = px_facts_value(&r->facts, k);
+		if (!bit(a->facts, k) && p + 1 != a->free && px_value_guard_at(r->va, p, k & 1, t) != 1)
 			return false;
+	}
 	return true;
 }
 
@@ -719,6 +737,22 @@ static void since_note(const race *r, const access *a, const access *b, unsigned
 	}
 }
 
+/* Why a thread passes a guard no box holds: what it compares is loaded
+ * from memory the host may have set to anything. */
+static void free_notes(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	for (unsigned k = 0; k < 2; k++) {
+		const access *e = k ? b : a;
+		if (!e->free || (k && a->free == b->free))
+			continue;
+		const px_node *d = r->va->def[e->free - 1];
+		char ta[64], tb[64];
+		thread_name(ta, sizeof ta, t[0]);
+		thread_name(tb, sizeof tb, t[1]);
+		px_note(r->v->d, d->loc, PX_D_race_free_guard, px_module_line(r->v->m, e->addr->loc), ta, tb);
+	}
+}
+
 static void report_shared(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
 {
 	px_diags *d = r->v->d;
@@ -745,6 +779,7 @@ static void report_shared(const race *r, const access *a, const access *b, int64
 		        verb(a), tb, ta);
 	if (a != b)
 		px_note(d, a->addr->loc, PX_D_shared_race_first, op_a, verb(a), (int)name.n, name.s);
+	free_notes(r, a, b, t);
 	since_note(r, a, b, line_a, line_b);
 }
 
@@ -794,6 +829,7 @@ static void report_global(const race *r, const access *a, const access *b, int64
 			px_str via = r->f->values[e->via].name, p = r->f->values[e->ptr - PX_VV_VALUE].name;
 			px_note(d, e->addr->loc, PX_D_global_race_chosen, (int)via.n, via.s, (int)p.n, p.s);
 		}
+	free_notes(r, a, b, t);
 	if (!r->across) {
 		since_note(r, a, b, line_a, line_b);
 		return;

@@ -881,6 +881,57 @@ int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int6
 	return -1;
 }
 
+/* Whether address form a, of an access of bytes bytes, gives distinct
+ * threads of the launch disjoint bytes: its terms are thread indices whose
+ * coefficients, smallest first, each step past everything the smaller ones
+ * span. */
+static bool disjoint_per_thread(const px_values *va, const px_aff *a, unsigned bytes)
+{
+	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	int64_t c[4], span = bytes;
+	for (unsigned i = 0; i < a->nterms; i++)
+		if (a->var[i] >= PX_VV_NTHREAD)
+			return false;
+	for (unsigned i = 0; i < 4; i++) {
+		int64_t k = 0;
+		for (unsigned j = 0; j < a->nterms; j++)
+			k = a->var[j] == vars[i] ? a->coef[j] : k;
+		c[i] = k < 0 ? -k : k;
+	}
+	for (unsigned done = 0; done < 4; done++) {
+		unsigned m = 4;
+		for (unsigned i = 0; i < 4; i++)
+			if (c[i] >= 0 && (m == 4 || c[i] < c[m]))
+				m = i;
+		int64_t range = va->launch.hi[vars[m]] - va->launch.lo[vars[m]];
+		if (range > 0 && c[m] < span)
+			return false;
+		span += c[m] * range;
+		c[m] = -1;
+	}
+	return true;
+}
+
+bool px_value_free_guard(const px_values *va, uint32_t pred)
+{
+	const px_node *d = va->def[pred];
+	unsigned cmp, ty;
+	if (!d || d->has_guard || d->op != &px_ops[PX_OP_setp] || !cmp_setp(d, &cmp, &ty) ||
+	    (cmp != PX_TOK_eq && cmp != PX_TOK_ne))
+		return false;
+	for (unsigned k = 0; k < 2; k++) {
+		const px_opnd *o = &d->ops[k];
+		const px_node *l = o->kind == PX_O_VALUE && o->elem < 0 ? va->def[o->id] : NULL;
+		if (!l || l->has_guard || l->op != &px_ops[PX_OP_ld] || slot(l, PX_SN_space) != PX_TOK_const ||
+		    l->nops != 1 || px_access_bytes(l) == 0)
+			continue;
+		px_aff at = px_value_addr(va, &l->ops[0]);
+		if (at.known && disjoint_per_thread(va, &at, px_access_bytes(l)))
+			return true;
+	}
+	return false;
+}
+
 bool px_value_grid_const(const px_values *va, uint32_t id)
 {
 	const px_func *f = va->f;

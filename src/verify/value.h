@@ -130,6 +130,12 @@ int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int6
 /* An integer comparison (a setp's cmp token) of a and b as width-bit
  * values: 1 or 0, -1 for a token that is no integer comparison. */
 int px_value_compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int64_t b);
+/* Whether predicate pred compares (eq, ne) a value loaded from constant
+ * memory, which the host may set to anything before the launch, at an
+ * address whose bytes differ from thread to thread: each thread then takes
+ * either way whatever the others take (a guard no box holds, but which any
+ * set of threads may pass). */
+bool px_value_free_guard(const px_values *va, uint32_t pred);
 /* Whether value id is the same in every thread of the launch, whichever CTA:
  * a kernel's parameter, or what one ld.param reads of one. */
 bool px_value_grid_const(const px_values *va, uint32_t id);
