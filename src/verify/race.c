@@ -20,6 +20,15 @@
  * the offsets are affine in the thread indices, so the question is solved
  * exactly, by walking all but one index and solving for the last.
  *
+ * Where the forms cannot say, some pairs are still decided: an atom that
+ * varies but is a concrete function of the thread indices (or a ticket of an
+ * atom.add) by walking the threads of the block (verify/concrete.h); a
+ * pointer chosen on a path through each pointer it may hold; a kernel
+ * parameter whose coefficients differ at the value that makes two threads
+ * meet, as GPUVerify takes a parameter as any value; a guard on what each
+ * thread loads from constant memory as one any thread may pass. Races
+ * inside device functions are asked at the module's end (verify/callee.h).
+ *
  * Silent where the analysis does not know: an address it cannot follow, an
  * atom that varies between threads, is defined since the barrier or is not
  * the same in both, a guard it cannot turn into a box, more than a bounded
