@@ -76,13 +76,27 @@ static bool same_store(const px_func *f, const px_values *va, const px_node *s)
 	return o->kind == PX_O_VALUE && o->elem < 0 && px_aff_uniform(va, &a) && !reads_params(f, va, o->id, 0);
 }
 
-static void summarize(px_verifier *v, const px_func *f, const px_values *va, px_race_record *r)
+/* What a kept record would hold: a device function's accesses, a kernel's
+ * calls of its first block. */
+static uint32_t to_keep(const px_func *f, const px_cfg *g)
 {
 	uint32_t n = 0;
 	unsigned space;
-	for (const px_node *s = f->first; s; s = s->next)
-		n += px_access_space(s, &space);
-	r->acc = px_arena_alloc(v->keep, (n ? n : 1) * sizeof *r->acc);
+	if (!f->is_kernel) {
+		for (const px_node *s = f->first; s; s = s->next)
+			n += px_access_space(s, &space);
+		return n;
+	}
+	const px_node *s = g->nblocks ? g->first[0] : NULL;
+	for (uint32_t j = 0; s && j < g->len[0]; j++, s = s->next)
+		n += s->kind == PX_N_CALL && !s->icall && !s->has_guard;
+	return n;
+}
+
+static void summarize(px_verifier *v, const px_func *f, const px_values *va, px_race_record *r, uint32_t n)
+{
+	unsigned space;
+	r->acc = px_arena_alloc(v->keep, n * sizeof *r->acc);
 	for (const px_node *s = f->first; s; s = s->next) {
 		if (!px_access_space(s, &space) || (space && space != PX_TOK_global) || !s->nops ||
 		    s->ops[0].kind != PX_O_ADDR)
@@ -129,17 +143,13 @@ static px_call_atom atom_of(px_verifier *v, const px_func *f, const px_values *v
 }
 
 /* The direct calls of a kernel's first block, which every thread runs. */
-static void calls(px_verifier *v, const px_func *f, const px_cfg *g, const px_values *va, px_race_record *r)
+static void calls(px_verifier *v, const px_func *f, const px_cfg *g, const px_values *va, px_race_record *r,
+                  uint32_t n)
 {
-	const px_node *n = g->nblocks ? g->first[0] : NULL;
-	uint32_t cap = 0;
-	for (uint32_t j = 0; n && j < g->len[0]; j++, n = n->next)
-		cap += n->kind == PX_N_CALL && !n->icall && !n->has_guard;
-	if (!cap)
-		return;
-	r->calls = px_arena_alloc(v->keep, cap * sizeof *r->calls);
-	n = g->first[0];
-	for (uint32_t j = 0; j < g->len[0]; j++, n = n->next) {
+	r->calls = px_arena_alloc(v->keep, n * sizeof *r->calls);
+	const px_node *c0 = g->first[0];
+	for (uint32_t j = 0; j < g->len[0]; j++, c0 = c0->next) {
+		const px_node *n = c0;
 		if (n->kind != PX_N_CALL || n->icall || n->has_guard)
 			continue;
 		px_call_site *c = &r->calls[r->ncalls++];
@@ -164,16 +174,18 @@ static void calls(px_verifier *v, const px_func *f, const px_cfg *g, const px_va
 
 px_race_record *px_race_record_make(px_verifier *v, const px_func *f, const px_cfg *g, const px_values *va)
 {
+	uint32_t n;
 	if (px_warning_decide(v->d->warn, PX_D_global_race) == PX_WARN_DROP || f->is_decl ||
-	    (!f->is_kernel && !straight(f)) || (f->is_kernel && (va->launch_assumed || !f->ncalls)))
+	    (!f->is_kernel && !straight(f)) || (f->is_kernel && (va->launch_assumed || !f->ncalls)) ||
+	    !(n = to_keep(f, g)))
 		return NULL;
 	px_race_record *r = px_arena_alloc(v->keep, sizeof *r);
 	r->name = keep_str(v, f->name);
 	r->loc = f->loc;
 	r->launch = va->launch;
 	if (f->is_kernel)
-		calls(v, f, g, va, r);
+		calls(v, f, g, va, r, n);
 	else
-		summarize(v, f, va, r);
+		summarize(v, f, va, r, n);
 	return r->nacc || r->ncalls ? r : NULL;
 }

@@ -47,11 +47,18 @@ static bool followed(const px_node *n)
 
 void px_concrete_init(px_concrete *c, const px_values *va)
 {
-	c->va = va;
-	c->work = 0;
-	c->kind = px_zalloc(va->f->nvalues + 1, 1);
-	c->height = px_zalloc(va->f->nvalues + 1, 1);
-	c->ticket = px_zalloc(va->f->nvalues + 1, sizeof *c->ticket);
+	*c = (px_concrete){.va = va};
+}
+
+/* The per-value tables, made at the first question: a function none of
+ * whose pairs needs a concrete value never pays for them. */
+static void tables(px_concrete *c)
+{
+	if (c->kind)
+		return;
+	c->kind = px_zalloc(c->va->f->nvalues + 1, 1);
+	c->height = px_zalloc(c->va->f->nvalues + 1, 1);
+	c->ticket = px_zalloc(c->va->f->nvalues + 1, sizeof *c->ticket);
 }
 
 void px_concrete_free(px_concrete *c)
@@ -128,6 +135,7 @@ static unsigned opnd_kind(px_concrete *c, const px_opnd *o, unsigned depth, unsi
 
 unsigned px_concrete_kind(px_concrete *c, uint32_t id)
 {
+	tables(c);
 	return kind_at(c, id, 0);
 }
 

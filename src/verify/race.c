@@ -1372,7 +1372,6 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 	}
 	bool writes = false;
 	{
-		r.acc = px_zalloc(ncand, sizeof *r.acc);
 		r.sync = px_zalloc(r.nsync, sizeof *r.sync);
 		r.named_at = px_zalloc(f->nvalues + 3, sizeof *r.named_at);
 		for (uint32_t b = 0, k = 1; b < g->nblocks; b++) {
@@ -1399,7 +1398,8 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 	uint32_t total = 0;
 	for (uint32_t c = 0; c < nfound; c++)
 		total += found[c].chosen ? nalt[found[c].ptr - PX_VV_VALUE] : 1;
-	r.acc = px_zalloc(total ? total : 1, sizeof *r.acc);
+	/* without chosen pointers each access is made in place */
+	r.acc = choose ? px_zalloc(total ? total : 1, sizeof *r.acc) : found;
 	for (uint32_t c = 0; c < nfound; c++) {
 		access a = found[c];
 		unsigned n = a.chosen ? nalt[a.ptr - PX_VV_VALUE] : 1;
@@ -1429,7 +1429,8 @@ void px_check_shared_race(px_verifier *v, px_func *f, const px_cfg *g, px_values
 		if (r.nacc > first)
 			r.acc[first].nalt = (uint8_t)(r.nacc - first);
 	}
-	free(found);
+	if (choose)
+		free(found);
 	free(alt);
 	free(nalt);
 	free(cand);
