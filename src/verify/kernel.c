@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "verify/hazard/callee.h"
 #include "verify/state.h"
 #include "verify/verify.h"
 
@@ -33,6 +34,7 @@ struct px_fn_uses {
 	uint32_t ncalls;
 	px_loc group_at[2];  /* where it first uses .cta_group::1, ::2 */
 	px_loc reach_at;     /* where it first names a function or calls through a value */
+	struct px_race_record *race; /* what the races inside device functions need of it (verify/hazard/callee.h) */
 	px_fn_uses *next;
 };
 
@@ -161,6 +163,27 @@ void px_record_uses(px_verifier *v, const px_func *f)
 	}
 	*v->uses_tail = u;
 	v->uses_tail = &u->next;
+	v->cur_uses = u;
+}
+
+void px_uses_keep_race(px_verifier *v, struct px_race_record *r)
+{
+	v->cur_uses->race = r;
+}
+
+/* The races inside device functions, over the records in text order. */
+static void check_call_races(px_verifier *v)
+{
+	uint32_t n = 0, k = 0;
+	for (const px_fn_uses *u = v->uses; u; u = u->next)
+		n++;
+	struct px_race_record **recs = malloc((n ? n : 1) * sizeof *recs);
+	if (!recs)
+		abort();
+	for (const px_fn_uses *u = v->uses; u; u = u->next)
+		recs[k++] = u->race;
+	px_check_call_races(v, recs, n);
+	free(recs);
 }
 
 /* The record of each function of the module, by its index in m->funcs. */
@@ -363,6 +386,7 @@ void px_check_kernels(px_verifier *v)
 	uint8_t *mask = group_closure(v, by, taken);
 	check_groups(v, by, mask, taken);
 	check_shared(v, by, taken);
+	check_call_races(v);
 	free(mask);
 	free(taken);
 	free(by);

@@ -23,5 +23,8 @@ void px_check_call_sig(px_verifier *v, const px_funcsig *sig, const char *sigil,
 /* Record what a function uses for the rules over the call graph, and check
  * them once the module has been read (verify/kernel.c). */
 void px_record_uses(px_verifier *v, const px_func *f);
+struct px_race_record;
+/* Keep r (verify/hazard/callee.h) in the record of the function being verified. */
+void px_uses_keep_race(px_verifier *v, struct px_race_record *r);
 void px_check_kernels(px_verifier *v);
 #endif

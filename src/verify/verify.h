@@ -58,6 +58,7 @@ typedef struct px_verifier {
 	uint32_t widest_call; /* the most arguments a call of the module passes (names.c) */
 	struct px_param_ref *param_refs; /* functions named paramN named so far (names.c) */
 	px_fn_uses *uses, **uses_tail; /* one per function, in text order */
+	px_fn_uses *cur_uses;    /* the function being verified's */
 	px_arena *keep;          /* what lives to the module's end (pending calls): m->arena */
 	/* what the analyses of the function being verified allocate (the hazard
 	 * checks' frame, verify/hazard/frame.h): each takes it back when it is done */

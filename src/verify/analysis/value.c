@@ -618,6 +618,15 @@ static const px_aff *form_at(const px_values *va, uint32_t id)
 	return &va->form[id];
 }
 
+px_aff px_aff_subst(px_aff a, uint32_t var, px_aff by)
+{
+	int64_t k = 0;
+	for (unsigned i = 0; i < a.nterms; i++)
+		if (a.var[i] == var)
+			k = a.coef[i];
+	return k ? combine(combine(a, variable(var), -k), by, k) : a;
+}
+
 px_aff px_value_form_id(const px_values *va, uint32_t id)
 {
 	return *form_at(va, id);
@@ -697,15 +706,23 @@ static bool compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int
 	}
 }
 
+static bool int_cmp(unsigned cmp)
+{
+	return cmp == PX_TOK_eq || cmp == PX_TOK_ne || cmp == PX_TOK_lt || cmp == PX_TOK_le || cmp == PX_TOK_gt ||
+	       cmp == PX_TOK_ge || cmp == PX_TOK_lo || cmp == PX_TOK_ls || cmp == PX_TOK_hi || cmp == PX_TOK_hs;
+}
+
+int px_value_compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int64_t b)
+{
+	return int_cmp(cmp) ? compare(cmp, is_signed, width, a, b) : -1;
+}
+
 static bool cmp_setp(const px_node *d, unsigned *cmp, unsigned *t)
 {
 	unsigned ty = slot(d, PX_SN_type);
 	*cmp = slot(d, PX_SN_cmp);
 	*t = ty ? px_tok_types[ty] : 0;
-	return d->nops == 2 && is_int_type(*t) &&
-	       (*cmp == PX_TOK_eq || *cmp == PX_TOK_ne || *cmp == PX_TOK_lt || *cmp == PX_TOK_le ||
-	        *cmp == PX_TOK_gt || *cmp == PX_TOK_ge || *cmp == PX_TOK_lo || *cmp == PX_TOK_ls ||
-	        *cmp == PX_TOK_hi || *cmp == PX_TOK_hs);
+	return d->nops == 2 && is_int_type(*t) && int_cmp(*cmp);
 }
 
 /* A form of thread variables and constants at thread t. */
@@ -854,6 +871,57 @@ int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int6
 	if (d->op == &px_ops[PX_OP_mov] && d->nops == 1 && d->ops[0].kind == PX_O_VALUE)
 		return px_value_guard_at(va, d->ops[0].id, truth != d->ops[0].neg, thread);
 	return -1;
+}
+
+/* Whether address form a, of an access of bytes bytes, gives distinct
+ * threads of the launch disjoint bytes: its terms are thread indices whose
+ * coefficients, smallest first, each step past everything the smaller ones
+ * span. */
+static bool disjoint_per_thread(const px_values *va, const px_aff *a, unsigned bytes)
+{
+	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	int64_t c[4], span = bytes;
+	for (unsigned i = 0; i < a->nterms; i++)
+		if (a->var[i] >= PX_VV_NTHREAD)
+			return false;
+	for (unsigned i = 0; i < 4; i++) {
+		int64_t k = 0;
+		for (unsigned j = 0; j < a->nterms; j++)
+			k = a->var[j] == vars[i] ? a->coef[j] : k;
+		c[i] = k < 0 ? -k : k;
+	}
+	for (unsigned done = 0; done < 4; done++) {
+		unsigned m = 4;
+		for (unsigned i = 0; i < 4; i++)
+			if (c[i] >= 0 && (m == 4 || c[i] < c[m]))
+				m = i;
+		int64_t range = va->launch.hi[vars[m]] - va->launch.lo[vars[m]];
+		if (range > 0 && c[m] < span)
+			return false;
+		span += c[m] * range;
+		c[m] = -1;
+	}
+	return true;
+}
+
+bool px_value_free_guard(const px_values *va, uint32_t pred)
+{
+	const px_node *d = va->def[pred];
+	unsigned cmp, ty;
+	if (!d || d->has_guard || d->op != &px_ops[PX_OP_setp] || !cmp_setp(d, &cmp, &ty) ||
+	    (cmp != PX_TOK_eq && cmp != PX_TOK_ne))
+		return false;
+	for (unsigned k = 0; k < 2; k++) {
+		const px_opnd *o = &d->ops[k];
+		const px_node *l = o->kind == PX_O_VALUE && o->elem < 0 ? va->def[o->id] : NULL;
+		if (!l || l->has_guard || l->op != &px_ops[PX_OP_ld] || slot(l, PX_SN_space) != PX_TOK_const ||
+		    l->nops != 1 || px_access_bytes(l) == 0)
+			continue;
+		px_aff at = px_value_addr(va, &l->ops[0]);
+		if (at.known && disjoint_per_thread(va, &at, px_access_bytes(l)))
+			return true;
+	}
+	return false;
 }
 
 bool px_value_grid_const(const px_values *va, uint32_t id)

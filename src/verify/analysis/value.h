@@ -112,6 +112,9 @@ bool px_aff_range(const px_values *va, const px_aff *a, const px_box *box, int64
 /* Whether every thread of the CTA holds the same form (no thread variable,
  * no atom that varies). */
 bool px_aff_uniform(const px_values *va, const px_aff *a);
+/* Form a with the variable var replaced by the form by (which has no
+ * base). */
+px_aff px_aff_subst(px_aff a, uint32_t var, px_aff by);
 /* Whether two forms are the same (both known). */
 bool px_aff_equal(const px_aff *a, const px_aff *b);
 /* Whether box holds no thread. */
@@ -126,6 +129,15 @@ bool px_value_guard_hull(const px_values *va, uint32_t pred, bool truth, px_box 
 /* Whether predicate pred is truth in the thread whose variables are thread
  * (indexed by PX_VV_*, below PX_VV_NTHREAD): 1 yes, 0 no, -1 not known. */
 int px_value_guard_at(const px_values *va, uint32_t pred, bool truth, const int64_t *thread);
+/* An integer comparison (a setp's cmp token) of a and b as width-bit
+ * values: 1 or 0, -1 for a token that is no integer comparison. */
+int px_value_compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int64_t b);
+/* Whether predicate pred compares (eq, ne) a value loaded from constant
+ * memory, which the host may set to anything before the launch, at an
+ * address whose bytes differ from thread to thread: each thread then takes
+ * either way whatever the others take (a guard no box holds, but which any
+ * set of threads may pass). */
+bool px_value_free_guard(const px_values *va, uint32_t pred);
 /* Whether value id is the same in every thread of the launch, whichever CTA:
  * a kernel's parameter, or what one ld.param reads of one. */
 bool px_value_grid_const(const px_values *va, uint32_t id);

@@ -2,13 +2,17 @@
  * analysis: each follows values or control along every path, which the
  * verifier's walk in text order cannot. They run in one frame
  * (verify/hazard/frame.h); what each allocates goes back when it returns. */
+#include "verify/hazard/callee.h"
 #include "verify/hazard/frame.h"
 
+/* The checks, and what the race check keeps of the function for the
+ * question at the module's end (calls into device functions). */
 static void (*const checks[])(px_frame *) = {
 	px_check_defined,       px_check_uniform,    px_check_wgmma_order,
 	px_check_async_copies,  px_check_mbarrier_init, px_check_mbarrier_fence,
 	px_check_proxy_fence,   px_check_tmem_wait,  px_check_tmem_alloc,
-	px_check_shared_race,   px_check_bounds,     px_check_align,
+	px_check_shared_race,   px_race_record_keep, px_check_bounds,
+	px_check_align,
 };
 
 void px_check_hazards(px_verifier *v, px_func *f)

@@ -7,18 +7,27 @@
  * the kernel, since nothing in a kernel orders CTAs.
  *
  * The accesses are ld, st, atom and red whose address the value analysis
- * (verify/analysis/value.h) knows as a shared or global variable, or a pointer
+ * (verify/value.h) knows as a shared or global variable, or a pointer
  * parameter of global memory (or one a by-value parameter holds), plus an
  * affine offset, with a size. Two pointer parameters are taken to point to
  * different memory, as GPUVerify takes them. A forward problem over the blocks gives each one the synchronization
  * points it may follow with no other between (a bit per CTA barrier and one
  * for the start of the function), the atoms of its address defined since such
- * a point, and the guards every path to it passed (verify/analysis/facts.h), which
+ * a point, and the guards every path to it passed (verify/facts.h), which
  * bound the thread indices (the box of the threads that run it). Two accesses
  * that may follow the same point, one of which writes and not both atomic,
  * race when two different threads of their boxes make their bytes overlap:
  * the offsets are affine in the thread indices, so the question is solved
  * exactly, by walking all but one index and solving for the last.
+ *
+ * Where the forms cannot say, some pairs are still decided: an atom that
+ * varies but is a concrete function of the thread indices (or a ticket of an
+ * atom.add) by walking the threads of the block (verify/analysis/concrete.h); a
+ * pointer chosen on a path through each pointer it may hold; a kernel
+ * parameter whose coefficients differ at the value that makes two threads
+ * meet, as GPUVerify takes a parameter as any value; a guard on what each
+ * thread loads from constant memory as one any thread may pass. Races
+ * inside device functions are asked at the module's end (verify/hazard/callee.h).
  *
  * Silent where the analysis does not know: an address it cannot follow, an
  * atom that varies between threads, is defined since the barrier or is not
@@ -33,14 +42,16 @@
 
 #include "diag/diag.h"
 #include "verify/analysis/bits.h"
+#include "verify/analysis/concrete.h"
 #include "verify/analysis/facts.h"
 #include "verify/hazard/frame.h"
 
 /* WALK: the steps of one pair's walk; OPEN: the synchronization points an
  * access may follow that are kept (more leave it unjudged); AIDS: the
  * accesses whose addresses name an atom that are followed; PAIRS: the pairs
- * of a function looked at. */
-enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_CTAID_Z + 1 };
+ * of a function looked at; ALTS: the pointers a pointer chosen on a path may
+ * be that are followed. */
+enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_CTAID_Z + 1, ALTS = 4 };
 
 /* The memories an access may be of. */
 enum { IN_SHARED = 1, IN_GLOBAL = 2 };
@@ -58,6 +69,9 @@ typedef struct access {
 	px_aff form;
 	unsigned bytes;
 	bool writes, atomic, seen, known, exact;
+	bool chosen;     /* its pointer is one a value chosen on a path may hold */
+	uint32_t via;    /* chosen: that value */
+	uint8_t nalt;    /* the accesses its statement makes, from this one on (0: not the first) */
 	bool per_cta;    /* the threads that run it are alike in every CTA (its guards name no CTA index) */
 	uint8_t mem;     /* IN_SHARED or IN_GLOBAL */
 	uint32_t obj;    /* what it touches: a variable (its base), or past them a pointer (1 + nglobals + its value) */
@@ -66,6 +80,7 @@ typedef struct access {
 	uint64_t *facts; /* not exact: the state of the facts there, to test a thread against */
 	openset open;    /* the synchronization points it may follow with none between */
 	uint32_t aid;    /* 1 + its index among the accesses whose address names an atom, or 0 */
+	uint32_t free;   /* 1 + the one predicate among its guards that any thread may pass (px_value_free_guard), or 0 */
 	uint64_t *stale; /* per such access: reached since one of those points, then an atom of its address defined */
 } access;
 
@@ -94,6 +109,7 @@ typedef struct race {
 	bool across;              /* the pair asked about is of two CTAs */
 	unsigned grid;            /* the dimensions along which the kernel's CTAs differ (bit 0: x) */
 	const px_node *grid_read; /* the first statement that reads a CTA's index or the grid's size */
+	px_concrete *conc;        /* the concrete values, made at the first pair that needs them */
 } race;
 
 static bool is_access_op(const px_node *n)
@@ -165,6 +181,24 @@ static uint32_t pointer_of(const race *r, const px_aff *f)
 	return found;
 }
 
+/* The term of a global address that is a pointer chosen on a path: a value
+ * defined more than once, added whole, that every thread of the CTA holds
+ * alike (two threads running an access through it hold the same); 0 when
+ * there is none. Which pointers it may be is choices()'s. */
+static uint32_t chosen_term(const race *r, const px_aff *f)
+{
+	for (unsigned i = 0; i < f->nterms; i++) {
+		uint32_t v = f->var[i];
+		if (v < PX_VV_VALUE || f->coef[i] != 1)
+			continue;
+		uint32_t id = v - PX_VV_VALUE;
+		px_aff self = px_value_form_id(r->va, id);
+		if (r->va->ndefs[id] > 1 && !r->f->values[id].param && px_aff_uniform(r->va, &self))
+			return v;
+	}
+	return 0;
+}
+
 /* n as an access of memory the analysis follows, into a. */
 static bool as_access(const race *r, const px_node *n, access *a)
 {
@@ -184,6 +218,9 @@ static bool as_access(const race *r, const px_node *n, access *a)
 	} else if (mem == IN_GLOBAL && (a->ptr = pointer_of(r, &a->form))) {
 		a->mem = IN_GLOBAL;
 		a->obj = r->v->m->nglobals + 1 + (a->ptr - PX_VV_VALUE);
+	} else if (mem == IN_GLOBAL && (a->ptr = chosen_term(r, &a->form))) {
+		a->mem = IN_GLOBAL;
+		a->chosen = true; /* its pointers are found with the others' (choices) */
 	}
 	if (!(a->mem & mem))
 		return false;
@@ -212,6 +249,19 @@ static void defines(void *ctx, uint32_t id, px_loc loc)
 			px_bit_set(d->s, r->stale_base * 64 + r->named[k]);
 }
 
+/* A guard no box holds that any set of threads may pass (a comparison with
+ * what each thread loads from constant memory, which the host may have set
+ * to anything): the box stays, and a thread is taken to pass it. One such
+ * guard an access, since two on one loaded value may contradict. */
+static bool free_guard(const race *r, access *a, uint32_t p)
+{
+	if (a->free || !px_value_free_guard(r->va, p))
+		return false;
+	a->free = 1 + p;
+	a->exact = false;
+	return true;
+}
+
 /* The threads that run access a: the launch shape narrowed by its guard and
  * by every fact the paths to it established; false when one says nothing a
  * box can hold. */
@@ -221,13 +271,15 @@ static bool threads_of(const race *r, const uint64_t *s, access *a)
 	a->box = r->va->launch;
 	a->exact = true;
 	a->per_cta = !n->has_guard || px_value_guard_per_cta(r->va, n->guard);
-	if (n->has_guard && !px_value_guard_hull(r->va, n->guard, !n->guard_neg, &a->box, &a->exact))
+	a->free = 0;
+	if (n->has_guard && !px_value_guard_hull(r->va, n->guard, !n->guard_neg, &a->box, &a->exact) &&
+	    !free_guard(r, a, n->guard))
 		return false;
 	for (uint32_t k = 0; k < r->facts.nfacts; k++)
 		if (!px_bit(s, r->facts.base * 64 + k)) {
 			uint32_t p = px_facts_value(&r->facts, k);
 			a->per_cta &= px_value_guard_per_cta(r->va, p);
-			if (!px_value_guard_hull(r->va, p, k & 1, &a->box, &a->exact))
+			if (!px_value_guard_hull(r->va, p, k & 1, &a->box, &a->exact) && !free_guard(r, a, p))
 				return false;
 		}
 	if (!a->exact) {
@@ -243,11 +295,13 @@ static bool runs(const race *r, const access *a, const int64_t *t)
 	if (a->exact)
 		return true;
 	const px_node *n = a->n;
-	if (n->has_guard && px_value_guard_at(r->va, n->guard, !n->guard_neg, t) != 1)
+	if (n->has_guard && n->guard + 1 != a->free && px_value_guard_at(r->va, n->guard, !n->guard_neg, t) != 1)
 		return false;
-	for (uint32_t k = 0; k < r->facts.nfacts; k++)
-		if (!px_bit(a->facts, k) && px_value_guard_at(r->va, px_facts_value(&r->facts, k), k & 1, t) != 1)
+	for (uint32_t k = 0; k < r->facts.nfacts; k++) {
+		uint32_t p = px_facts_value(&r->facts, k);
+		if (!px_bit(a->facts, k) && p + 1 != a->free && px_value_guard_at(r->va, p, k & 1, t) != 1)
 			return false;
+	}
 	return true;
 }
 
@@ -267,14 +321,16 @@ static access *find(const race *r, const px_node *n)
 static void step(void *ctx, uint64_t *s, const px_node *n, bool report)
 {
 	race *r = ctx;
-	access *a = is_access_op(n) ? find(r, n) : NULL;
-	if (report && a && !a->stale) {
-		a->known = threads_of(r, s, a);
-		a->stale = px_arena_calloc(r->a, px_bits_words(r->naid), 8);
-		memcpy(a->stale, s + r->stale_base, px_bits_words(r->naid) * 8);
+	access *first = is_access_op(n) ? find(r, n) : NULL;
+	for (access *a = first; a && a < first + first->nalt; a++) {
+		if (report && !a->stale) {
+			a->known = threads_of(r, s, a);
+			a->stale = px_arena_calloc(r->a, px_bits_words(r->naid), 8);
+			memcpy(a->stale, s + r->stale_base, px_bits_words(r->naid) * 8);
+		}
+		if (a->aid)
+			px_bit_set(s, r->reach_base * 64 + a->aid - 1);
 	}
-	if (a && a->aid)
-		px_bit_set(s, r->reach_base * 64 + a->aid - 1);
 	px_facts_step(&r->facts, s, n);
 	if (synchronizes(n))
 		memset(s + r->reach_base, 0, (r->w - r->reach_base) * 8);
@@ -293,7 +349,7 @@ static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 	if (ends_threads(n) && key && to == from + 1) {
 		/* the threads that go on are those the guard did not end */
 		size_t holds = r->facts.base * 64 + 2 * (key - 1) + n->guard_neg;
-		px_bit_clear(s, holds);
+		s[holds >> 6] &= ~((uint64_t)1 << (holds & 63));
 		px_bit_set(s, holds ^ 1);
 	}
 }
@@ -309,17 +365,18 @@ enum { SV_X = 0, SV_WARP = 1, SV_Y = 2, SV_Z = 3, SV_CTA = 4, NSV = 7 };
 
 /* The most CTAs along x, and along y or z, that a grid holds. */
 static const int64_t GRID_X = ((int64_t)1 << 31) - 1, GRID_YZ = 65535;
-enum { FIRST, SECOND, DIFF };
+enum { FIRST, SECOND, DIFF, PARAM };
 
 typedef struct dim {
 	int64_t coef, lo, hi;
 	unsigned sv;
-	unsigned kind; /* FIRST or SECOND: that thread's variable; DIFF: the second's minus the first's */
+	unsigned kind; /* FIRST or SECOND: that thread's variable; DIFF: the second's minus the first's;
+	                * PARAM: a parameter's value, the same in both */
 } dim;
 
 typedef struct solver {
 	int64_t c[2][NSV], lo[2][NSV], hi[2][NSV];
-	dim d[2 * NSV];
+	dim d[2 * NSV + 1];
 	unsigned nd;
 	unsigned from, to;       /* the variables that tell the two threads apart */
 	bool free_diff;          /* some variable lets the two threads differ whatever the rest */
@@ -337,6 +394,8 @@ static void threads_at(const solver *q, int64_t v, int64_t t[2][NSV])
 	for (unsigned i = 0; i < q->nd; i++) {
 		const dim *d = &q->d[i];
 		int64_t x = i + 1 == q->nd ? v : q->x[i];
+		if (d->kind == PARAM)
+			continue;
 		if (d->kind == DIFF) {
 			int64_t u = q->lo[1][d->sv] - x > q->lo[0][d->sv] ? q->lo[1][d->sv] - x : q->lo[0][d->sv];
 			t[0][d->sv] = u;
@@ -409,19 +468,31 @@ static int64_t coef_of(const px_aff *a, uint32_t var)
 	return 0;
 }
 
+/* Whether atom v is a parameter the host may set to any value: a kernel's
+ * integer parameter never assigned, or what one ld.param reads of one. */
+static bool free_param(const race *r, uint32_t v)
+{
+	uint32_t id = v - PX_VV_VALUE;
+	unsigned t = r->f->values[id].type, k = px_types[t].kind;
+	return px_value_grid_const(r->va, id) && (!r->f->values[id].param || !r->va->ndefs[id]) &&
+	       (k == PX_KIND_BIT || k == PX_KIND_UINT || k == PX_KIND_SINT);
+}
+
 /* Whether the atoms and block indices of two forms are the same in both
  * threads: the same coefficients, uniform, and no definition of an atom on a
- * path from one access to the other with no synchronization between. For two
+ * path from one access to the other with no synchronization point between. For two
  * CTAs the CTA's index is the solver's, and an atom must be one the whole
- * launch holds alike. */
-static bool same_rest(const race *r, const access *a, const access *b)
+ * launch holds alike. Within a CTA, for global memory, one parameter may
+ * have different coefficients (*param): the pair is asked about for each
+ * value it may hold, as GPUVerify takes a parameter. */
+static bool same_rest(const race *r, const access *a, const access *b, uint32_t *param)
 {
-	if (r->rough)
-		return true;
+	*param = 0;
 	/* one statement run by two threads in the same iteration of a loop sees
 	 * the same value of an atom every thread holds alike, whatever the
 	 * definitions of it between its runs */
-	if (!r->across && a != b && ((a->aid && px_bit(b->stale, a->aid - 1)) || (b->aid && px_bit(a->stale, b->aid - 1))))
+	if (!r->rough && !r->across && a != b &&
+	    ((a->aid && px_bit(b->stale, a->aid - 1)) || (b->aid && px_bit(a->stale, b->aid - 1))))
 		return false;
 	for (unsigned k = 0; k < 2; k++) {
 		const px_aff *x = k ? &b->form : &a->form, *y = k ? &a->form : &b->form;
@@ -429,8 +500,19 @@ static bool same_rest(const race *r, const access *a, const access *b)
 			uint32_t v = x->var[i];
 			if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
 				continue;
-			if (coef_of(y, v) != x->coef[i])
-				return false;
+			if (coef_of(y, v) != x->coef[i]) {
+				/* the rough pass takes atoms as alike, but for such a
+				 * parameter, whose values it asks about too */
+				bool free = !r->across && a->mem == IN_GLOBAL && v >= PX_VV_VALUE && (!*param || *param == v) &&
+				            free_param(r, v);
+				if (free)
+					*param = v;
+				else if (!r->rough)
+					return false;
+				continue;
+			}
+			if (r->rough)
+				continue;
 			if (v < PX_VV_VALUE)
 				continue;
 			px_aff atom = px_value_form_id(r->va, v - PX_VV_VALUE);
@@ -474,9 +556,20 @@ static bool x_whole(const px_aff *f, const px_box *box)
 
 /* Two different threads of the boxes whose bytes of a and b overlap: into
  * t (thread 0 runs a, thread 1 runs b); false when none, or not known. */
-static bool conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+/* A parameter's range, as its type gives it (bounded, so that the
+ * solver's sums do not overflow). */
+static void param_range(const race *r, uint32_t v, int64_t *lo, int64_t *hi)
 {
-	if (!same_rest(r, a, b))
+	const px_type_info *t = &px_types[r->f->values[v - PX_VV_VALUE].type];
+	unsigned w = t->width < 40 ? t->width : 40;
+	*lo = t->kind == PX_KIND_SINT ? -((int64_t)1 << (w - 1)) : 0;
+	*hi = t->kind == PX_KIND_SINT ? ((int64_t)1 << (w - 1)) - 1 : ((int64_t)1 << w) - 1;
+}
+
+static bool conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *param,
+                     int64_t *pval)
+{
+	if (!same_rest(r, a, b, param))
 		return false;
 	if (r->va->launch_assumed)
 		for (unsigned k = 0; k < 2; k++) {
@@ -508,7 +601,13 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 		     (!c0 && !c1 && q.lo[0][v] != q.lo[1][v])))
 			q.free_diff = true;
 	}
+	int64_t plo = 0, phi = 0;
+	if (*param) {
+		param_range(r, *param, &plo, &phi);
+		q.d[q.nd++] = (dim){coef_of(&b->form, *param) - coef_of(&a->form, *param), plo, phi, 0, PARAM};
+	}
 	bool gave_up = false, found;
+	unsigned pd = q.nd;
 	if (!q.nd) {
 		found = q.lo_d <= 0 && 0 <= q.hi_d && q.free_diff;
 	} else {
@@ -520,10 +619,22 @@ static bool conflict(const race *r, const access *a, const access *b, int64_t t[
 		dim last = q.d[wide];
 		q.d[wide] = q.d[q.nd - 1];
 		q.d[q.nd - 1] = last;
+		for (unsigned i = 0; i < q.nd; i++)
+			pd = q.d[i].kind == PARAM ? i : pd;
+		/* a parameter's values from 0 up first, then the negative ones */
+		if (pd < q.nd && plo < 0)
+			q.d[pd].lo = 0;
 		found = search(&q, 0, 0, &gave_up);
+		if (!found && !gave_up && pd < q.nd && plo < 0) {
+			q.d[pd].lo = plo;
+			q.d[pd].hi = -1;
+			found = search(&q, 0, 0, &gave_up);
+		}
 	}
 	if (!found)
 		return false;
+	if (pd < q.nd)
+		*pval = q.x[pd];
 	/* the witness; a variable a thread's form leaves out tells them apart */
 	int64_t u[2][NSV];
 	threads_at(&q, q.nd ? q.x[q.nd - 1] : 0, u);
@@ -575,16 +686,23 @@ static const char *verb(const access *a)
 }
 
 /* The offset in its object of a's thread t (its pointer left out, its CTA's
- * index t's where two CTAs are asked about); whether nothing else is left
- * out (an atom, a block index). */
-static bool offset_of(const race *r, const access *a, const int64_t *t, int64_t *off)
+ * index t's where two CTAs are asked about, parameter param taken as pval);
+ * whether nothing else is left out (an atom, a block index). */
+static bool offset_of(const race *r, const access *a, const int64_t *t, uint32_t param, int64_t pval, int64_t *off)
 {
 	bool whole = true;
+	int64_t x;
 	*off = a->form.c;
 	for (unsigned i = 0; i < a->form.nterms; i++) {
 		uint32_t v = a->form.var[i];
 		if (v < PX_VV_NTHREAD || (r->across && v <= PX_VV_CTAID_Z))
 			*off += a->form.coef[i] * t[v];
+		else if (param && v == param)
+			*off += a->form.coef[i] * pval;
+		else if (v >= PX_VV_VALUE && v != a->ptr && r->conc &&
+		         px_concrete_kind(r->conc, v - PX_VV_VALUE) == PX_CONC_PURE &&
+		         px_concrete_at(r->conc, v - PX_VV_VALUE, t, &x))
+			*off += a->form.coef[i] * x;
 		else if (v != a->ptr)
 			whole = false;
 	}
@@ -626,6 +744,22 @@ static void since_note(const race *r, const access *a, const access *b, unsigned
 	}
 }
 
+/* Why a thread passes a guard no box holds: what it compares is loaded
+ * from memory the host may have set to anything. */
+static void free_notes(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	for (unsigned k = 0; k < 2; k++) {
+		const access *e = k ? b : a;
+		if (!e->free || (k && a->free == b->free))
+			continue;
+		const px_node *d = r->va->def[e->free - 1];
+		char ta[64], tb[64];
+		thread_name(ta, sizeof ta, t[0]);
+		thread_name(tb, sizeof tb, t[1]);
+		px_note(r->v->d, d->loc, PX_D_race_free_guard, px_module_line(r->v->m, e->addr->loc), ta, tb);
+	}
+}
+
 static void report_shared(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
 {
 	px_diags *d = r->v->d;
@@ -634,7 +768,7 @@ static void report_shared(const race *r, const access *a, const access *b, int64
 	thread_name(ta, sizeof ta, t[0]);
 	thread_name(tb, sizeof tb, t[1]);
 	int64_t off_a, off_b;
-	bool whole = offset_of(r, a, t[0], &off_a) & offset_of(r, b, t[1], &off_b);
+	bool whole = offset_of(r, a, t[0], 0, 0, &off_a) & offset_of(r, b, t[1], 0, 0, &off_b);
 	long long at = off_a > off_b ? off_a : off_b; /* the first byte both touch */
 	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
 	char op[64], op_a[64];
@@ -652,6 +786,7 @@ static void report_shared(const race *r, const access *a, const access *b, int64
 		        verb(a), tb, ta);
 	if (a != b)
 		px_note(d, a->addr->loc, PX_D_shared_race_first, op_a, verb(a), (int)name.n, name.s);
+	free_notes(r, a, b, t);
 	since_note(r, a, b, line_a, line_b);
 }
 
@@ -662,7 +797,8 @@ static const unsigned global_msg[2][2][2] = {
 	{{PX_D_global_race_grid_same, PX_D_global_race_grid}, {PX_D_global_race_grid_self_same, PX_D_global_race_grid_self}},
 };
 
-static void report_global(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+static void report_global(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t param,
+                          int64_t pval)
 {
 	px_diags *d = r->v->d;
 	char obj[160], ta[64], tb[64], ca[64], cb[64], op[64], op_a[64];
@@ -672,14 +808,19 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	cta_name(ca, sizeof ca, t[0]);
 	cta_name(cb, sizeof cb, t[1]);
 	int64_t off_a, off_b;
-	bool whole = offset_of(r, a, t[0], &off_a) & offset_of(r, b, t[1], &off_b);
+	bool whole = offset_of(r, a, t[0], param, pval, &off_a) & offset_of(r, b, t[1], param, pval, &off_b);
 	long long at = off_a > off_b ? off_a : off_b;
 	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
 	px_node_name(b->n, op, sizeof op);
 	px_node_name(a->n, op_a, sizeof op_a);
 	unsigned id = global_msg[r->across][a == b][whole];
-	/* the arguments each text takes, in its order */
-	if (r->across && a == b)
+	px_str pn = param ? r->f->values[param - PX_VV_VALUE].name : (px_str){0};
+	/* the arguments each text takes, in its order (a parameter's pair is of
+	 * two statements of one CTA: the same forms leave it out) */
+	if (param)
+		px_warn(d, b->addr->loc, whole ? PX_D_global_race_param : PX_D_global_race_param_same, op, verb(b), obj,
+		        op_a, line_a, verb(a), (int)pn.n, pn.s, (long long)pval, tb, ta, at);
+	else if (r->across && a == b)
 		px_warn(d, b->addr->loc, id, op, verb(b), obj, tb, cb, ta, ca, at);
 	else if (r->across)
 		px_warn(d, b->addr->loc, id, op, verb(b), obj, op_a, line_a, verb(a), tb, cb, ta, ca, at);
@@ -690,6 +831,12 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	if (a != b)
 		px_note(d, a->addr->loc, r->across ? PX_D_global_race_grid_first : PX_D_global_race_first, op_a, verb(a),
 		        obj);
+	for (const access *e = a; e; e = e == a && b != a ? b : NULL)
+		if (e->chosen) {
+			px_str via = r->f->values[e->via].name, p = r->f->values[e->ptr - PX_VV_VALUE].name;
+			px_note(d, e->addr->loc, PX_D_global_race_chosen, (int)via.n, via.s, (int)p.n, p.s);
+		}
+	free_notes(r, a, b, t);
 	if (!r->across) {
 		since_note(r, a, b, line_a, line_b);
 		return;
@@ -698,12 +845,13 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	px_note(d, r->grid_read->loc, PX_D_global_race_grid_why, (int)r->f->name.n, r->f->name.s);
 }
 
-static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t param,
+                   int64_t pval)
 {
 	if (b->mem == IN_SHARED)
 		report_shared(r, a, b, t);
 	else
-		report_global(r, a, b, t);
+		report_global(r, a, b, t, param, pval);
 }
 
 /* Whether every thread of the launch holds the same form: no thread or CTA
@@ -736,11 +884,15 @@ static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
 
 /* Two stores of one value every thread holds the same: whichever lands
  * last, the bytes hold it (a benign race, as GPUVerify tolerates it). */
-static bool benign_writes(const race *r, const access *a, const access *b)
+static bool same_stores(const race *r, const access *a, const access *b)
 {
 	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_st] && a->n->nops == 2 &&
-	       b->n->nops == 2 && a->bytes == b->bytes && px_aff_equal(&a->form, &b->form) &&
-	       same_value(r, &a->n->ops[1], &b->n->ops[1]);
+	       b->n->nops == 2 && a->bytes == b->bytes && same_value(r, &a->n->ops[1], &b->n->ops[1]);
+}
+
+static bool benign_writes(const race *r, const access *a, const access *b)
+{
+	return px_aff_equal(&a->form, &b->form) && same_stores(r, a, b);
 }
 
 /* Whether every thread that runs b ran a just before, with nothing between
@@ -769,6 +921,182 @@ static bool benign(const race *r, const access *a, const access *b)
 	       runs_before(a->n, b->n);
 }
 
+/* ---- the question by walking the threads ----
+ *
+ * Where an address names an atom that varies between threads but is a
+ * concrete value (verify/analysis/concrete.h: a function of the thread's indices the
+ * affine forms cannot hold, as (%tid.x + 1) rem 32, or a ticket of an
+ * atom.add), the solver cannot answer; when both boxes are blocks of at most
+ * CONC_THREADS threads, the pair is decided exactly by evaluating the
+ * offsets of one access in every thread that runs it and looking up those
+ * of the other's. CONC_WORK bounds the operations a function spends so. */
+enum { CONC_THREADS = 1024, CONC_WORK = 1 << 24 };
+
+typedef struct point {
+	int64_t off;
+	uint64_t who;  /* the thread, as one number */
+	bool zero;     /* it adds 0 at the ticket's atom.add */
+} point;
+
+/* Whether a's form can be evaluated at a thread: every atom but its pointer
+ * concrete, at most one ticket (*ticket) over both accesses, block indices
+ * with the coefficients the other's form has (two threads of a CTA share
+ * them); *varies is set by an atom that varies between threads. */
+static bool concrete_form(const race *r, const access *a, const access *other, uint32_t *ticket, bool *varies,
+                          bool *has_ticket)
+{
+	*has_ticket = false;
+	for (unsigned i = 0; i < a->form.nterms; i++) {
+		uint32_t v = a->form.var[i];
+		if (v < PX_VV_NTHREAD || v == a->ptr)
+			continue;
+		if (v < PX_VV_VALUE) {
+			if (coef_of(&other->form, v) != a->form.coef[i])
+				return false;
+			continue;
+		}
+		uint32_t id = v - PX_VV_VALUE;
+		unsigned k = px_concrete_kind(r->conc, id);
+		if (k == PX_CONC_NONE)
+			return false;
+		*varies |= r->va->varies[id] != 0;
+		if (k == PX_CONC_TICKET) {
+			if (*ticket && *ticket != r->conc->ticket[id])
+				return false;
+			*ticket = r->conc->ticket[id];
+			*has_ticket = true;
+		}
+	}
+	return true;
+}
+
+/* The threads of a box, when it is a block of at most CONC_THREADS. */
+static uint64_t box_threads(const px_box *b)
+{
+	uint64_t n = 1;
+	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	for (unsigned i = 0; i < 4; i++) {
+		if (b->hi[vars[i]] < b->lo[vars[i]])
+			return 0;
+		n *= (uint64_t)(b->hi[vars[i]] - b->lo[vars[i]] + 1);
+		if (n > CONC_THREADS)
+			return UINT64_MAX;
+	}
+	return n;
+}
+
+/* Thread k (0 .. box_threads - 1) of box b, into t. */
+static void box_thread(const px_box *b, uint64_t k, int64_t *t)
+{
+	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	memset(t, 0, NVARS * sizeof *t);
+	for (unsigned i = 0; i < 4; i++) {
+		int64_t n = b->hi[vars[i]] - b->lo[vars[i]] + 1;
+		t[vars[i]] = b->lo[vars[i]] + (int64_t)(k % (uint64_t)n);
+		k /= (uint64_t)n;
+	}
+}
+
+static uint64_t who(const int64_t *t)
+{
+	return (uint64_t)(32 * t[PX_VV_WARP_X] + t[PX_VV_LANE]) | (uint64_t)t[PX_VV_TID_Y] << 20 |
+	       (uint64_t)t[PX_VV_TID_Z] << 40;
+}
+
+/* a's offset in thread t, its pointer and block indices left out. */
+static bool concrete_offset(const race *r, const access *a, const int64_t *t, int64_t *off)
+{
+	int64_t x;
+	*off = a->form.c;
+	for (unsigned i = 0; i < a->form.nterms; i++) {
+		uint32_t v = a->form.var[i];
+		if (v < PX_VV_NTHREAD)
+			*off += a->form.coef[i] * t[v];
+		else if (v >= PX_VV_VALUE && v != a->ptr) {
+			if (!px_concrete_at(r->conc, v - PX_VV_VALUE, t, &x))
+				return false;
+			*off += a->form.coef[i] * x;
+		}
+	}
+	return true;
+}
+
+static int by_off(const void *x, const void *y)
+{
+	const point *p = x, *q = y;
+	return (p->off > q->off) - (p->off < q->off);
+}
+
+/* Two different threads that run a and b and touch a common byte, found by
+ * walking them (t as conflict() leaves it); false when none, or not known. */
+static bool concrete_conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *tk)
+{
+	uint32_t ticket = 0;
+	bool varies = false, ta, tb;
+	if (r->across || r->rough || !r->conc || r->conc->work > CONC_WORK ||
+	    !concrete_form(r, a, b, &ticket, &varies, &ta) || !concrete_form(r, b, a, &ticket, &varies, &tb) ||
+	    !varies || ta != tb)
+		return false;
+	uint64_t na = box_threads(&a->box), nb = box_threads(&b->box);
+	if (!na || !nb || na == UINT64_MAX || nb == UINT64_MAX)
+		return false;
+	r->conc->limit = CONC_WORK;
+	px_arena_mark mark = px_arena_mark_now(r->a);
+	point *p = px_arena_calloc(r->a, na, sizeof *p);
+	uint64_t np = 0;
+	int64_t u[NVARS];
+	bool found = false, known = true;
+	for (uint64_t k = 0; k < na && known; k++) {
+		box_thread(&a->box, k, u);
+		if (!runs(r, a, u))
+			continue;
+		known = concrete_offset(r, a, u, &p[np].off);
+		p[np].who = who(u);
+		p[np++].zero = ticket && px_ticket_zero(r->conc, ticket, u);
+	}
+	qsort(p, np, sizeof *p, by_off);
+	for (uint64_t k = 0; k < nb && known && !found; k++) {
+		int64_t off;
+		box_thread(&b->box, k, u);
+		if (!runs(r, b, u) || !(known = concrete_offset(r, b, u, &off)))
+			continue;
+		bool zero = ticket && px_ticket_zero(r->conc, ticket, u);
+		/* the first of a's offsets above off - a's bytes */
+		uint64_t lo = 0, hi = np;
+		while (lo < hi) {
+			uint64_t mid = (lo + hi) / 2;
+			if (p[mid].off <= off - (int64_t)a->bytes)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		for (uint64_t i = lo; i < np && p[i].off < off + (int64_t)b->bytes; i++)
+			if (p[i].who != who(u) && (!ticket || zero || p[i].zero)) {
+				memcpy(t[1], u, sizeof u);
+				box_thread(&a->box, 0, t[0]);
+				t[0][PX_VV_LANE] = (int64_t)(p[i].who & 0xfffff) % 32;
+				t[0][PX_VV_WARP_X] = (int64_t)(p[i].who & 0xfffff) / 32;
+				t[0][PX_VV_TID_Y] = (int64_t)(p[i].who >> 20 & 0xfffff);
+				t[0][PX_VV_TID_Z] = (int64_t)(p[i].who >> 40);
+				found = true;
+				break;
+			}
+	}
+	px_arena_release(r->a, mark);
+	*tk = ticket;
+	return found && known;
+}
+
+/* Why a ticket is the same in both threads: the one that adds 0. */
+static void ticket_note(const race *r, uint32_t ticket, int64_t t[2][NVARS])
+{
+	char op[64], th[64];
+	const px_node *d = r->va->def[ticket];
+	px_node_name(d, op, sizeof op);
+	thread_name(th, sizeof th, t[!px_ticket_zero(r->conc, ticket, t[0])]);
+	px_note(r->v->d, d->loc, PX_D_race_ticket, op, th);
+}
+
 /* Whether a and b (b the later) race: one of them writes, not both are
  * atomic, and two threads that run them touch a common byte, unless the race
  * is benign; reported at b unless the pass is rough. */
@@ -776,12 +1104,34 @@ static bool race_found(const race *r, const access *a, const access *b)
 {
 	int64_t t[2][NVARS];
 	if (!a->known || px_box_empty(&a->box) || a->mem != b->mem || a->obj != b->obj || !(a->writes || b->writes) ||
-	    (a->atomic && b->atomic) || (!r->rough && benign(r, a, b)) || !conflict(r, a, b, t) || !runs(r, a, t[0]) ||
-	    !runs(r, b, t[1]))
+	    (a->atomic && b->atomic) || (!r->rough && benign(r, a, b)))
+		return false;
+	uint32_t ticket = 0, param = 0;
+	int64_t pval = 0;
+	if (!(conflict(r, a, b, t, &param, &pval) && runs(r, a, t[0]) && runs(r, b, t[1]))) {
+		param = 0;
+		if (!concrete_conflict(r, a, b, t, &ticket))
+			return false;
+	}
+	int64_t off_a, off_b;
+	/* the value of a parameter that makes two stores of one value meet
+	 * whole is benign as benign_writes() is; other values are not asked */
+	if (param && !r->rough && same_stores(r, a, b) && (offset_of(r, a, t[0], param, pval, &off_a),
+	                                                   offset_of(r, b, t[1], param, pval, &off_b), off_a == off_b))
 		return false;
 	if (!r->rough)
-		report(r, a, b, t);
+		report(r, a, b, t, param, pval);
+	if (!r->rough && ticket)
+		ticket_note(r, ticket, t);
 	return true;
+}
+
+/* A race is reported once a statement: every access it makes is said. */
+static void say(const race *r, uint32_t j)
+{
+	const access *first = find(r, r->acc[j].n);
+	for (uint32_t i = (uint32_t)(first - r->acc); i < (uint32_t)(first - r->acc) + first->nalt; i++)
+		r->said[i] = 1;
 }
 
 /* The pairs of accesses that may follow one synchronization point, each
@@ -791,7 +1141,6 @@ static bool race_found(const race *r, const access *a, const access *b)
 static bool pairs(race *r)
 {
 	bool any = false;
-	px_arena_mark mark = px_arena_mark_now(r->a);
 	uint32_t *at = px_arena_calloc(r->a, r->nsync + 2, sizeof *at), *list;
 	uint8_t *said = r->said;
 	for (uint32_t i = 0; i < r->nacc; i++)
@@ -818,11 +1167,10 @@ static bool pairs(race *r)
 				if (r->rough)
 					budget = 0;
 				else
-					said[j] = 1;
+					say(r, j);
 				break;
 			}
 		}
-	px_arena_release(r->a, mark);
 	return any;
 }
 
@@ -835,17 +1183,18 @@ static bool pairs_across(race *r)
 	r->across = true;
 	for (uint32_t j = 0; j < r->nacc && budget; j++) {
 		access *b = &r->acc[j];
-		if (b->mem != IN_GLOBAL || r->said[j] || !b->seen || !b->known || !b->per_cta || px_box_empty(&b->box))
+		if (b->mem != IN_GLOBAL || b->chosen || r->said[j] || !b->seen || !b->known || !b->per_cta ||
+		    px_box_empty(&b->box))
 			continue;
 		for (uint32_t i = 0; i <= j && budget; i++, budget--) {
 			access *a = &r->acc[i];
-			if (!a->seen || !a->per_cta || !race_found(r, a, b))
+			if (!a->seen || !a->per_cta || a->chosen || !race_found(r, a, b))
 				continue;
 			any = true;
 			if (r->rough)
 				budget = 0;
 			else
-				r->said[j] = 1;
+				say(r, j);
 			break;
 		}
 	}
@@ -913,9 +1262,9 @@ static void open_sets(race *r)
 		const px_node *n = g->first[b];
 		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
 			access *a = is_access_op(n) ? find(r, n) : NULL;
-			if (a) {
-				a->open = cur;
-				a->seen = true;
+			for (access *e = a; e && e < a + a->nalt; e++) {
+				e->open = cur;
+				e->seen = true;
 			}
 			if (synchronizes(n))
 				cur = (openset){.n = 1, .k = {k++}};
@@ -924,14 +1273,65 @@ static void open_sets(race *r)
 	px_arena_release(r->a, mark);
 }
 
+typedef struct chooser {
+	const race *r;
+	const px_node *n;
+	uint8_t *want;      /* per value: a chosen pointer some access names */
+	uint32_t (*alt)[ALTS];
+	uint8_t *nalt;      /* per value: its pointers so far; ALTS + 1: one definition is no pointer */
+} chooser;
+
+static void chosen_def(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	chooser *c = ctx;
+	if (!c->want[id] || c->nalt[id] > ALTS)
+		return;
+	const px_node *n = c->n;
+	bool ok = n->kind == PX_N_INST && !n->has_guard && n->op == &px_ops[PX_OP_mov] && n->nops == 1 &&
+	          n->ops[0].kind == PX_O_VALUE && n->ops[0].elem < 0 && !n->ops[0].neg && is_pointer(c->r, n->ops[0].id);
+	for (unsigned k = 0; ok && k < c->nalt[id]; k++)
+		if (c->alt[id][k] == n->ops[0].id)
+			return;
+	if (!ok || c->nalt[id] == ALTS)
+		c->nalt[id] = ALTS + 1;
+	else
+		c->alt[id][c->nalt[id]++] = n->ops[0].id;
+}
+
+/* The pointers each chosen pointer the accesses name may hold: every
+ * definition of it a mov of a pointer, at most ALTS of them (else none: the
+ * accesses through it are left unjudged); one pass over the statements,
+ * made only where some address names such a value. */
+static void choices(const race *r, const access *acc, uint32_t nacc, uint32_t (**alt)[ALTS], uint8_t **nalt)
+{
+	uint32_t nv = r->f->nvalues + 1;
+	chooser c = {r, NULL, px_arena_calloc(r->a, nv, 1), px_arena_calloc(r->a, nv, sizeof *c.alt),
+	             px_arena_calloc(r->a, nv, 1)};
+	for (uint32_t i = 0; i < nacc; i++)
+		if (acc[i].chosen)
+			c.want[acc[i].ptr - PX_VV_VALUE] = 1;
+	for (const px_node *n = r->f->first; n; n = n->next)
+		if (n->kind == PX_N_INST || n->kind == PX_N_CALL || n->kind == PX_N_ASM) {
+			c.n = n;
+			px_node_writes(n, chosen_def, &c);
+		}
+	for (uint32_t id = 0; id < nv; id++)
+		if (c.nalt[id] > ALTS)
+			c.nalt[id] = 0;
+	*alt = c.alt;
+	*nalt = c.nalt;
+}
+
 void px_check_shared_race(px_frame *fr)
 {
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
+	px_values *va = &fr->va;
 	if (!px_cfg_has_flag(g, PX_OPF_GENERIC_WRITE)) /* no st, atom or red: nothing writes */
 		return;
-	race r = {.a = fr->a, .v = v, .f = f, .g = g, .va = &fr->va, .mems = IN_SHARED};
+	race r = {.a = fr->a, .v = v, .f = f, .g = g, .va = va, .mems = IN_SHARED};
 	if (px_warning_decide(v->d->warn, PX_D_global_race) != PX_WARN_DROP)
 		r.mems |= IN_GLOBAL;
 	/* one blockwise pass in text order (the points' indices are their
@@ -968,7 +1368,6 @@ void px_check_shared_race(px_frame *fr)
 		return;
 	bool writes = false;
 	{
-		r.acc = px_frame_alloc(fr, ncand, sizeof *r.acc);
 		r.sync = px_frame_alloc(fr, r.nsync, sizeof *r.sync);
 		r.named_at = px_frame_alloc(fr, f->nvalues + 3, sizeof *r.named_at);
 		for (uint32_t b = 0, k = 1; b < g->nblocks; b++) {
@@ -978,21 +1377,53 @@ void px_check_shared_race(px_frame *fr)
 					r.sync[k++] = n;
 		}
 	}
-	for (uint32_t c = 0; c < ncand; c++) {
-		access a = {0};
-		if (!as_access(&r, cand[c], &a))
-			continue;
-		writes |= a.writes;
-		bool atoms = false;
-		for (unsigned i = 0; i < a.form.nterms; i++)
-			atoms |= a.form.var[i] >= PX_VV_VALUE;
-		if (atoms && r.naid == AIDS)
-			continue; /* past what is followed: unjudged */
-		for (unsigned i = 0; atoms && i < a.form.nterms; i++)
-			if (a.form.var[i] >= PX_VV_VALUE)
-				r.named_at[a.form.var[i] - PX_VV_VALUE + 2]++;
-		a.aid = atoms ? ++r.naid : 0;
-		r.acc[r.nacc++] = a;
+	access *found = px_frame_alloc(fr, ncand ? ncand : 1, sizeof *found);
+	uint32_t nfound = 0;
+	bool choose = false;
+	for (uint32_t c = 0; c < ncand; c++)
+		if (as_access(&r, cand[c], &found[nfound])) {
+			choose |= found[nfound].chosen;
+			nfound++;
+		} else {
+			memset(&found[nfound], 0, sizeof *found);
+		}
+	uint32_t (*alt)[ALTS] = NULL;
+	uint8_t *nalt = NULL;
+	if (choose)
+		choices(&r, found, nfound, &alt, &nalt);
+	uint32_t total = 0;
+	for (uint32_t c = 0; c < nfound; c++)
+		total += found[c].chosen ? nalt[found[c].ptr - PX_VV_VALUE] : 1;
+	/* without chosen pointers each access is made in place */
+	r.acc = choose ? px_frame_alloc(fr, total ? total : 1, sizeof *r.acc) : found;
+	for (uint32_t c = 0; c < nfound; c++) {
+		access a = found[c];
+		unsigned n = a.chosen ? nalt[a.ptr - PX_VV_VALUE] : 1;
+		uint32_t first = r.nacc;
+		for (unsigned k = 0; k < n; k++) {
+			access b = a;
+			if (a.chosen) {
+				/* one access a definition: through the pointer it moves there */
+				uint32_t p = alt[a.ptr - PX_VV_VALUE][k];
+				b.form = px_aff_subst(a.form, a.ptr, px_value_form_id(r.va, p));
+				b.via = a.ptr - PX_VV_VALUE;
+				b.ptr = PX_VV_VALUE + p;
+				b.obj = r.v->m->nglobals + 1 + p;
+			}
+			writes |= b.writes;
+			bool atoms = false;
+			for (unsigned i = 0; i < b.form.nterms; i++)
+				atoms |= b.form.var[i] >= PX_VV_VALUE;
+			if (!b.form.known || (atoms && r.naid == AIDS))
+				continue; /* past what is followed: unjudged */
+			for (unsigned i = 0; atoms && i < b.form.nterms; i++)
+				if (b.form.var[i] >= PX_VV_VALUE)
+					r.named_at[b.form.var[i] - PX_VV_VALUE + 2]++;
+			b.aid = atoms ? ++r.naid : 0;
+			r.acc[r.nacc++] = b;
+		}
+		if (r.nacc > first)
+			r.acc[first].nalt = (uint8_t)(r.nacc - first);
 	}
 	/* the lists of the accesses naming each atom */
 	for (uint32_t id = 0; id <= f->nvalues; id++)
@@ -1009,6 +1440,8 @@ void px_check_shared_race(px_frame *fr)
 		r.said = px_frame_alloc(fr, r.nacc ? r.nacc : 1, 1);
 		r.mask--;
 		for (uint32_t i = 0; i < r.nacc; i++) {
+			if (!r.acc[i].nalt)
+				continue;
 			uint32_t h = hash(r.acc[i].n, r.mask);
 			while (r.slot[h])
 				h = (h + 1) & r.mask;
@@ -1025,7 +1458,10 @@ void px_check_shared_race(px_frame *fr)
 		writes = pairs(&r) || (r.grid && pairs_across(&r));
 		r.rough = false;
 	}
+	px_concrete conc;
 	if (writes) {
+		px_concrete_init(&conc, va, fr->a);
+		r.conc = &conc;
 		px_facts_init(&r.facts, f, g, 0, cares, &r);
 		r.reach_base = r.facts.words;
 		r.stale_base = r.reach_base + px_bits_words(r.naid);
