@@ -81,7 +81,11 @@
 	X(TMEM_WAIT_LD, "waits for the thread's earlier tensor memory loads (tcgen05.wait::ld)") \
 	X(ENDS_THREAD, "the thread's path ends here, whatever it holds (exit; a function's ret is a node of its " \
 	               "own)") \
-	X(DESC_BUILDER, "makes a matrix descriptor from its operands (wgmma.desc, tcgen05.desc)")
+	X(DESC_BUILDER, "makes a matrix descriptor from its operands (wgmma.desc, tcgen05.desc)") \
+	X(MEMORY_ACCESS, "reads or writes memory at its one address (ld, st, atom, red): the accesses the race " \
+	                 "and null checks read") \
+	X(ALIGNED_SLOT, "has a slot named aligned, fixed or a token to write: pxgen sets it from the slots " \
+	                "(data/ never writes it), so a check asks a block before it looks for the token")
 
 #define PXGEN_FLAG_INDEX(set, name, doc) set##_I_##name,
 #define PXGEN_FLAG_BIT(set, name, doc) set##_##name = 1u << set##_I_##name,

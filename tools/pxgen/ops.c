@@ -851,8 +851,13 @@ static void read_op(const ynode *e)
 	op->shape = one_of(e, "shape", shape_names, "plain");
 	op->flags = (v = map_get(e, "flags")) ? read_op_flags(v) : 0;
 	op->mc = (v = map_get(e, "mc")) ? identifier(v, "mc") : default_mc(op->name);
+	if (op->flags & ((uint64_t)1 << OPF_I_ALIGNED_SLOT))
+		fail(map_get(e, "flags"), "op flag 'aligned_slot' is pxgen's, from the slots");
 	if ((v = map_get(e, "slots")))
 		read_slots(op, v);
+	for (size_t i = 0; i < op->nslots; i++)
+		if (!strcmp(op->slots[i].name, "aligned"))
+			op->flags |= (uint64_t)1 << OPF_I_ALIGNED_SLOT;
 	if ((v = map_get(e, "results")))
 		read_opnds(op, &op->results, v, "results");
 	if ((v = map_get(e, "operands")))

@@ -1014,8 +1014,7 @@ unsigned px_value_grid_dims(const px_values *va, const px_node **first)
 
 bool px_access_space(const px_node *n, unsigned *space)
 {
-	if (n->kind != PX_N_INST || (n->op != &px_ops[PX_OP_ld] && n->op != &px_ops[PX_OP_st] &&
-	                             n->op != &px_ops[PX_OP_atom] && n->op != &px_ops[PX_OP_red]))
+	if (n->kind != PX_N_INST || !n->op || !(n->op->flags & PX_OPF_MEMORY_ACCESS))
 		return false;
 	*space = slot(n, PX_SN_space);
 	return true;

@@ -1347,7 +1347,10 @@ void px_check_shared_race(px_frame *fr)
 	for (uint32_t b = 0; b < g->nblocks; b++) {
 		const px_node *n = g->first[b];
 		r.first[b] = r.nsync;
-		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
+		/* a block with no access and nothing that synchronizes is not walked */
+		bool look = (g->block_flags[b] & (PX_OPF_MEMORY_ACCESS | PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS)) ||
+		            (g->block_kinds[b] & (1u << PX_N_CALL | 1u << PX_N_ASM));
+		for (uint32_t j = 0; look && j < g->len[b]; j++, n = n->next) {
 			if (synchronizes(n)) {
 				r.nsync++;
 				r.count[b]++;

@@ -536,6 +536,10 @@ static void check_node(uni *u, const px_node *n, uint32_t b)
 		found(u, (fl & PX_OPF_WARP_COLLECTIVE) ? PX_D_divergent_warp_mask : PX_D_divergent_aligned, n, from, why);
 }
 
+/* The operations that may need threads to arrive together: a block with
+ * none of their flags holds no statement needs_company looks for. */
+#define COMPANY (PX_OPF_CTA_BARRIER | PX_OPF_WARPGROUP | PX_OPF_WARP_COLLECTIVE | PX_OPF_ALIGNED | PX_OPF_ALIGNED_SLOT)
+
 /* Whether n needs threads to arrive together (what check_node looks at). */
 static bool needs_company(const px_node *n)
 {
@@ -549,8 +553,11 @@ void px_check_uniform(px_frame *fr)
 	px_func *f = fr->f;
 	const px_cfg *g = &fr->g;
 	bool any = false;
-	for (const px_node *n = f->first; n && !any; n = n->next)
-		any = needs_company(n);
+	for (uint32_t b = 0; b < g->nblocks && !any; b++) {
+		const px_node *n = g->first[b];
+		for (uint32_t k = 0; (g->block_flags[b] & COMPANY) && k < g->len[b] && !any; k++, n = n->next)
+			any = needs_company(n);
+	}
 	if (!any)
 		return;
 	uni u = {.a = fr->a, .v = fr->v, .f = f, .g = g, .nb = g->nblocks, .once = {.a = fr->a}};
