@@ -13,8 +13,8 @@
 #     raised to T's lowest (otherwise the verdict is a "false reject").
 # The PTX ISA version on T is the variant's raised to T's lowest.
 #
-# testsuite/tensorcombos.awk reads `ptxemit --describe=OP` and writes one MIR
-# statement per combination (an optional slot both empty and filled, an
+# `prover combos-gen` (testsuite/prover/combos_gen.c) reads the operation
+# tables `ptxemit --describe=OP` prints and writes one MIR statement per combination (an optional slot both empty and filled, an
 # optional operand both given and left out); the statements are gathered into
 # one module per lowest target and PTX version, a kernel per operation (and
 # cta_group: ptxas refuses two in one function). ptxemit translates each
@@ -75,21 +75,10 @@ cd "$work" || exit 1
 # each target's lowest PTX ISA version
 sed -n 's/^ *- *{name: *\(sm_[0-9a-z]*\), *sm: *[0-9]*, *ptx: *\([0-9.]*\).*/\1 \2/p' \
   "$srcdir/data/targets.yaml" >targets
-# the descriptor builders and copy are no instructions: their fields and
-# layouts are properties the describe text does not list (tensor/idesc*,
-# *_desc* and the tile-copy cases test them)
-"$ptxemit" --list-ops |
-  awk -v re="${PX_COMBOS_OPS:-.}" '$1 ~ re && $1 !~ /^(tcgen05\.idesc|tcgen05\.desc|wgmma\.desc|copy)$/ { print $1 }' >ops
-test -s ops && test -s targets || { echo "tensorcombos: no operations or targets read"; exit 1; }
-
-# the statements: S and P lines (tensorcombos.awk), counts
-: >gen
-while read -r op; do
-  "$ptxemit" --describe="$op" >describe.txt || exit 1
-  opi=`echo "$op" | tr -c 'A-Za-z0-9_\n' '_'`
-  awk -v op="$op" -v opi="$opi" -v targets=targets -f "$srcdir/testsuite/tensorcombos.awk" \
-    describe.txt describe.txt >>gen || exit 1
-done <ops
+# the statements: S and P lines (`prover combos-gen`, testsuite/prover/combos_gen.c,
+# from the operation tables), counts
+"$prover" combos-gen "${PX_COMBOS_OPS:-.}" >gen || exit 1
+grep '^count ' gen >/dev/null && test -s targets || { echo "tensorcombos: no operations or targets read"; exit 1; }
 grep '^count \|^unbuilt ' gen >counts
 
 # the head of a module the proof writes (its variables and arrays, where

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /* sha256.c: the hex digest of len bytes */
 void pv_sha256(const void *data, size_t len, char hex[65]);
@@ -76,4 +77,7 @@ int pv_veredge(int argc, char **argv);
 int pv_modules(int argc, char **argv); /* modules.c */
 int pv_atomics(int argc, char **argv); /* atomics.c */
 int pv_wgmman(int argc, char **argv);  /* wgmman.c */
+int pv_combos_gen(int argc, char **argv); /* combos_gen.c */
+/* the combination proof's statements (combos_gen.c) of the operations ops matches */
+int cb_generate(FILE *out, const char *ops);
 #endif
