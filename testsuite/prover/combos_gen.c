@@ -1,6 +1,6 @@
 /* The combination proof's generator: one MIR statement per token combination
  * of every variant of every operation, read from the operation tables (the
- * rows `ptxemit --describe` prints), for testsuite/tensorcombos.sh.
+ * rows `ptxemit --describe` prints), for the proof of combos.c.
  *
  * Every slot a variant lists is enumerated: each of its tokens, and empty too
  * where it is optional; a fixed slot takes each token it allows. A slot of
@@ -26,10 +26,12 @@
  * STATEMENTS LISTED RULED" (DESCRIBED: the combinations written for, BIG
  * slots counted once a token; LISTED: the full product of the variants'
  * lists; BUILT: those a statement was written for; RULED: those a rule of the
- * tables refuses on every target, written apart as "R" lines, combos_ruled.c's
+ * tables refuses on every target, written apart as "R" lines, emit_ruled's
  * comment below); "unbuilt OP variant N: WHY" for an operand it cannot write.
- * Numbers are printed as awk prints them (the shell's report reads them). */
-#include "prover.h"
+ * The counts are printed as awk printed them (six significant digits from
+ * 2^31 on: LISTED), so that the sums the report gives stay those the shell
+ * scripts this replaced gave. */
+#include "combos.h"
 
 #include <regex.h>
 #include <stdio.h>
@@ -641,7 +643,7 @@ static bool symbol_address(const char *o)
  * with one slot the rule names holding another token the variant allows that
  * no rule refuses, a slot no operand's type, space, count or coordinates come
  * from first (each rule that refuses the carrier in turn, at most 4).
- * tensorcombos.sh translates the carrier and writes the refused
+ * combos_ruled.c translates the carrier and writes the refused
  * combination's PTX spelling in place of the carrier's (and its properties'
  * spellings on the operands). Prints "R OPI TARGET PTX KERNEL
  * COMBINATION<tab>CARRIER<tab>STATEMENT<tab>CARRIER'S SPELLING<tab>SPELLING

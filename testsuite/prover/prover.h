@@ -77,6 +77,7 @@ int pv_veredge(int argc, char **argv);
 int pv_modules(int argc, char **argv); /* modules.c */
 int pv_atomics(int argc, char **argv); /* atomics.c */
 int pv_wgmman(int argc, char **argv);  /* wgmman.c */
+int pv_combos(int argc, char **argv);     /* combos.c */
 int pv_combos_gen(int argc, char **argv); /* combos_gen.c */
 /* the combination proof's statements (combos_gen.c) of the operations ops matches */
 int cb_generate(FILE *out, const char *ops);
