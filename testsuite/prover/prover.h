@@ -7,7 +7,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
 
 /* sha256.c: the hex digest of len bytes */
 void pv_sha256(const void *data, size_t len, char hex[65]);
@@ -79,6 +78,4 @@ int pv_atomics(int argc, char **argv); /* atomics.c */
 int pv_wgmman(int argc, char **argv);  /* wgmman.c */
 int pv_combos(int argc, char **argv);     /* combos.c */
 int pv_combos_gen(int argc, char **argv); /* combos_gen.c */
-/* the combination proof's statements (combos_gen.c) of the operations ops matches */
-int cb_generate(FILE *out, const char *ops);
 #endif
