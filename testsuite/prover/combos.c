@@ -82,8 +82,14 @@ static void outside(target_run *r, char *what)
 	free(what);
 }
 
-/* the lines a verdict names ("no:3,17"), count in *n */
-static unsigned *verdict_lines(const char *v, size_t *n)
+static int by_line(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* the lines a verdict names ("no:3,17"), sorted, count in *n */
+unsigned *cb_verdict_lines(const char *v, size_t *n)
 {
 	*n = 0;
 	unsigned *l = pv_alloc((strlen(v) + 1) * sizeof *l);
@@ -95,6 +101,8 @@ static unsigned *verdict_lines(const char *v, size_t *n)
 		l[(*n)++] = (unsigned)x;
 		p = *e == ',' ? e + 1 : e;
 	}
+	if (*n)
+		qsort(l, *n, sizeof *l, by_line);
 	return l;
 }
 
@@ -102,7 +110,7 @@ static unsigned *verdict_lines(const char *v, size_t *n)
 static void read_back(target_run *r, const char *name, const char *text, const char *verdict, pv_map *bad)
 {
 	size_t nl;
-	unsigned *lines = verdict_lines(verdict, &nl);
+	unsigned *lines = cb_verdict_lines(verdict, &nl);
 	if (!nl) {
 		outside(r, pv_printf("%s %s ptxas refuses it without naming a line", r->t->name, name));
 		free(lines);
@@ -248,15 +256,10 @@ static void judge_target(proof *pf, target_run *r)
 				px_buf_printf(&r->report, "false reject on %s: %s\n  ptxemit: %s\n", t->name, s->text,
 				              message_at(no, l));
 		}
-		/* a refused line that is no statement's, once */
-		for (size_t k = 0; no && k < no->nno; k++) {
-			unsigned l = no->no[k].line;
-			bool first = true;
-			for (size_t e = 0; e < k && first; e++)
-				first = no->no[e].line != l;
-			if (first && (l > m->nlines || !m->line[l]))
+		/* a refused line that is no statement's */
+		for (unsigned l = 0; no && l <= no->maxline; l++)
+			if (no->at[l] && (l > m->nlines || !m->line[l]))
 				outside(r, pv_printf("%s %s ptxemit: %u %s", t->name, m->key, l, message_at(no, l)));
-		}
 	}
 	pv_map_free(&bad);
 done:
@@ -277,25 +280,10 @@ static void *worker(void *arg)
 /* m's twin, its lowest refusals blanked in it too, must print the same PTX */
 static unsigned twin_check(const cb_module *m, const cb_tr *low, px_buf *report)
 {
-	pv_refusals no = {.v = low->no, .n = low->nno};
-	size_t len, tlen;
+	size_t len, tlen, n, tn;
 	char *plain = NULL, *any = NULL;
-	char *src = NULL, *tsrc = NULL;
-	/* the refused lines blanked: a line of both */
-	px_buf b, tb;
-	px_buf_init(&b), px_buf_init(&tb);
-	const char *p = m->mir, *q = m->twin, *l, *tl;
-	size_t n, tn;
-	for (unsigned ln = 1; cb_next_line(&p, &l, &n) && cb_next_line(&q, &tl, &tn); ln++) {
-		bool gone = false;
-		for (size_t i = 0; i < no.n && !gone; i++)
-			gone = no.v[i].line == ln;
-		if (!gone)
-			px_buf_put(&b, l, n), px_buf_put(&tb, tl, tn);
-		px_buf_putc(&b, '\n'), px_buf_putc(&tb, '\n');
-	}
-	src = px_buf_take(&b, &len);
-	tsrc = px_buf_take(&tb, &tlen);
+	char *src = cb_blank(m->mir, low->no, low->nno, &len), *tsrc = cb_blank(m->twin, low->no, low->nno, &tlen);
+	const char *l, *tl;
 	char *name = pv_printf("m/%s.b.mir", m->key);
 	pv_case c = {.mir = name, .name = name, .src = src, .len = len};
 	pv_case tc = {.mir = name, .name = name, .src = tsrc, .len = tlen};

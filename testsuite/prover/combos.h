@@ -42,6 +42,8 @@ typedef struct cb_tr {
 	char *ptx;
 	pv_refusal *no;
 	size_t nno;
+	bool *at;         /* at[line]: a refusal at it, for lines up to maxline */
+	unsigned maxline;
 } cb_tr;
 /* ptxemit on a module named name for target at ptx, the refused lines blanked
  * until it accepts the rest, at most tries times (0: the refusals of the first
@@ -50,9 +52,14 @@ void cb_translate(const char *name, const char *mir, size_t len, const char *tar
                   cb_tr *out);
 void cb_tr_free(cb_tr *t);
 bool cb_refused_at(const cb_tr *t, unsigned line);
+/* src with the lines refused blanked (they stay, so that no line moves) */
+char *cb_blank(const char *src, const pv_refusal *no, size_t nno, size_t *len);
 
 /* the next line of a text at *p (without its newline) and its length; false at the end */
 bool cb_next_line(const char **p, const char **line, size_t *len);
+
+/* the lines a verdict names ("no:3,17"), sorted, their count in *n (malloc'd) */
+unsigned *cb_verdict_lines(const char *v, size_t *n);
 
 /* the later of two PTX versions "X.Y" */
 const char *cb_later_ptx(const char *a, const char *b);

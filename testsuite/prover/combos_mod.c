@@ -235,41 +235,49 @@ void cb_tr_free(cb_tr *t)
 {
 	for (size_t i = 0; i < t->nno; i++)
 		free(t->no[i].msg);
-	free(t->no), free(t->ptx);
+	free(t->no), free(t->ptx), free(t->at);
 	*t = (cb_tr){0};
 }
 
 bool cb_refused_at(const cb_tr *t, unsigned line)
 {
-	for (size_t i = 0; i < t->nno; i++)
-		if (t->no[i].line == line)
-			return true;
-	return false;
+	return line <= t->maxline && t->at && t->at[line];
+}
+
+/* the lines refused, as a table by line (a module has thousands) */
+static bool *lines_of(const pv_refusal *no, size_t n, unsigned *maxline)
+{
+	*maxline = 0;
+	for (size_t i = 0; i < n; i++)
+		if (no[i].line > *maxline)
+			*maxline = no[i].line;
+	bool *at = calloc(*maxline + 1, sizeof *at);
+	for (size_t i = 0; i < n; i++)
+		at[no[i].line] = true;
+	return at;
 }
 
 static void add_no(cb_tr *t, unsigned line, const char *msg)
 {
-	t->no = realloc(t->no, (t->nno + 1) * sizeof *t->no);
+	if ((t->nno & (t->nno - 1)) == 0)
+		t->no = realloc(t->no, (t->nno ? 2 * t->nno : 1) * sizeof *t->no);
 	t->no[t->nno++] = (pv_refusal){line, pv_strdup(msg ? msg : "")};
 }
 
-/* src with the lines no names blanked (they stay, so that no line moves) */
-static char *blank(const char *src, const pv_refusals *no, size_t *len)
+char *cb_blank(const char *src, const pv_refusal *no, size_t nno, size_t *len)
 {
+	unsigned maxline;
+	bool *at = lines_of(no, nno, &maxline);
 	px_buf b;
 	px_buf_init(&b);
 	const char *p = src, *line;
 	size_t n;
-	unsigned ln = 0;
-	while (cb_next_line(&p, &line, &n)) {
-		bool gone = false;
-		ln++;
-		for (size_t i = 0; i < no->n && !gone; i++)
-			gone = no->v[i].line == ln;
-		if (!gone)
+	for (unsigned ln = 1; cb_next_line(&p, &line, &n); ln++) {
+		if (ln > maxline || !at[ln])
 			px_buf_put(&b, line, n);
 		px_buf_putc(&b, '\n');
 	}
+	free(at);
 	return px_buf_take(&b, len);
 }
 
@@ -300,10 +308,11 @@ void cb_translate(const char *name, const char *mir, size_t len, const char *tar
 			pv_refusals_free(&no);
 			break;
 		}
-		char *b = blank(c.src, &no, &c.len);
+		char *b = cb_blank(c.src, no.v, no.n, &c.len);
 		free(c.src);
 		c.src = b;
 		pv_refusals_free(&no);
 	}
 	free(c.src);
+	out->at = lines_of(out->no, out->nno, &out->maxline);
 }

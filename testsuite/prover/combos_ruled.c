@@ -337,16 +337,8 @@ int cb_ruled(const char *gen, const px_target **targets, size_t ntargets, const 
 				px_buf_printf(&r.report, "tensorcombos: ptxas refuses outside the refused combinations: %s %s ptxas refuses it without naming a line\n",
 				              targets[t]->name, m->key);
 			}
-			size_t nl = 0;
-			unsigned *bad = NULL;
-			if (strncmp(texts[x].verdict, "no:", 3) == 0) {
-				bad = pv_alloc(strlen(texts[x].verdict) * sizeof *bad);
-				for (const char *q = texts[x].verdict + 3; *q;) {
-					char *e;
-					bad[nl++] = (unsigned)strtoul(q, &e, 10);
-					q = *e ? e + 1 : e;
-				}
-			}
+			size_t nl;
+			unsigned *bad = cb_verdict_lines(texts[x].verdict, &nl);
 			bool *no = calloc(ns + 1, sizeof *no);
 			unsigned cur = 0, ln = 0;
 			const char *q = texts[x].ptx, *tl;
@@ -361,7 +353,7 @@ int cb_ruled(const char *gen, const px_target **targets, size_t ntargets, const 
 				}
 				if (tn && tl[0] == '}')
 					cur = 0;
-				if (bad && pv_has(bad, nl, ln)) {
+				if (pv_has(bad, nl, ln)) {
 					if (cur)
 						no[cur - 1] = true;
 					else {
