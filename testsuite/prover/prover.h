@@ -76,4 +76,6 @@ int pv_veredge(int argc, char **argv);
 int pv_modules(int argc, char **argv); /* modules.c */
 int pv_atomics(int argc, char **argv); /* atomics.c */
 int pv_wgmman(int argc, char **argv);  /* wgmman.c */
+int pv_combos(int argc, char **argv);     /* combos.c */
+int pv_combos_gen(int argc, char **argv); /* combos_gen.c */
 #endif
