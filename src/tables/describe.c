@@ -72,6 +72,16 @@ static const char *const space_names[] = {
 	[PX_AS_PARAM] = "param", [PX_AS_TMEM] = "tmem",
 };
 
+const char *px_opnd_kind_name(unsigned kind)
+{
+	return kind < sizeof kind_names / sizeof *kind_names ? kind_names[kind] : NULL;
+}
+
+const char *px_space_name(unsigned space)
+{
+	return space < sizeof space_names / sizeof *space_names ? space_names[space] : NULL;
+}
+
 /* What an integer literal there may be: its allowed set (one per token of a
  * slot, when the set depends on one) and its range. */
 static void put_imms(px_buf *out, const px_op_def *op, const px_opnd_def *d)
@@ -114,8 +124,8 @@ static void put_space(px_buf *out, const px_op_def *op, const px_opnd_def *d)
 		              : only == PX_AS_GLOBAL                      ? " (generic when empty, on global memory only)"
 		                                                          : " (generic when empty)");
 	}
-	else if (d->space < sizeof space_names / sizeof *space_names && space_names[d->space])
-		px_buf_puts(out, space_names[d->space]);
+	else if (px_space_name(d->space))
+		px_buf_puts(out, px_space_name(d->space));
 	else
 		px_buf_puts(out, "?");
 }
@@ -126,7 +136,7 @@ static void put_opnds(px_buf *out, const char *indent, bool operands, const px_o
 	const char *what = operands ? "operand" : "result";
 	for (unsigned i = 0; i < n; i++) {
 		px_buf_printf(out, "%s%s %s: %s", indent, what, d[i].name,
-		              d[i].kind < sizeof kind_names / sizeof *kind_names ? kind_names[d[i].kind] : "?");
+		              px_opnd_kind_name(d[i].kind) ? px_opnd_kind_name(d[i].kind) : "?");
 		if (d[i].type_slot >= 0 && d[i].type_slot < op->nslots)
 			px_buf_printf(out, ", type from .%s%s", op->slots[d[i].type_slot].name,
 			              d[i].derive == PX_DERIVE_WIDE   ? " (doubled)"

@@ -38,6 +38,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tables/describe.h"
 #include "tables/query.h"
 #include "util/buf.h"
 
@@ -105,24 +106,12 @@ static void set_why(gen *g, char *why)
 	g->why = why;
 }
 
-static const char *const kind_names[] = {
-	[PX_OK_VALUE] = "value", [PX_OK_REG] = "register", [PX_OK_IMM] = "immediate",
-	[PX_OK_ADDR] = "address", [PX_OK_LABEL] = "label", [PX_OK_PRED] = "predicate",
-	[PX_OK_SYM] = "symbol",
-};
-/* the spellings describe.c gives the spaces, which the operands name */
-static const char *const space_names[] = {
-	[PX_AS_GENERIC] = "generic", [PX_AS_GLOBAL] = "global", [PX_AS_SHARED] = "shared::cta",
-	[PX_AS_CLUSTER] = "shared::cluster", [PX_AS_CONST] = "const", [PX_AS_LOCAL] = "local",
-	[PX_AS_PARAM] = "param", [PX_AS_TMEM] = "tmem",
-};
-
 static int in_slots(const gen *g, int k) { return k >= 0 && (unsigned)k < g->nslots ? k : -1; }
 
 static void read_opnd(const gen *g, const px_opnd_def *d, bool operand, opnd *o)
 {
 	*o = (opnd){.d = d, .tslot = in_slots(g, d->type_slot), .cslot = -1, .sslot = -1, .crd = -1, .neg = -1};
-	o->kind = d->kind < sizeof kind_names / sizeof *kind_names ? kind_names[d->kind] : "?";
+	o->kind = px_opnd_kind_name(d->kind) ? px_opnd_kind_name(d->kind) : "?";
 	if (o->tslot < 0 && d->type)
 		o->type = px_types[d->type].name;
 	if (d->flags & PX_OPND_GROUP) {
@@ -135,9 +124,7 @@ static void read_opnd(const gen *g, const px_opnd_def *d, bool operand, opnd *o)
 	if (operand && spaced) {
 		o->sslot = in_slots(g, d->space_slot);
 		if (d->space_slot < 0)
-			o->space = d->space < sizeof space_names / sizeof *space_names && space_names[d->space]
-			                   ? space_names[d->space]
-			                   : "?";
+			o->space = px_space_name(d->space) ? px_space_name(d->space) : "?";
 	}
 	if (d->flags & PX_OPND_COORDS) {
 		if (in_slots(g, d->count_slot) >= 0)

@@ -1134,6 +1134,16 @@ static void say(const race *r, uint32_t j)
 		r->said[i] = 1;
 }
 
+/* A conflict found at access j: a rough pass stops there (nothing more to
+ * learn), the real one reports j once. */
+static void found_at(race *r, uint32_t j, uint64_t *budget)
+{
+	if (r->rough)
+		*budget = 0;
+	else
+		say(r, j);
+}
+
 /* The pairs of accesses that may follow one synchronization point, each
  * pair once (at the first point both follow), the later in text order as
  * the one reported; the first conflict of each is reported. Rough: whether
@@ -1164,10 +1174,7 @@ static bool pairs(race *r)
 				if (common(&a->open, &b->open, false) != k || !race_found(r, a, b))
 					continue;
 				any = true;
-				if (r->rough)
-					budget = 0;
-				else
-					say(r, j);
+				found_at(r, j, &budget);
 				break;
 			}
 		}
@@ -1191,10 +1198,7 @@ static bool pairs_across(race *r)
 			if (!a->seen || !a->per_cta || a->chosen || !race_found(r, a, b))
 				continue;
 			any = true;
-			if (r->rough)
-				budget = 0;
-			else
-				say(r, j);
+			found_at(r, j, &budget);
 			break;
 		}
 	}
