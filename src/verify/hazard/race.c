@@ -145,13 +145,17 @@ static bool cares(void *ctx, const px_node *n)
 	return ends_threads(n) || (memories(n) & r->mems);
 }
 
+/* A race check's points: the operations that order the threads' accesses,
+ * and the nodes that may (a call, inline PTX); a block's flags and kinds
+ * say whether it holds one before it is walked. */
+#define SYNC_FLAGS (PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS)
+#define SYNC_KINDS (1u << PX_N_CALL | 1u << PX_N_ASM)
+
 static bool synchronizes(const px_node *n)
 {
-	if (n->kind == PX_N_CALL || n->kind == PX_N_ASM)
+	if (SYNC_KINDS >> n->kind & 1)
 		return true;
-	if (n->kind != PX_N_INST || !n->op)
-		return false;
-	return n->op->flags & (PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS);
+	return n->kind == PX_N_INST && n->op && (n->op->flags & SYNC_FLAGS);
 }
 
 /* A value an address of global memory may be made from: a pointer
@@ -1352,8 +1356,7 @@ void px_check_shared_race(px_frame *fr)
 		const px_node *n = g->first[b];
 		r.first[b] = r.nsync;
 		/* a block with no access and nothing that synchronizes is not walked */
-		bool look = (g->block_flags[b] & (PX_OPF_MEMORY_ACCESS | PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS)) ||
-		            (g->block_kinds[b] & (1u << PX_N_CALL | 1u << PX_N_ASM));
+		bool look = (g->block_flags[b] & (PX_OPF_MEMORY_ACCESS | SYNC_FLAGS)) || (g->block_kinds[b] & SYNC_KINDS);
 		for (uint32_t j = 0; look && j < g->len[b]; j++, n = n->next) {
 			if (synchronizes(n)) {
 				r.nsync++;
