@@ -680,6 +680,28 @@ bool px_box_empty(const px_box *box)
 	return false;
 }
 
+uint64_t px_box_threads(const px_box *b, uint64_t most)
+{
+	uint64_t n = 1;
+	for (unsigned v = 0; v < PX_VV_NTHREAD; v++) {
+		if (b->hi[v] < b->lo[v])
+			return 0;
+		n *= (uint64_t)(b->hi[v] - b->lo[v] + 1);
+		if (n > most)
+			return UINT64_MAX;
+	}
+	return n;
+}
+
+void px_box_thread(const px_box *b, uint64_t k, int64_t *t)
+{
+	for (unsigned v = 0; v < PX_VV_NTHREAD; v++) {
+		int64_t n = b->hi[v] - b->lo[v] + 1;
+		t[v] = b->lo[v] + (int64_t)(k % (uint64_t)n);
+		k /= (uint64_t)n;
+	}
+}
+
 static void make_empty(px_box *box) { box->hi[PX_VV_LANE] = box->lo[PX_VV_LANE] - 1; }
 
 static bool compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, int64_t b)

@@ -119,6 +119,11 @@ px_aff px_aff_subst(px_aff a, uint32_t var, px_aff by);
 bool px_aff_equal(const px_aff *a, const px_aff *b);
 /* Whether box holds no thread. */
 bool px_box_empty(const px_box *box);
+/* The threads box holds: 0 none, UINT64_MAX more than most. */
+uint64_t px_box_threads(const px_box *b, uint64_t most);
+/* Thread k (0 .. px_box_threads - 1) of box b: its thread variables (the
+ * first PX_VV_NTHREAD of t), the lane counted fastest. */
+void px_box_thread(const px_box *b, uint64_t k, int64_t *t);
 /* Narrow box to the threads where predicate pred is truth: true when box says
  * it exactly (or pred is the same in every thread, which narrows nothing);
  * false when pred varies from thread to thread in a way a box cannot hold. */

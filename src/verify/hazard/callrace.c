@@ -67,29 +67,6 @@ static int64_t coef_of(const px_aff *a, uint32_t var)
 	return 0;
 }
 
-/* Thread k of block b (lane, warp, y, z). */
-static void thread_at(const px_box *b, uint64_t k, int64_t *t)
-{
-	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
-	memset(t, 0, PX_VV_NTHREAD * sizeof *t);
-	for (unsigned i = 0; i < 4; i++) {
-		int64_t n = b->hi[vars[i]] - b->lo[vars[i]] + 1;
-		t[vars[i]] = b->lo[vars[i]] + (int64_t)(k % (uint64_t)n);
-		k /= (uint64_t)n;
-	}
-}
-
-static uint64_t threads(const px_box *b)
-{
-	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
-	uint64_t n = 1;
-	for (unsigned i = 0; i < 4; i++) {
-		if (b->hi[vars[i]] < b->lo[vars[i]] || (n *= (uint64_t)(b->hi[vars[i]] - b->lo[vars[i]] + 1)) > THREADS)
-			return 0;
-	}
-	return n;
-}
-
 /* What a pair leaves to the threads: the terms other than the threads'
  * indices, the same in both (the pointer, a block index, an atom every
  * thread holds alike) or a free parameter's (*param, at most one, whose
@@ -124,7 +101,7 @@ static void offsets(const px_box *b, uint64_t n, made *m)
 	if (!m->off)
 		abort();
 	for (uint64_t k = 0; k < n; k++) {
-		thread_at(b, k, t);
+		px_box_thread(b, k, t);
 		m->off[k] = m->form.c;
 		for (unsigned i = 0; i < m->form.nterms; i++)
 			if (m->form.var[i] < PX_VV_NTHREAD)
@@ -156,7 +133,7 @@ static bool solve(int64_t d, int64_t k, int64_t lo, int64_t hi, int64_t plo, int
 static void thread_name(char *buf, size_t size, const px_box *b, uint64_t k)
 {
 	int64_t t[PX_VV_NTHREAD];
-	thread_at(b, k, t);
+	px_box_thread(b, k, t);
 	snprintf(buf, size, "(%lld, %lld, %lld)", (long long)(32 * t[PX_VV_WARP_X] + t[PX_VV_LANE]),
 	         (long long)t[PX_VV_TID_Y], (long long)t[PX_VV_TID_Z]);
 }
@@ -229,7 +206,9 @@ void px_check_call_races(px_verifier *v, px_race_record *const *recs, uint32_t n
 	uint64_t work = 0;
 	for (uint32_t i = 0; i < nrecs; i++) {
 		const px_race_record *r = recs[i];
-		uint64_t n = r ? threads(&r->launch) : 0;
+		uint64_t n = r ? px_box_threads(&r->launch, THREADS) : 0;
+		if (n == UINT64_MAX)
+			n = 0; /* a block past what is walked */
 		for (uint32_t c = 0; n && c < r->ncalls; c++) {
 			const px_call_site *s = &r->calls[c];
 			const px_race_record *callee = NULL;

@@ -974,31 +974,11 @@ static bool concrete_form(const race *r, const access *a, const access *other, u
 	return true;
 }
 
-/* The threads of a box, when it is a block of at most CONC_THREADS. */
-static uint64_t box_threads(const px_box *b)
-{
-	uint64_t n = 1;
-	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
-	for (unsigned i = 0; i < 4; i++) {
-		if (b->hi[vars[i]] < b->lo[vars[i]])
-			return 0;
-		n *= (uint64_t)(b->hi[vars[i]] - b->lo[vars[i]] + 1);
-		if (n > CONC_THREADS)
-			return UINT64_MAX;
-	}
-	return n;
-}
-
-/* Thread k (0 .. box_threads - 1) of box b, into t. */
+/* Thread k of box b, into t, its block variables 0. */
 static void box_thread(const px_box *b, uint64_t k, int64_t *t)
 {
-	static const unsigned vars[] = {PX_VV_LANE, PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
 	memset(t, 0, NVARS * sizeof *t);
-	for (unsigned i = 0; i < 4; i++) {
-		int64_t n = b->hi[vars[i]] - b->lo[vars[i]] + 1;
-		t[vars[i]] = b->lo[vars[i]] + (int64_t)(k % (uint64_t)n);
-		k /= (uint64_t)n;
-	}
+	px_box_thread(b, k, t);
 }
 
 static uint64_t who(const int64_t *t)
@@ -1041,7 +1021,7 @@ static bool concrete_conflict(const race *r, const access *a, const access *b, i
 	    !concrete_form(r, a, b, &ticket, &varies, &ta) || !concrete_form(r, b, a, &ticket, &varies, &tb) ||
 	    !varies || ta != tb)
 		return false;
-	uint64_t na = box_threads(&a->box), nb = box_threads(&b->box);
+	uint64_t na = px_box_threads(&a->box, CONC_THREADS), nb = px_box_threads(&b->box, CONC_THREADS);
 	if (!na || !nb || na == UINT64_MAX || nb == UINT64_MAX)
 		return false;
 	r->conc->limit = CONC_WORK;
