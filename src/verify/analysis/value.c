@@ -946,6 +946,124 @@ bool px_value_free_guard(const px_values *va, uint32_t pred)
 	return false;
 }
 
+/* What writes the kernel's shared memory: per module variable, whether a
+ * statement other than a load addresses it (a store, an atomic, a copy:
+ * taken as writing it); or that one addresses shared memory the analysis
+ * cannot place, calls a function or runs inline PTX (anything may be
+ * written). */
+typedef struct shared_writes {
+	uint8_t *var; /* per module variable, by base - 1 */
+	bool any, dynamic;
+} shared_writes;
+
+static void find_shared_writes(const px_values *va, shared_writes *w)
+{
+	const px_module *m = va->m;
+	w->var = px_arena_calloc(va->arena, m->nglobals + 1, 1);
+	w->any = !va->f->is_kernel;
+	for (const px_node *n = va->f->first; n && !w->any; n = n->next) {
+		if (n->kind == PX_N_CALL || n->kind == PX_N_ASM) {
+			w->any = true;
+			break;
+		}
+		if (n->kind != PX_N_INST || !n->op || n->op == &px_ops[PX_OP_ld])
+			continue;
+		for (uint32_t k = 0; k < n->nops; k++) {
+			if (n->ops[k].kind != PX_O_ADDR)
+				continue;
+			px_aff a = px_value_addr(va, &n->ops[k]);
+			if (!a.known || !a.base)
+				w->any |= slot(n, PX_SN_space) != PX_TOK_global && slot(n, PX_SN_space) != PX_TOK_local;
+			else if (a.base <= m->nglobals) {
+				w->var[a.base - 1] = 1;
+				w->dynamic |= m->globals[a.base - 1].unsized;
+			}
+		}
+	}
+}
+
+/* Whether statement n reads memory that may change while the kernel runs:
+ * global memory (other kernels and the host may write it, and nothing here
+ * says they do not), shared memory some statement of the kernel writes, or
+ * memory the analysis cannot place; not the parameter and constant spaces,
+ * ld.global.nc (whose memory the program promises is read-only) or a shared
+ * variable no statement writes. A call or inline PTX returns what it likes. */
+static bool reads_changing(const px_values *va, const shared_writes *w, const px_node *n)
+{
+	if (n->kind == PX_N_CALL || n->kind == PX_N_ASM)
+		return true;
+	if (n->kind != PX_N_INST || !n->op)
+		return false;
+	unsigned space = slot(n, PX_SN_space);
+	if (space == PX_TOK_param || space == PX_TOK_const || slot(n, PX_SN_nc))
+		return false;
+	for (uint32_t k = 0; k < n->nops; k++) {
+		if (n->ops[k].kind != PX_O_ADDR)
+			continue;
+		if (n->op != &px_ops[PX_OP_ld] || w->any)
+			return true;
+		px_aff a = px_value_addr(va, &n->ops[k]);
+		if (!a.known || !a.base)
+			return true;
+		if (a.base > va->m->nglobals)
+			continue; /* the thread's own local array */
+		const px_global *g = &va->m->globals[a.base - 1];
+		if (g->space != PX_SPACE_SHARED || w->var[a.base - 1] || (g->unsized && w->dynamic))
+			return true;
+	}
+	return false;
+}
+
+typedef struct taint {
+	uint8_t *of;
+	bool yes, changed;
+} taint;
+
+static void taint_read(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	taint *t = ctx;
+	t->yes |= t->of[id];
+}
+
+static void taint_write(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	taint *t = ctx;
+	if (t->yes && !t->of[id]) {
+		t->of[id] = 1;
+		t->changed = true;
+	}
+}
+
+/* A forward closure: a value is made from memory when a statement that
+ * defines it reads memory that may change or reads a value made so. */
+static void find_from_memory(px_values *va)
+{
+	const px_func *f = va->f;
+	shared_writes w = {0};
+	find_shared_writes(va, &w);
+	va->from_memory = px_arena_calloc(va->arena, f->nvalues + 1, 1);
+	taint t = {va->from_memory, false, true};
+	for (unsigned round = 0; t.changed && round < ROUNDS; round++) {
+		t.changed = false;
+		for (const px_node *n = f->first; n; n = n->next) {
+			t.yes = reads_changing(va, &w, n);
+			px_node_reads(n, taint_read, &t);
+			px_node_writes(n, taint_write, &t);
+		}
+	}
+	if (t.changed)
+		memset(va->from_memory, 1, f->nvalues + 1);
+}
+
+bool px_value_from_memory(const px_values *va, uint32_t id)
+{
+	if (!va->from_memory)
+		find_from_memory((px_values *)va);
+	return va->from_memory[id];
+}
+
 bool px_value_grid_const(const px_values *va, uint32_t id)
 {
 	const px_func *f = va->f;

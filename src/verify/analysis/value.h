@@ -79,6 +79,7 @@ typedef struct px_values {
 	uint8_t *ndefs;    /* per value: the statements that define it, up to 2 */
 	const px_node **def; /* per value: the one statement that defines it, or NULL */
 	uint8_t *varies;   /* per value: 1 when threads of a CTA may hold different ones (read through px_aff_uniform) */
+	uint8_t *from_memory; /* per value: made from a load of writable memory (px_value_from_memory), NULL until asked */
 	uint8_t *mult;     /* per value: log2 of the power of two it is known a multiple of (64: it is 0) */
 	uint8_t *sreg;     /* per special register: its PX_VV_* variable, 0xff none, 0xfe not looked up yet */
 	px_box launch;     /* the launch shape: reqntid, else maxntid, else assumed (launch_assumed) */
@@ -143,6 +144,13 @@ int px_value_compare(unsigned cmp, bool is_signed, unsigned width, int64_t a, in
  * either way whatever the others take (a guard no box holds, but which any
  * set of threads may pass). */
 bool px_value_free_guard(const px_values *va, uint32_t pred);
+/* Whether value id may be made from what a load of memory that can change
+ * while the kernel runs read: global memory (the host and other kernels may
+ * write it), or shared memory a statement of the kernel writes; or from what
+ * a call or inline PTX returned. Two threads that load one such word need not
+ * read one value, so the value is not known to be the same in both even where
+ * the address is. */
+bool px_value_from_memory(const px_values *va, uint32_t id);
 /* Whether value id is the same in every thread of the launch, whichever CTA:
  * a kernel's parameter, or what one ld.param reads of one. */
 bool px_value_grid_const(const px_values *va, uint32_t id);

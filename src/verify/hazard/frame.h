@@ -56,5 +56,7 @@ void px_check_shared_race(px_frame *fr);
 void px_check_bounds(px_frame *fr);
 /* misalign.c: an access at an address known not to be aligned as it needs. */
 void px_check_align(px_frame *fr);
+/* call_target.c: a call through a value that may hold no function's start. */
+void px_check_call_targets(px_frame *fr);
 
 #endif

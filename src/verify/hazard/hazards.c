@@ -12,7 +12,7 @@ static void (*const checks[])(px_frame *) = {
 	px_check_async_copies,  px_check_mbarrier_init, px_check_mbarrier_fence,
 	px_check_proxy_fence,   px_check_tmem_wait,  px_check_tmem_alloc,
 	px_check_shared_race,   px_race_record_keep, px_check_bounds,
-	px_check_align,
+	px_check_align,         px_check_call_targets,
 };
 
 void px_check_hazards(px_verifier *v, px_func *f)

@@ -870,13 +870,14 @@ static bool launch_uniform(const race *r, const px_aff *a)
 	return true;
 }
 
-static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
+/* Whether x and y hold the same form, one every thread holds alike. */
+static bool same_form(const race *r, const px_opnd *x, const px_opnd *y)
 {
 	if (x->kind == PX_O_GROUP || y->kind == PX_O_GROUP) {
 		if (x->kind != y->kind || x->nelems != y->nelems)
 			return false;
 		for (uint32_t i = 0; i < x->nelems; i++)
-			if (!same_value(r, &x->elems[i], &y->elems[i]))
+			if (!same_form(r, &x->elems[i], &y->elems[i]))
 				return false;
 		return true;
 	}
@@ -886,17 +887,57 @@ static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
 	return (r->across ? launch_uniform(r, &a) : px_aff_uniform(r->va, &a)) && px_aff_equal(&a, &b);
 }
 
+/* Whether x is made from what a load of memory that may change read: two
+ * threads' loads of one word need not read one value (px_value_from_memory). */
+static bool loaded(const race *r, const px_opnd *x)
+{
+	if (x->kind == PX_O_GROUP) {
+		for (uint32_t i = 0; i < x->nelems; i++)
+			if (loaded(r, &x->elems[i]))
+				return true;
+		return false;
+	}
+	if (x->kind == PX_O_FLOAT || x->kind == PX_O_FBITS)
+		return false;
+	px_aff a = px_value_form(r->va, x);
+	for (unsigned i = 0; i < a.nterms; i++)
+		if (a.var[i] >= PX_VV_VALUE && px_value_from_memory(r->va, a.var[i] - PX_VV_VALUE))
+			return true;
+	return false;
+}
+
+static bool same_value(const race *r, const px_opnd *x, const px_opnd *y)
+{
+	return same_form(r, x, y) && !loaded(r, x);
+}
+
+static bool stores_alike(const access *a, const access *b)
+{
+	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_st] && a->n->nops == 2 && b->n->nops == 2 &&
+	       a->bytes == b->bytes;
+}
+
 /* Two stores of one value every thread holds the same: whichever lands
- * last, the bytes hold it (a benign race, as GPUVerify tolerates it). */
+ * last, the bytes hold it (a benign race, as GPUVerify tolerates it). A value
+ * loaded from memory that may change is not one value in two threads,
+ * however alike their addresses. */
 static bool same_stores(const race *r, const access *a, const access *b)
 {
-	return a->n->op == &px_ops[PX_OP_st] && b->n->op == &px_ops[PX_OP_st] && a->n->nops == 2 &&
-	       b->n->nops == 2 && a->bytes == b->bytes && same_value(r, &a->n->ops[1], &b->n->ops[1]);
+	return stores_alike(a, b) && same_value(r, &a->n->ops[1], &b->n->ops[1]);
 }
 
 static bool benign_writes(const race *r, const access *a, const access *b)
 {
 	return px_aff_equal(&a->form, &b->form) && same_stores(r, a, b);
+}
+
+/* Two stores that would be benign but for the value coming from memory say
+ * so: the text shows one value stored by every thread. */
+static void loaded_note(const race *r, const access *a, const access *b)
+{
+	const px_opnd *v = &b->n->ops[1];
+	if (stores_alike(a, b) && px_aff_equal(&a->form, &b->form) && same_form(r, &a->n->ops[1], v) && loaded(r, v))
+		px_note(r->v->d, v->loc, PX_D_race_loaded_value);
 }
 
 /* Whether every thread that runs b ran a just before, with nothing between
@@ -1103,8 +1144,10 @@ static bool race_found(const race *r, const access *a, const access *b)
 	if (param && !r->rough && same_stores(r, a, b) && (offset_of(r, a, t[0], param, pval, &off_a),
 	                                                   offset_of(r, b, t[1], param, pval, &off_b), off_a == off_b))
 		return false;
-	if (!r->rough)
+	if (!r->rough) {
 		report(r, a, b, t, param, pval);
+		loaded_note(r, a, b);
+	}
 	if (!r->rough && ticket)
 		ticket_note(r, ticket, t);
 	return true;
