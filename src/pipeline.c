@@ -125,6 +125,7 @@ static void workers_init(px_pipeline *p, px_module *m)
 		px_worker *w = &p->workers[i];
 		w->p = p;
 		px_verifier_init(&w->v, m, NULL, opt->target, opt->ptx);
+		memcpy(w->v.grid, opt->assume_grid, sizeof w->v.grid);
 		px_isel_init(&w->s, m, NULL);
 		px_arena_init(&w->keep);
 		/* an arena is one thread's: one worker keeps in the module's */
@@ -354,6 +355,7 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_module m;
 	px_module_init(&m, filename, src, len, &p.diags);
 	px_verifier_init(&p.v, &m, &p.diags, opt->target, opt->ptx);
+	memcpy(p.v.grid, opt->assume_grid, sizeof p.v.grid);
 	char limit_by[64];
 	p.v.ptx_max = ptx_limit(&p.diags, opt, limit_by, sizeof limit_by);
 	p.v.ptx_max_by = limit_by;

@@ -115,6 +115,11 @@ typedef struct px_options {
 	uint64_t warn_off;         /* -Wno-NAME */
 	uint64_t warn_error;       /* -Werror=NAME */
 	uint64_t warn_not_error;   /* -Wno-error=NAME: a warning even under -Werror */
+	/* --assume-grid: the CTAs along x, y and z every kernel is launched with, which
+	 * the hazard checks assume (two CTAs race only where there are two);
+	 * 0: not given (as many as the kernel's %nctaid allows). Nothing is
+	 * printed of it: PTX has no directive for the grid. */
+	unsigned assume_grid[3];
 } px_options;
 
 void px_options_default(px_options *o);

@@ -76,6 +76,22 @@ try:
     print("no exception")
 except ValueError as e:
     print("ValueError:", e)
+# assume_grid: the race between CTAs is there for a grid of two, not of one
+shift = ("target sm_80\nkernel @shift(%a: ptr global) reqntid(128) {\n"
+         "  %i:u32 = mad.lo %ctaid.x, %ntid.x, %tid.x\n  %n:u32 = add %i, 1\n"
+         "  %no:b64 = mul.wide %n, 4\n  %src:u64 = add %a, %no\n  %v:f32 = ld.global [%src]\n"
+         "  bar.sync 0\n  %io:b64 = mul.wide %i, 4\n  %dst:u64 = add %a, %io\n"
+         "  st.global [%dst], %v\n  ret\n}\n")
+for grid in (None, 2, (1, 1)):
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ptxemit.translate(shift, assume_grid=grid, warning_options=["-Wglobal-race"])
+    print("assume_grid", grid, [w.message.diagnostic["option"] for w in caught])
+try:
+    ptxemit.translate(shift, assume_grid=(1, 0))
+    print("no exception")
+except ValueError as e:
+    print("ValueError:", e)
 
 # every option of the library, and what a successful translation said
 loc = open(sys.argv[3], encoding="utf-8").read() if len(sys.argv) > 3 else None

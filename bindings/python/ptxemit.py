@@ -68,6 +68,7 @@ class _Options(ctypes.Structure):
         ("warn_off", ctypes.c_uint64),
         ("warn_error", ctypes.c_uint64),
         ("warn_not_error", ctypes.c_uint64),
+        ("assume_grid", ctypes.c_uint * 3),
     ]
 
 
@@ -197,7 +198,7 @@ def _bytes(s):
 def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=False, jobs=None,
               max_errors=None, verify_only=False, driver=None, max_ptx=None, cubin=False,
               resource_usage=False, in_process=False, ptxas=None, cuda_home=None, opt_level=None, ptxas_options=None,
-              cache_dir=None, cache_max=None, filename="<string>", warning_options=()):
+              cache_dir=None, cache_max=None, assume_grid=None, filename="<string>", warning_options=()):
     """Translate the MIR module ``text`` (str or bytes).
 
     Returns the PTX (a Ptx, which is a str), or with ``cubin=True`` the
@@ -207,7 +208,9 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
     ``lineinfo``, ``debug``, ``remarks``, ``jobs``, ``max_errors``,
     ``verify_only``, ``driver`` (535), ``max_ptx`` ("8.2"), ``cubin``,
     ``resource_usage``, ``in_process`` (libnvJitLink where it opens), ``ptxas`` (a path), ``cuda_home``, ``opt_level``
-    (0 to 3), ``ptxas_options``, ``cache_dir`` and ``cache_max`` (bytes);
+    (0 to 3), ``ptxas_options``, ``cache_dir``, ``cache_max`` (bytes) and
+    ``assume_grid`` (the CTAs along x, y and z every kernel is launched
+    with, for the race checks: an int or up to three);
     ``warning_options`` are -W options ("-Wno-NAME", "-Werror", "-w", ...).
     Issues a PtxemitWarning for each warning of a module that translates.
     Raises ValueError for a -W option that names no warning.
@@ -257,6 +260,12 @@ def translate(text, target=None, ptx=None, lineinfo=False, debug=False, remarks=
         opt.cache_dir = string(os.fspath(cache_dir))
     if cache_max is not None:
         opt.cache_max = int(cache_max)
+    if assume_grid is not None:
+        dims = [assume_grid] if isinstance(assume_grid, int) else list(assume_grid)
+        if not 1 <= len(dims) <= 3 or any(int(d) < 1 for d in dims):
+            raise ValueError("assume_grid takes one to three counts of CTAs, each at least 1")
+        for i in range(3):
+            opt.assume_grid[i] = int(dims[i]) if i < len(dims) else 1
     for flag in warning_options:
         if lib.px_options_warning(ctypes.byref(opt), flag.encode("utf-8")) != 0:
             raise ValueError("unknown warning option '%s'" % flag)

@@ -34,7 +34,7 @@ enum { JOBS_MIN_INPUT = 512 << 10 };
 enum { OPT_TARGET = 256, OPT_PTX, OPT_EMIT, OPT_VERIFY_ONLY, OPT_REMARKS, OPT_MAX_ERRORS, OPT_HELP, OPT_VERSION,
        OPT_DIAG_FORMAT, OPT_LINEINFO, OPT_LIST_OPS, OPT_DESCRIBE, OPT_CUBIN, OPT_PTXAS, OPT_CUDA_HOME,
        OPT_PTXAS_OPTIONS, OPT_RESOURCE_USAGE, OPT_CACHE_DIR, OPT_CACHE_MAX, OPT_DRIVER, OPT_MAX_PTX,
-       OPT_LIST_TARGETS, OPT_NVJITLINK };
+       OPT_LIST_TARGETS, OPT_NVJITLINK, OPT_ASSUME_GRID };
 
 static const struct option long_options[] = {
 	{"output", required_argument, NULL, 'o'},
@@ -45,6 +45,7 @@ static const struct option long_options[] = {
 	{"verify-only", no_argument, NULL, OPT_VERIFY_ONLY},
 	{"remarks", no_argument, NULL, OPT_REMARKS},
 	{"max-errors", required_argument, NULL, OPT_MAX_ERRORS},
+	{"assume-grid", required_argument, NULL, OPT_ASSUME_GRID},
 	{"jobs", required_argument, NULL, 'j'},
 	{"diagnostics-format", required_argument, NULL, OPT_DIAG_FORMAT},
 	{"lineinfo", no_argument, NULL, OPT_LINEINFO},
@@ -81,6 +82,9 @@ static const char usage_text[] =
 	"  -g                  --lineinfo, and mark the target for debugging (, debug)\n"
 	"      --remarks       report instruction selection remarks\n"
 	"      --max-errors=N  stop after N errors (default 20; 0: no limit)\n"
+	"      --assume-grid=X[,Y[,Z]]\n"
+	"                      assume every kernel is launched as X by Y by Z CTAs\n"
+	"                      (the race checks; nothing is printed)\n"
 	"  -WNAME              report warning NAME (most are on by default)\n"
 	"  -Wno-NAME           do not report warning NAME\n"
 	"  -Werror[=NAME]      make every warning (or warning NAME) an error\n"
@@ -167,6 +171,31 @@ static int parse_count(const char *s, unsigned *out)
 		return -1;
 	*out = (unsigned)v;
 	return 0;
+}
+
+/* "X", "X,Y" or "X,Y,Z": CTAs along each dimension, each from 1 to what
+ * %nctaid may be (2^31 - 1 along x, 65535 along y and z); the rest 1. */
+static int parse_grid(const char *s, unsigned grid[3])
+{
+	static const unsigned long most[3] = {2147483647ul, 65535ul, 65535ul};
+	for (unsigned i = 0; i < 3; i++) {
+		size_t digits = strspn(s, "0123456789");
+		if (!digits || digits > 10)
+			return -1;
+		unsigned long v = strtoul(s, NULL, 10);
+		if (v < 1 || v > most[i])
+			return -1;
+		grid[i] = (unsigned)v;
+		s += digits;
+		if (!*s) {
+			for (unsigned j = i + 1; j < 3; j++)
+				grid[j] = 1;
+			return 0;
+		}
+		if (*s++ != ',')
+			return -1;
+	}
+	return -1;
 }
 
 /* "N", "NK", "NM" or "NG" (powers of 1024), at least 1 byte. */
@@ -530,6 +559,12 @@ static int parse_args(int argc, char **argv, px_options *o, const char **input, 
 			/* already applied by diagnostics_format(); only checked here */
 			if (strcmp(optarg, "text") != 0 && strcmp(optarg, "json") != 0) {
 				fail(PX_D_drv_bad_diag_format, optarg);
+				return EXIT_USAGE;
+			}
+			break;
+		case OPT_ASSUME_GRID:
+			if (parse_grid(optarg, o->assume_grid) != 0) {
+				fail(PX_D_drv_bad_grid, optarg);
 				return EXIT_USAGE;
 			}
 			break;

@@ -42,7 +42,7 @@ static uint32_t base_align(px_isel *s, const px_opnd *addr)
 	if (!b || (b->kind != PX_O_SYM && (b->kind != PX_O_VALUE || b->elem >= 0)))
 		return 1;
 	if (!s->va_ready) {
-		px_values_init(&s->va, s->m, s->f, s->a);
+		px_values_init(&s->va, s->m, s->f, NULL, s->a);
 		s->va_ready = true;
 	}
 	px_aff a = px_value_form(&s->va, b);

@@ -422,7 +422,7 @@ void px_check_desc_starts(px_verifier *v, px_func *f)
 	v->desc_seen = false;
 	px_arena_mark mark = px_arena_mark_now(&v->scratch);
 	px_values va;
-	px_values_init(&va, v->m, f, &v->scratch);
+	px_values_init(&va, v->m, f, v->grid, &v->scratch);
 	for (const px_node *n = f->first; n; n = n->next) {
 		px_desc_value dv;
 		if (n->kind == PX_N_INST && n->op && n->var && n->op->family == PX_FAM_desc && px_desc_read(n, NULL, &dv))

@@ -53,6 +53,7 @@ typedef struct px_verifier {
 	uint16_t ptx_max;
 	const char *ptx_max_by;
 	const char *opt_target, *opt_ptx; /* from the command line */
+	unsigned grid[3];        /* --assume-grid (px_options), 0: not given */
 	px_pending_call *pending, **pending_tail; /* in text order */
 	px_pending_call **fn_pending; /* where the function being verified adds its own */
 	uint32_t widest_call; /* the most arguments a call of the module passes (names.c) */

@@ -204,7 +204,8 @@ px_aff px_value_form(const px_values *va, const px_opnd *o)
 			return unknown();
 		if (v == PX_VV_WARP_X) /* %tid.x */
 			return combine(variable(PX_VV_LANE), variable(PX_VV_WARP_X), 32);
-		if (v >= PX_VV_NTID_X && v <= PX_VV_NTID_Z && va->launch.lo[v] == va->launch.hi[v])
+		/* a block size, grid size or CTA index the launch fixes */
+		if (v >= PX_VV_NTHREAD && va->launch.lo[v] == va->launch.hi[v])
 			return constant(va->launch.lo[v]);
 		return variable(v);
 	}
@@ -315,7 +316,7 @@ static uint8_t sreg_var(const px_values *va, uint32_t s)
 
 /* The launch shape's box: reqntid, else maxntid (at most so many), else
  * assumed: up to 1024 threads along x, y and z with no better bound. */
-static void launch_box(px_values *va)
+static void launch_box(px_values *va, const unsigned *grid)
 {
 	const px_func *f = va->f;
 	const px_dirval *d = f->dirs[PX_DIR_reqntid].present ? &f->dirs[PX_DIR_reqntid] : &f->dirs[PX_DIR_maxntid];
@@ -337,6 +338,10 @@ static void launch_box(px_values *va)
 		b->lo[PX_VV_NTID_X + i] = va->launch_assumed ? 1 : n[i];
 		b->hi[PX_VV_NTID_X + i] = n[i];
 		b->lo[PX_VV_NCTAID_X + i] = 1;
+		if (grid && grid[i]) {
+			b->lo[PX_VV_NCTAID_X + i] = b->hi[PX_VV_NCTAID_X + i] = grid[i];
+			b->hi[PX_VV_CTAID_X + i] = grid[i] - 1;
+		}
 	}
 	/* %laneid is %tid.x mod 32 when warps are runs of 32 along x */
 	va->lane_x = va->launch_assumed || (f->dirs[PX_DIR_reqntid].present && n[0] % 32 == 0) ||
@@ -544,7 +549,7 @@ static void find_multiples(px_values *va)
 		memset(va->mult, 0, f->nvalues + 1);
 }
 
-void px_values_init(px_values *va, const px_module *m, const px_func *f, px_arena *a)
+void px_values_init(px_values *va, const px_module *m, const px_func *f, const unsigned *grid, px_arena *a)
 {
 	memset(va, 0, sizeof *va);
 	va->m = m;
@@ -560,7 +565,7 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f, px_aren
 	va->def = px_arena_calloc(a, nv, sizeof *va->def);
 	va->sreg = px_arena_calloc(a, px_nsregs, 1);
 	memset(va->sreg, UNMAPPED, px_nsregs);
-	launch_box(va);
+	launch_box(va, grid);
 	for (const px_node *n = f->first; n; n = n->next) {
 		if (n->kind != PX_N_INST && n->kind != PX_N_CALL && n->kind != PX_N_ASM)
 			continue;
@@ -1120,11 +1125,11 @@ static unsigned grid_dims_of(const px_values *va, const px_opnd *o)
 	switch (o->kind) {
 	case PX_O_SREG: {
 		uint8_t v = sreg_var(va, o->id);
-		if (v >= PX_VV_CTAID_X && v <= PX_VV_CTAID_Z)
-			return 1u << (v - PX_VV_CTAID_X);
-		if (v >= PX_VV_NCTAID_X && v <= PX_VV_NCTAID_Z)
-			return 1u << (v - PX_VV_NCTAID_X);
-		return 0;
+		unsigned dim = v >= PX_VV_CTAID_X && v <= PX_VV_CTAID_Z     ? v - PX_VV_CTAID_X
+		               : v >= PX_VV_NCTAID_X && v <= PX_VV_NCTAID_Z ? v - PX_VV_NCTAID_X
+		                                                            : 3;
+		/* a dimension --assume-grid gives one CTA is no dimension CTAs differ along */
+		return dim < 3 && va->launch.hi[PX_VV_CTAID_X + dim] ? 1u << dim : 0;
 	}
 	case PX_O_ADDR:
 		return grid_dims_of(va, o->base) | (px_addr_idx(o) ? grid_dims_of(va, px_addr_idx(o)) : 0);

@@ -90,8 +90,10 @@ typedef struct px_values {
 	bool mult_settled; /* mult is computed (what a multiple asks; varies can wait) */
 } px_values;
 
-/* Its tables are in a (nothing to free: they go with the arena). */
-void px_values_init(px_values *va, const px_module *m, const px_func *f, px_arena *a);
+/* Its tables are in a (nothing to free: they go with the arena). grid: the
+ * CTAs along x, y and z the kernel is launched with (--assume-grid; 0 or NULL: not
+ * known). */
+void px_values_init(px_values *va, const px_module *m, const px_func *f, const unsigned *grid, px_arena *a);
 
 /* The form of an operand: a value, an integer literal, a special register, a
  * variable's address (@name, a module variable). */

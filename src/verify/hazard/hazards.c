@@ -20,7 +20,7 @@ void px_check_hazards(px_verifier *v, px_func *f)
 	px_frame fr = {.v = v, .f = f, .a = &v->scratch};
 	px_cfg_build(&fr.g, f, fr.a);
 	/* each value's form is made at the first question that needs it */
-	px_values_init(&fr.va, v->m, f, fr.a);
+	px_values_init(&fr.va, v->m, f, v->grid, fr.a);
 	px_arena_mark base = px_arena_mark_now(fr.a);
 	for (size_t i = 0; i < sizeof checks / sizeof checks[0]; i++) {
 		checks[i](&fr);

@@ -53,6 +53,9 @@
  * be that are followed. */
 enum { WALK = 1 << 18, OPEN = 8, AIDS = 512, PAIRS = 1 << 22, NVARS = PX_VV_CTAID_Z + 1, ALTS = 4 };
 
+/* What a walk over the threads says of a pair (concrete_conflict). */
+enum { CONC_NONE, CONC_FOUND, CONC_UNKNOWN };
+
 /* The memories an access may be of. */
 enum { IN_SHARED = 1, IN_GLOBAL = 2 };
 
@@ -849,10 +852,143 @@ static void report_global(const race *r, const access *a, const access *b, int64
 	px_note(d, r->grid_read->loc, PX_D_global_race_grid_why, (int)r->f->name.n, r->f->name.s);
 }
 
+static int concrete_conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *tk,
+                             bool apart);
+
+/* The values a warp-splitting walk tries at most (see warp_only). */
+enum { WARP_SPLITS = 256 };
+
+/* Whether two threads of different warps can make a and b meet: for each
+ * variable that tells warps apart, a's threads held at one value of it and
+ * b's at the others, below and above. */
+static bool meet_across_warps(const race *r, const access *a, const access *b)
+{
+	static const unsigned apart[] = {PX_VV_WARP_X, PX_VV_TID_Y, PX_VV_TID_Z};
+	int64_t t[2][NVARS], pval;
+	unsigned tried = 0;
+	for (unsigned i = 0; i < sizeof apart / sizeof apart[0]; i++) {
+		unsigned v = apart[i];
+		for (int64_t w = a->box.lo[v]; w <= a->box.hi[v]; w++) {
+			access a1 = *a, b1 = *b;
+			a1.box.lo[v] = a1.box.hi[v] = w;
+			for (unsigned side = 0; side < 2; side++) {
+				b1.box = b->box;
+				if (side ? (b1.box.lo[v] = w + 1) > b1.box.hi[v] : (b1.box.hi[v] = w - 1) < b1.box.lo[v])
+					continue;
+				uint32_t param = 0;
+				if (++tried > WARP_SPLITS || conflict(r, &a1, &b1, t, &param, &pval))
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* The block statement n is in. */
+static uint32_t block_of(const px_cfg *g, const px_node *n)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		for (const px_node *m = g->first[b]; m; m = m->next) {
+			if (m == n)
+				return b;
+			if (m == g->last[b])
+				break;
+		}
+	return UINT32_MAX;
+}
+
+/* Whether block to follows block from on a path whose edges all go forward
+ * (in reverse postorder: no loop's way back). */
+static bool forward_reaches(const race *r, uint32_t from, uint32_t to)
+{
+	const px_cfg *g = r->g;
+	px_arena_mark mark = px_arena_mark_now(r->a);
+	uint32_t *pos = px_arena_calloc(r->a, g->nblocks, sizeof *pos), *stack = px_arena_calloc(r->a, g->nblocks, sizeof *stack);
+	uint8_t *seen = px_arena_calloc(r->a, g->nblocks, 1);
+	for (uint32_t i = 0; i < g->nrpo; i++)
+		pos[g->rpo[i]] = i + 1;
+	uint32_t top = 0;
+	bool found = false;
+	stack[top++] = from;
+	seen[from] = 1;
+	while (top && !found) {
+		uint32_t b = stack[--top];
+		for (uint32_t i = g->succ_at[b]; i < g->succ_at[b + 1]; i++) {
+			uint32_t s = g->succ[i];
+			if (pos[s] > pos[b] && !seen[s]++) {
+				found |= s == to;
+				stack[top++] = s;
+			}
+		}
+	}
+	px_arena_release(r->a, mark);
+	return found;
+}
+
+/* Whether a warp in lock step runs a and b one after the other: in one
+ * block, or one after the other on a path with no way back. Two arms of a
+ * branch the warp's threads take apart are run in no order known. */
+static bool in_step(const race *r, const access *a, const access *b)
+{
+	uint32_t x = block_of(r->g, a->n), y = block_of(r->g, b->n);
+	return x != UINT32_MAX && y != UINT32_MAX && (x == y || forward_reaches(r, x, y) || forward_reaches(r, y, x));
+}
+
+/* Whether a and b are two statements every two threads of which that meet
+ * are of one warp: the block is one warp, or warps are runs of 32 along x
+ * (verify/analysis/value.h) and no two threads of different warps meet. Such
+ * a race is ordered by bar.warp.sync, not only a CTA barrier, and code that
+ * takes a warp to run in lock step (as GPUVerify's --warp-sync=32 does) has
+ * the earlier statement run in every thread of the warp before the later:
+ * its own warning, so that a user can choose. One statement's threads race
+ * even in lock step, and so do two arms of a branch (in_step). */
+static bool warp_only(const race *r, const access *a, const access *b)
+{
+	const px_values *va = r->va;
+	if (a->n == b->n || r->across || va->launch_assumed || !in_step(r, a, b))
+		return false;
+	const px_box *l = &va->launch;
+	int64_t threads = (l->hi[PX_VV_WARP_X] * 32 + l->hi[PX_VV_LANE] + 1) * (l->hi[PX_VV_TID_Y] + 1) *
+	                  (l->hi[PX_VV_TID_Z] + 1);
+	if (threads <= 32)
+		return true;
+	if (!va->lane_x)
+		return false;
+	/* the race the affine forms find, split by warps; else the one the
+	 * walk over the threads found, walked again for two warps */
+	int64_t t[2][NVARS], pval;
+	uint32_t param = 0, ticket;
+	if (conflict(r, a, b, t, &param, &pval))
+		return !param && !meet_across_warps(r, a, b);
+	return concrete_conflict(r, a, b, t, &ticket, true) == CONC_NONE;
+}
+
+static void report_warp(const race *r, const access *a, const access *b, int64_t t[2][NVARS])
+{
+	px_diags *d = r->v->d;
+	char obj[160], ta[64], tb[64], op[64], op_a[64];
+	object_name(r, b, obj, sizeof obj);
+	thread_name(ta, sizeof ta, t[0]);
+	thread_name(tb, sizeof tb, t[1]);
+	px_node_name(b->n, op, sizeof op);
+	px_node_name(a->n, op_a, sizeof op_a);
+	unsigned line_a = px_module_line(r->v->m, a->addr->loc), line_b = px_module_line(r->v->m, b->addr->loc);
+	int64_t off_a, off_b;
+	if (offset_of(r, a, t[0], 0, 0, &off_a) & offset_of(r, b, t[1], 0, 0, &off_b))
+		px_warn(d, b->addr->loc, PX_D_warp_race, op, verb(b), obj, op_a, line_a, verb(a), tb, ta,
+		        (long long)(off_a > off_b ? off_a : off_b));
+	else
+		px_warn(d, b->addr->loc, PX_D_warp_race_same, op, verb(b), obj, op_a, line_a, verb(a), tb, ta);
+	px_note(d, a->addr->loc, PX_D_global_race_first, op_a, verb(a), obj);
+	since_note(r, a, b, line_a, line_b);
+}
+
 static void report(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t param,
                    int64_t pval)
 {
-	if (b->mem == IN_SHARED)
+	if (!param && warp_only(r, a, b))
+		report_warp(r, a, b, t);
+	else if (b->mem == IN_SHARED)
 		report_shared(r, a, b, t);
 	else
 		report_global(r, a, b, t, param, pval);
@@ -1052,19 +1188,27 @@ static int by_off(const void *x, const void *y)
 	return (p->off > q->off) - (p->off < q->off);
 }
 
-/* Two different threads that run a and b and touch a common byte, found by
- * walking them (t as conflict() leaves it); false when none, or not known. */
-static bool concrete_conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *tk)
+/* Whether threads t and u are of different warps (warps runs of 32 along x). */
+static bool other_warp(uint64_t t, uint64_t u)
+{
+	return (t & 0xfffff) / 32 != (u & 0xfffff) / 32 || t >> 20 != u >> 20;
+}
+
+/* Two different threads (of different warps where apart) that run a and b
+ * and touch a common byte, found by walking them (t as conflict() leaves
+ * it): CONC_FOUND, CONC_NONE, or CONC_UNKNOWN where the walk cannot say. */
+static int concrete_conflict(const race *r, const access *a, const access *b, int64_t t[2][NVARS], uint32_t *tk,
+                             bool apart)
 {
 	uint32_t ticket = 0;
 	bool varies = false, ta, tb;
 	if (r->across || r->rough || !r->conc || r->conc->work > CONC_WORK ||
 	    !concrete_form(r, a, b, &ticket, &varies, &ta) || !concrete_form(r, b, a, &ticket, &varies, &tb) ||
 	    !varies || ta != tb)
-		return false;
+		return CONC_UNKNOWN;
 	uint64_t na = px_box_threads(&a->box, CONC_THREADS), nb = px_box_threads(&b->box, CONC_THREADS);
 	if (!na || !nb || na == UINT64_MAX || nb == UINT64_MAX)
-		return false;
+		return CONC_UNKNOWN;
 	r->conc->limit = CONC_WORK;
 	px_arena_mark mark = px_arena_mark_now(r->a);
 	point *p = px_arena_calloc(r->a, na, sizeof *p);
@@ -1096,7 +1240,7 @@ static bool concrete_conflict(const race *r, const access *a, const access *b, i
 				hi = mid;
 		}
 		for (uint64_t i = lo; i < np && p[i].off < off + (int64_t)b->bytes; i++)
-			if (p[i].who != who(u) && (!ticket || zero || p[i].zero)) {
+			if (p[i].who != who(u) && (!apart || other_warp(p[i].who, who(u))) && (!ticket || zero || p[i].zero)) {
 				memcpy(t[1], u, sizeof u);
 				box_thread(&a->box, 0, t[0]);
 				t[0][PX_VV_LANE] = (int64_t)(p[i].who & 0xfffff) % 32;
@@ -1109,7 +1253,7 @@ static bool concrete_conflict(const race *r, const access *a, const access *b, i
 	}
 	px_arena_release(r->a, mark);
 	*tk = ticket;
-	return found && known;
+	return !known ? CONC_UNKNOWN : found ? CONC_FOUND : CONC_NONE;
 }
 
 /* Why a ticket is the same in both threads: the one that adds 0. */
@@ -1135,7 +1279,7 @@ static bool race_found(const race *r, const access *a, const access *b)
 	int64_t pval = 0;
 	if (!(conflict(r, a, b, t, &param, &pval) && runs(r, a, t[0]) && runs(r, b, t[1]))) {
 		param = 0;
-		if (!concrete_conflict(r, a, b, t, &ticket))
+		if (concrete_conflict(r, a, b, t, &ticket, false) != CONC_FOUND)
 			return false;
 	}
 	int64_t off_a, off_b;
