@@ -7,6 +7,7 @@
  *   prover wgmman                     the N ptxemit accepts in wgmma (no ptxas)
  *   prover combos PTXAS CACHE JOBS                           the combination proof
  *   prover combos-gen [OPS]           the combination proof's statements (no ptxas)
+ *   prover same OLD NEW JOBS FILE...  two builds of ptxemit print the same (no ptxas)
  *   prover judge PTXAS CACHE JOBS [whole] < "FILE ARCH" lines: "FILE VERDICT" lines
  *   prover cache-verdicts CACHE      the verdicts a cache gives, "KEY VERDICT"
  *   prover cache-append CACHE FILE   FILE's lines appended under the cache's lock
@@ -99,12 +100,13 @@ int main(int argc, char **argv)
 	            {"wgmman", pv_wgmman},
 	            {"combos", pv_combos},
 	            {"combos-gen", pv_combos_gen},
+	            {"same", pv_same},
 	            {"judge", judge},
 	            {"cache-verdicts", cache_verdicts},
 	            {"cache-append", cache_append}};
 	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof *cmds; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "usage: prover sweep|veredge|modules|atomics|wgmman|combos|combos-gen|judge|cache-verdicts|cache-append ...\n");
+	fprintf(stderr, "usage: prover sweep|veredge|modules|atomics|wgmman|combos|combos-gen|same|judge|cache-verdicts|cache-append ...\n");
 	return 2;
 }

@@ -78,4 +78,5 @@ int pv_atomics(int argc, char **argv); /* atomics.c */
 int pv_wgmman(int argc, char **argv);  /* wgmman.c */
 int pv_combos(int argc, char **argv);     /* combos.c */
 int pv_combos_gen(int argc, char **argv); /* combos_gen.c */
+int pv_same(int argc, char **argv);       /* same.c */
 #endif
