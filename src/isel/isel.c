@@ -133,14 +133,6 @@ px_minst *px_build_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, c
 	return mi;
 }
 
-px_mop px_mop_of(uint8_t kind)
-{
-	px_mop m;
-	memset(&m, 0, sizeof m);
-	m.kind = kind;
-	return m;
-}
-
 px_mop px_imm_mop(int type, int64_t v)
 {
 	px_mop m = px_mop_of(PX_M_IMM);

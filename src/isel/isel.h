@@ -99,7 +99,9 @@ px_minst *px_build_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, c
                         const px_mop *ops, uint32_t nops, px_loc loc);
 /* The operands such an instruction takes: an empty one of a kind, an integer
  * immediate printed as type, a symbol, a fresh register of type. */
-px_mop px_mop_of(uint8_t kind);
+/* Inline: every operand of every instruction is made from one, and a call
+ * that zeroes the 80-byte record in place cost 3% of a translation. */
+static inline px_mop px_mop_of(uint8_t kind) { return (px_mop){.kind = kind}; }
 px_mop px_imm_mop(int type, int64_t v);
 px_mop px_sym_mop(px_str name);
 px_mop px_fresh_reg(px_isel *s, int type);

@@ -562,6 +562,7 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f, const u
 	va->ndefs = px_arena_calloc(a, nv, 1);
 	va->varies = px_arena_calloc(a, nv, 1);
 	va->mult = px_arena_calloc(a, nv, 1);
+	va->from_memory = px_arena_calloc(a, nv, 1);
 	va->def = px_arena_calloc(a, nv, sizeof *va->def);
 	va->sreg = px_arena_calloc(a, px_nsregs, 1);
 	memset(va->sreg, UNMAPPED, px_nsregs);
@@ -1046,9 +1047,9 @@ static void taint_write(void *ctx, uint32_t id, px_loc loc)
 static void find_from_memory(px_values *va)
 {
 	const px_func *f = va->f;
+	px_arena_mark mark = px_arena_mark_now(va->arena);
 	shared_writes w = {0};
 	find_shared_writes(va, &w);
-	va->from_memory = px_arena_calloc(va->arena, f->nvalues + 1, 1);
 	taint t = {va->from_memory, false, true};
 	for (unsigned round = 0; t.changed && round < ROUNDS; round++) {
 		t.changed = false;
@@ -1060,11 +1061,13 @@ static void find_from_memory(px_values *va)
 	}
 	if (t.changed)
 		memset(va->from_memory, 1, f->nvalues + 1);
+	px_arena_release(va->arena, mark);
+	va->from_memory_made = true;
 }
 
 bool px_value_from_memory(const px_values *va, uint32_t id)
 {
-	if (!va->from_memory)
+	if (!va->from_memory_made)
 		find_from_memory((px_values *)va);
 	return va->from_memory[id];
 }

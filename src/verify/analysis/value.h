@@ -79,7 +79,7 @@ typedef struct px_values {
 	uint8_t *ndefs;    /* per value: the statements that define it, up to 2 */
 	const px_node **def; /* per value: the one statement that defines it, or NULL */
 	uint8_t *varies;   /* per value: 1 when threads of a CTA may hold different ones (read through px_aff_uniform) */
-	uint8_t *from_memory; /* per value: made from a load of writable memory (px_value_from_memory), NULL until asked */
+	uint8_t *from_memory; /* per value: made from a load of memory that may change (px_value_from_memory) */
 	uint8_t *mult;     /* per value: log2 of the power of two it is known a multiple of (64: it is 0) */
 	uint8_t *sreg;     /* per special register: its PX_VV_* variable, 0xff none, 0xfe not looked up yet */
 	px_box launch;     /* the launch shape: reqntid, else maxntid, else assumed (launch_assumed) */
@@ -88,6 +88,8 @@ typedef struct px_values {
 	bool lane_x;       /* %laneid is PX_VV_LANE: warps are runs of 32 along x */
 	bool settled;      /* varies and mult are computed (at the first question that needs them) */
 	bool mult_settled; /* mult is computed (what a multiple asks; varies can wait) */
+	bool from_memory_made; /* from_memory is computed (at the first question: the tables are the
+	                        * arena's from the start, since a check takes back what it allocates) */
 } px_values;
 
 /* Its tables are in a (nothing to free: they go with the arena). grid: the
