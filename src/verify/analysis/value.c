@@ -383,8 +383,11 @@ static bool is_bra(const px_node *n)
 	return n->kind == PX_N_INST && n->op == &px_ops[PX_OP_bra] && n->nops == 1 && n->ops[0].kind == PX_O_LABEL;
 }
 
+/* A per-value flag raised on the values a statement writes when yes (and
+ * changed said): the forward closures below (which values vary, which are
+ * made from memory) raise it so. */
 typedef struct raise {
-	px_values *va;
+	uint8_t *of;
 	bool yes, changed;
 } raise;
 
@@ -392,10 +395,18 @@ static void raise_one(void *ctx, uint32_t id, px_loc loc)
 {
 	(void)loc;
 	raise *r = ctx;
-	if (r->yes && !r->va->varies[id]) {
-		r->va->varies[id] = 1;
+	if (r->yes && !r->of[id]) {
+		r->of[id] = 1;
 		r->changed = true;
 	}
+}
+
+/* yes when a value read has the flag */
+static void raise_if_read(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	raise *r = ctx;
+	r->yes |= r->of[id];
 }
 
 /* A load of the thread's own memory (the local space, or a local array
@@ -442,7 +453,7 @@ static void find_varying(px_values *va, uint32_t nstmts, const uint32_t *label_a
 			         (n->op->flags & PX_OPF_THREAD_RESULT) || loads_own(va, n);
 			for (uint32_t k = 0; !v && k < n->nops; k++)
 				v = opnd_varies(va, &n->ops[k]);
-			raise r = {va, v, false};
+			raise r = {va->varies, v, false};
 			px_node_writes(n, raise_one, &r);
 			if (inside > 0)
 				for (uint32_t k = 0; k < n->nres; k++)
@@ -1020,28 +1031,6 @@ static bool reads_changing(const px_values *va, const shared_writes *w, const px
 	return false;
 }
 
-typedef struct taint {
-	uint8_t *of;
-	bool yes, changed;
-} taint;
-
-static void taint_read(void *ctx, uint32_t id, px_loc loc)
-{
-	(void)loc;
-	taint *t = ctx;
-	t->yes |= t->of[id];
-}
-
-static void taint_write(void *ctx, uint32_t id, px_loc loc)
-{
-	(void)loc;
-	taint *t = ctx;
-	if (t->yes && !t->of[id]) {
-		t->of[id] = 1;
-		t->changed = true;
-	}
-}
-
 /* A forward closure: a value is made from memory when a statement that
  * defines it reads memory that may change or reads a value made so. */
 static void find_from_memory(px_values *va)
@@ -1050,13 +1039,13 @@ static void find_from_memory(px_values *va)
 	px_arena_mark mark = px_arena_mark_now(va->arena);
 	shared_writes w = {0};
 	find_shared_writes(va, &w);
-	taint t = {va->from_memory, false, true};
+	raise t = {va->from_memory, false, true};
 	for (unsigned round = 0; t.changed && round < ROUNDS; round++) {
 		t.changed = false;
 		for (const px_node *n = f->first; n; n = n->next) {
 			t.yes = reads_changing(va, &w, n);
-			px_node_reads(n, taint_read, &t);
-			px_node_writes(n, taint_write, &t);
+			px_node_reads(n, raise_if_read, &t);
+			px_node_writes(n, raise_one, &t);
 		}
 	}
 	if (t.changed)
