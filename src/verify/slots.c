@@ -3,6 +3,7 @@
  * slot that can hold it, so tokens may come in any order while tokens of one
  * class (cvt's two types) keep PTX's relative order. Property dictionaries fill
  * the same slots by name. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "diag/suggest.h"
@@ -259,10 +260,38 @@ static bool apply_props(px_verifier *v, px_node *n)
 	return ok;
 }
 
+/* A name's operation and the slots its dotted tokens fill. */
+struct px_resolved {
+	const px_op_def *op;
+	uint16_t slot[PX_MAX_SLOTS];
+};
+
+/* n's name resolved with no error: the next statement of that name copies it
+ * (the text lives as long as the translation, so it is the key). */
+static void remember(px_verifier *v, const px_node *n)
+{
+	if (v->nresolved == v->resolved_cap) {
+		v->resolved_cap = v->resolved_cap ? 2 * v->resolved_cap : 64;
+		v->resolved_rows = realloc(v->resolved_rows, v->resolved_cap * sizeof *v->resolved_rows);
+		if (!v->resolved_rows)
+			abort();
+	}
+	struct px_resolved *r = &v->resolved_rows[v->nresolved];
+	r->op = n->op;
+	memcpy(r->slot, n->slot, sizeof r->slot);
+	px_strmap_put(&v->resolved, n->opname.s, n->opname.n, v->nresolved++);
+}
+
 bool px_resolve_op(px_verifier *v, px_node *n)
 {
 	const char *s = n->opname.s;
 	uint32_t len = n->opname.n;
+	uint32_t known = px_strmap_get(&v->resolved, s, len);
+	if (known != PX_STRMAP_NONE) {
+		n->op = v->resolved_rows[known].op;
+		memcpy(px_slots_edit(v, n), v->resolved_rows[known].slot, sizeof v->work);
+		return apply_props(v, n);
+	}
 	/* longest dotted prefix that names an operation MIR may write */
 	for (uint32_t end = len;;) {
 		const px_op_def *op = px_op_lookup(s, end);
@@ -270,6 +299,8 @@ bool px_resolve_op(px_verifier *v, px_node *n)
 			n->op = op;
 			memset(px_slots_edit(v, n), 0, sizeof v->work);
 			bool ok = fill_dotted(v, n, end);
+			if (ok)
+				remember(v, n);
 			return apply_props(v, n) && ok;
 		}
 		while (end > 0 && s[end - 1] != '.')

@@ -30,6 +30,8 @@ void px_verifier_free(px_verifier *v)
 	free(v->state);
 	v->state = NULL;
 	px_first_rows_free(&v->first_rows);
+	px_strmap_free(&v->resolved);
+	free(v->resolved_rows);
 	px_slotsets_free(&v->slotsets);
 	px_arena_free(&v->scratch);
 }

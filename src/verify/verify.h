@@ -68,6 +68,12 @@ typedef struct px_verifier {
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
 	px_first_rows *first_rows; /* remembered first admitting rows */
+	/* operation names resolved without an error (slots.c): the text of a
+	 * statement's name alone decides its operation and the slots its dotted
+	 * tokens fill, so each distinct name is resolved once a translation */
+	px_strmap resolved;         /* the name's text -> its row below */
+	struct px_resolved *resolved_rows;
+	uint32_t nresolved, resolved_cap;
 	/* the slots of the node being changed; the others' are shared copies */
 	uint16_t work[PX_MAX_SLOTS];
 	px_slotsets slotsets;
