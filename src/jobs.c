@@ -2,9 +2,21 @@
  * worker (px_pipeline_translate) and retired in text order on the parser's
  * thread, where its text and messages join the module's as they would have
  * had the functions been translated one after another. Without threads (one
- * job, and the second pass) a job runs and is retired as it is handed on;
+ * job) a job runs and is retired as it is handed on;
  * under -j it waits in a queue that the threads, and the parser's thread when
- * they fall behind, take from. */
+ * they fall behind, take from.
+ *
+ * A function that calls one defined later cannot be selected until that
+ * one's signature is known: it is held (its IR kept, in its job's arena),
+ * and the functions after it, translated as usual, keep their text and
+ * their selection's messages in their jobs (the chain) until the module is
+ * read, when the held ones are selected and everything joins the module's
+ * in text order (px_jobs_finish). The memory that costs is the held
+ * functions' IR and the text after the first of them. Measured on make
+ * bench's one-kernel module (1M statements, -j 1) with a call at its top to a
+ * function defined after it: a peak of 457 MB, against 391 MB where the
+ * function comes first (66 bytes a statement more), and 2.2 s; reading the
+ * module a second time, as ptxemit did before, took 681 MB and 3.6 s. */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -27,7 +39,7 @@ typedef struct px_job {
 	uint32_t callseq;         /* the number of its first call sequence */
 	size_t diag_at;           /* the pipeline's own messages when it was handed on */
 	unsigned errors_before;   /* and its errors then */
-	bool select;              /* no error and no late call before it: its selection may count */
+	bool select;              /* no error before it: its selection may count */
 	bool direct;              /* run as it was handed on: its text goes straight into the body */
 	px_diags d;               /* what translating it reported */
 	px_diag_mark select_mark;
@@ -36,9 +48,11 @@ typedef struct px_job {
 	bool late;
 	px_pending_call *pending, **pending_tail;
 	px_fn_uses *uses, **uses_tail;
-	px_buf out;               /* a queued function's text */
+	px_buf out;               /* a queued (or chained) function's text */
 	uint32_t nodes;           /* its statements, and 1: its weight in a batch */
 	bool done;
+	bool held;                /* in the chain: selected at the module's end */
+	unsigned sel_errors;      /* in the chain: its selection's errors */
 } px_job;
 
 struct px_jobs {
@@ -56,6 +70,10 @@ struct px_jobs {
 	unsigned errors;          /* errors of the retired jobs */
 	px_diag_part *parts;      /* their messages */
 	size_t nparts, cap_parts;
+	/* from the first held function on, the retired jobs in text order
+	 * (linked by next), and the errors their selections made */
+	px_job *chain, *chain_tail;
+	unsigned chain_errors;
 	pthread_mutex_t syms_mu;  /* m->syms, while threads read it */
 	pthread_mutex_t mu;       /* everything below, and the jobs' done */
 	pthread_cond_t work, done;
@@ -101,6 +119,48 @@ static void quiesce(void *ctx) { drain(ctx); }
 
 /* ---- running and retiring ---- */
 
+static void take_memory(px_job *j, px_module *m);
+static void release(px_job *j);
+
+static void add_part(struct px_jobs *q, px_diag_part part)
+{
+	if (!part.n) {
+		free(part.kept);
+		return;
+	}
+	if (q->nparts == q->cap_parts) {
+		q->cap_parts = q->cap_parts ? q->cap_parts * 2 : 16;
+		q->parts = realloc(q->parts, q->cap_parts * sizeof *q->parts);
+		if (!q->parts)
+			abort();
+	}
+	q->parts[q->nparts++] = part;
+}
+
+/* What the job collected joins the parts, placed at at. */
+static void take_messages(struct px_jobs *q, px_job *j, size_t at)
+{
+	if (j->d.nkept) {
+		add_part(q, px_diags_take(&j->d, at));
+	} else {
+		free(j->d.kept); /* room for messages taken back */
+		j->d.kept = NULL;
+	}
+}
+
+/* The calls and uses the job's verification left for the module's end. */
+static void join_calls(px_pipeline *p, px_job *j)
+{
+	if (j->pending) {
+		*p->v.pending_tail = j->pending;
+		p->v.pending_tail = j->pending_tail;
+	}
+	if (j->uses) {
+		*p->v.uses_tail = j->uses;
+		p->v.uses_tail = j->uses_tail;
+	}
+}
+
 static void run_job(px_worker *w, px_job *j)
 {
 	px_verifier *v = &w->v;
@@ -114,7 +174,8 @@ static void run_job(px_worker *w, px_job *j)
 	s->a = j->a;
 	s->callseq = j->callseq;
 	j->out.len = 0;
-	w->out = j->direct ? &w->p->body : &j->out;
+	/* a direct job runs on the parser's thread, which alone changes the chain */
+	w->out = j->direct && !w->p->jobs->chain ? &w->p->body : &j->out;
 	px_pipeline_translate(w, j->f, j->select);
 	j->select_mark = w->select_mark;
 	j->verify_errors = w->verify_errors;
@@ -124,55 +185,65 @@ static void run_job(px_worker *w, px_job *j)
 	j->pending_tail = v->pending_tail;
 	j->uses = v->uses;
 	j->uses_tail = v->uses_tail;
-	if (!j->direct) {
-		px_valmap_free(&j->f->value_ids);
-		px_strmap_free(&j->f->label_ids);
-		px_arena_reset(&j->arena);
-	}
+	if (!j->direct && !j->late) /* a late function may be held (retire) */
+		release(j);
+}
+
+/* A queued or held function's memory goes back. */
+static void release(px_job *j)
+{
+	px_valmap_free(&j->f->value_ids);
+	px_strmap_free(&j->f->label_ids);
+	px_arena_reset(&j->arena);
+}
+
+/* The job joins the chain: a late one held, its function's memory its own;
+ * the verifier's messages join the module's now, the selection's and the
+ * text wait for px_jobs_finish. */
+static void chain(px_pipeline *p, px_job *j, bool hold)
+{
+	struct px_jobs *q = p->jobs;
+	j->held = hold;
+	if (hold && j->direct)
+		take_memory(j, q->m); /* the parser goes on in the job's arena */
+	j->sel_errors = j->d.nerrors - j->select_mark.nerrors;
+	q->chain_errors += j->sel_errors;
+	add_part(q, px_diags_take_first(&j->d, j->diag_at, j->select_mark.nkept));
+	j->next = NULL;
+	if (q->chain)
+		q->chain_tail->next = j;
+	else
+		q->chain = j;
+	q->chain_tail = j;
 }
 
 /* On the parser's thread, in text order: the job's messages and text join the
- * module's. Selection counts only where no error and no function calling a
- * later one came before it; the first such function is where the second pass
- * starts, and its selection is taken back. */
+ * module's. Selection counts only where no error came before it; a function
+ * that calls a later one is held, and it and every function after it join
+ * the chain. */
 static void retire(px_pipeline *p, px_job *j)
 {
 	struct px_jobs *q = p->jobs;
 	unsigned before = j->errors_before + q->errors + j->verify_errors;
-	bool counts = j->selected && !before && !p->late;
+	bool counts = j->selected && !before;
 	if (j->selected && (!counts || j->late)) /* one job would not have selected it, or took it back */
 		px_diags_rewind(&j->d, j->select_mark);
-	if (counts && j->late) {
-		p->late = true;
-		p->late_from = j->ordinal;
-		p->late_seq = j->callseq;
-	}
+	bool hold = counts && j->late;
+	if (j->late && !hold && !j->direct)
+		release(j);
 	q->errors += j->d.nerrors;
+	if (hold || q->chain) {
+		chain(p, j, hold);
+		join_calls(p, j);
+		return;
+	}
 	if (counts && !j->late) {
 		if (!j->direct)
 			px_pipeline_put(p, j->out.data ? j->out.data : "", j->out.len);
 		px_pipeline_sink_full(p);
 	}
-	if (j->d.nkept) {
-		if (q->nparts == q->cap_parts) {
-			q->cap_parts = q->cap_parts ? q->cap_parts * 2 : 16;
-			q->parts = realloc(q->parts, q->cap_parts * sizeof *q->parts);
-			if (!q->parts)
-				abort();
-		}
-		q->parts[q->nparts++] = px_diags_take(&j->d, j->diag_at);
-	} else {
-		free(j->d.kept); /* room for messages taken back */
-		j->d.kept = NULL;
-	}
-	if (j->pending) {
-		*p->v.pending_tail = j->pending;
-		p->v.pending_tail = j->pending_tail;
-	}
-	if (j->uses) {
-		*p->v.uses_tail = j->uses;
-		p->v.uses_tail = j->uses_tail;
-	}
+	take_messages(q, j, j->diag_at);
+	join_calls(p, j);
 	j->next = q->spare;
 	q->spare = j;
 }
@@ -366,7 +437,7 @@ static void queue(px_pipeline *p, px_job *j)
 
 /* ---- the pipeline's side ---- */
 
-void px_jobs_begin(px_pipeline *p, px_module *m, bool threads, uint32_t callseq)
+void px_jobs_begin(px_pipeline *p, px_module *m, bool threads)
 {
 	struct px_jobs *q = p->jobs;
 	if (!q) {
@@ -383,7 +454,7 @@ void px_jobs_begin(px_pipeline *p, px_module *m, bool threads, uint32_t callseq)
 	}
 	q->m = m;
 	q->threads = threads;
-	q->callseq = callseq;
+	q->callseq = 0;
 	q->batch_limit = 1;
 	if (threads) {
 		q->syms = (px_symtab){sym_get, sym_put, sym_remove, quiesce, p};
@@ -412,7 +483,7 @@ void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
 	j->diag_at = p->diags.nkept;
 	j->errors_before = p->diags.nerrors;
 	/* a selection that could not count is not made */
-	j->select = !p->late && !j->errors_before && !q->errors;
+	j->select = !j->errors_before && !q->errors;
 	px_diags_init(&j->d, p->diags.file, p->diags.src, p->diags.len, p->diags.fn, p->diags.ctx, 0);
 	j->d.warn = p->diags.warn;
 	j->next = j->later = NULL;
@@ -452,6 +523,59 @@ void px_jobs_end(px_pipeline *p)
 	q->nparts = 0;
 	p->diags.nerrors += q->errors;
 	q->errors = 0;
+}
+
+/* A held function selected now, every signature known: its messages in its
+ * job, its text in its job's out. Returns the errors it made. */
+static unsigned select_held(px_pipeline *p, px_job *j)
+{
+	px_worker *w = &p->workers[0];
+	px_isel *s = &w->s;
+	s->m = &j->view;
+	s->d = &j->d;
+	s->a = j->a;
+	s->callseq = j->callseq;
+	s->sigs = p->jobs->m;
+	j->out.len = 0;
+	w->out = &j->out;
+	unsigned before = j->d.nerrors;
+	px_pipeline_select(w, j->f);
+	s->sigs = NULL;
+	return j->d.nerrors - before;
+}
+
+void px_jobs_finish(px_pipeline *p)
+{
+	struct px_jobs *q = p->jobs;
+	/* an error outside the chain's selections (the verifier's, the module's
+	 * own checks') stops every selection of it, as a selection's own error
+	 * stops those after it */
+	bool stop = p->diags.nerrors > q->chain_errors;
+	for (px_job *j = q->chain, *next; j; j = next) {
+		next = j->next;
+		if (stop) {
+			p->diags.nerrors -= j->sel_errors;
+			px_diags_rewind(&j->d, (px_diag_mark){0, j->d.nerrors - j->sel_errors});
+		} else {
+			if (j->held) {
+				j->sel_errors = select_held(p, j);
+				p->diags.nerrors += j->sel_errors;
+			}
+			px_pipeline_put(p, j->out.data ? j->out.data : "", j->out.len);
+			px_pipeline_sink_full(p);
+			stop = j->sel_errors > 0;
+		}
+		take_messages(q, j, p->diags.nkept);
+		if (j->held)
+			release(j);
+		j->next = q->spare;
+		q->spare = j;
+	}
+	q->chain = q->chain_tail = NULL;
+	q->chain_errors = 0;
+	if (q->nparts)
+		px_diags_merge(&p->diags, q->parts, q->nparts);
+	q->nparts = 0;
 }
 
 void px_jobs_free(px_pipeline *p)

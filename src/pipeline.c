@@ -2,8 +2,8 @@
  * is sniffed and parsed; as each function closes it is handed to the
  * scheduler (jobs.c), which has it verified, selected and printed here
  * (px_pipeline_translate); the module's variables and what only its end can
- * tell are checked; a second pass prints the functions from the first call
- * to a later one on; the module's front (header, variables, prototypes) goes
+ * tell are checked; the functions held for a call to a later one are
+ * selected (jobs.c); the module's front (header, variables, prototypes) goes
  * before the functions' text; ptxas assembles it when asked. Output exists
  * only when the whole module translated without error. */
 #include <stdio.h>
@@ -158,13 +158,16 @@ void px_pipeline_translate(px_worker *w, px_func *f, bool select)
 	px_diag_mark verified = px_diags_mark(w->v.d);
 	px_verify_func(&w->v, f);
 	w->verify_errors = w->v.d->nerrors - verified.nerrors;
-	if (p->second) /* the first pass reported what the verifier says */
-		px_diags_rewind(w->v.d, verified);
 	w->select_mark = px_diags_mark(w->s.d);
 	w->selected = select && !w->verify_errors && !p->opt->verify_only;
 	w->late = false;
-	if (!w->selected)
-		return;
+	if (w->selected)
+		px_pipeline_select(w, f);
+}
+
+void px_pipeline_select(px_worker *w, px_func *f)
+{
+	px_pipeline *p = w->p;
 	if (p->opt->emit == PX_EMIT_MIR) {
 		px_print_mir_func(w->out, w->v.m, f);
 		return;
@@ -223,8 +226,6 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	if (f->is_decl)
 		return;
 	uint32_t ordinal = p->ordinal++;
-	if (p->second && ordinal < p->late_from)
-		return; /* printed by the first pass */
 	resolve_target(p);
 	/* a body with syntax errors lost statements: checking it would only add
 	 * follow-on errors to the ones already reported */
@@ -239,14 +240,14 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	px_jobs_hand_on(p, m, f, ordinal);
 }
 
-/* A pass over m: parsed, every function handed on retired, and what the
- * workers keep to the module's end made the pipeline's. */
-static void read_module(px_pipeline *p, px_module *m, bool threads, uint32_t callseq)
+/* The module read: parsed, every function handed on retired, and what the
+ * workers' verifiers keep to the module's end made the pipeline's. */
+static void read_module(px_pipeline *p, px_module *m, bool threads)
 {
 	m->on_function = on_function;
 	m->hook_ctx = p;
 	p->ordinal = 0;
-	px_jobs_begin(p, m, threads, callseq);
+	px_jobs_begin(p, m, threads);
 	px_parse(m);
 	px_jobs_end(p);
 	for (unsigned i = 0; i < p->nworkers; i++) {
@@ -254,37 +255,19 @@ static void read_module(px_pipeline *p, px_module *m, bool threads, uint32_t cal
 		if (w->v.ptx_needed > p->v.ptx_needed)
 			p->v.ptx_needed = w->v.ptx_needed;
 		px_verify_names_join(&p->v, &p->workers[i].v);
-		const px_strmap *calls = &w->s.early_calls;
+	}
+}
+
+/* The callees the workers' selections met before their definitions (held
+ * functions selected too): each gets a prototype. */
+static void early_calls(px_pipeline *p)
+{
+	for (unsigned i = 0; i < p->nworkers; i++) {
+		const px_strmap *calls = &p->workers[i].s.early_calls;
 		for (uint32_t k = 0; k < calls->cap; k++)
 			if (calls->slots[k].key)
 				px_strmap_put(&p->early_calls, calls->slots[k].key, calls->slots[k].len, 1);
 	}
-}
-
-/* ---- the second pass ---- */
-
-static void drop_diag(void *ctx, const px_diagnostic *d)
-{
-	(void)ctx;
-	(void)d;
-}
-
-/* The second pass over the text of m1, which translated without error: the
- * parser reports to no one (it found nothing the first time), nor does the
- * verifier; the selector reports its remarks as the first pass would have,
- * and reads every signature in m1. m2 is kept until the output is complete
- * (the prototypes' names). */
-static void second_pass(px_pipeline *p, px_module *m1, px_module *m2)
-{
-	px_diags quiet;
-	px_diags_init(&quiet, m1->filename, m1->src, m1->srclen, drop_diag, NULL, 0);
-	px_module_init(m2, m1->filename, m1->src, m1->srclen, &quiet);
-	for (unsigned i = 0; i < p->nworkers; i++)
-		p->workers[i].s.sigs = m1;
-	p->second = true;
-	p->late = false;
-	read_module(p, m2, false, p->late_seq);
-	px_diags_flush(&quiet);
 }
 
 /* ---- assembling ---- */
@@ -363,14 +346,12 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	px_buf_init(&p.body);
 	workers_init(&p, &m);
 
-	read_module(&p, &m, p.nworkers > 1, 0);
+	read_module(&p, &m, p.nworkers > 1);
 	resolve_target(&p);
 	px_verify_globals(&p.v);
 	px_verify_module_end(&p.v);
-	px_module m2;
-	bool two = p.late && !p.diags.nerrors;
-	if (two)
-		second_pass(&p, &m, &m2);
+	px_jobs_finish(&p);
+	early_calls(&p);
 
 	int errors = (int)p.diags.nerrors;
 	px_diags_flush(&p.diags);
@@ -399,8 +380,6 @@ int px_translate(const char *filename, const char *src, size_t len, const px_opt
 	workers_free(&p);
 	px_strmap_free(&p.early_calls);
 	px_verifier_free(&p.v);
-	if (two)
-		px_module_free(&m2);
 	px_module_free(&m);
 	return errors;
 }

@@ -34,10 +34,9 @@ typedef struct px_worker {
 } px_worker;
 
 /* A call to a function defined later is printed as its callee's parameter and
- * result types require (a literal argument, a discarded or left-out result), so
- * the first pass prints only the functions before the first such call and
- * verifies the rest; the second reads the module again with every signature
- * known and prints from that function on. */
+ * result types require (a literal argument, a discarded or left-out result):
+ * a function that makes one is held, its IR kept, and selected when the
+ * module's signatures are all known (jobs.c); the text after it waits. */
 struct px_pipeline {
 	const px_options *opt;
 	px_diags diags;
@@ -48,11 +47,7 @@ struct px_pipeline {
 	unsigned nworkers;
 	struct px_jobs *jobs;     /* the scheduler's (jobs.c) */
 	bool target_done;
-	bool second;              /* the second pass is reading the module */
-	bool late;                /* a function called a later one: printed by the second pass */
-	uint32_t ordinal;         /* definitions handed on so far in this pass */
-	uint32_t late_from;       /* the first function the second pass prints */
-	uint32_t late_seq;        /* the call sequence number it starts with */
+	uint32_t ordinal;         /* definitions handed on so far */
 	uint32_t mir_globals;     /* --emit=mir: the variables printed so far */
 	uint32_t mir_funcs;       /* and the functions declared or defined */
 };
@@ -60,23 +55,32 @@ struct px_pipeline {
 /* ---- pipeline.c, for the scheduler ---- */
 /* Verify f; unless that found an error, or select is false, select it and
  * print it into w->out. A function that calls one not defined yet (late)
- * leaves no text. In the second pass the verifier's messages are dropped
- * (the first pass reported them). */
+ * leaves no text. */
 void px_pipeline_translate(px_worker *w, px_func *f, bool select);
+/* Select f, verified, and print it into w->out (w->late: it calls a function
+ * whose signature w->s does not know, and left no text). */
+void px_pipeline_select(px_worker *w, px_func *f);
 /* Text onto the module's body, handed to the sink in pieces when there is one. */
 void px_pipeline_put(px_pipeline *p, const char *s, size_t n);
 void px_pipeline_sink_full(px_pipeline *p);
 
 /* ---- jobs.c: the scheduler ---- */
-/* A pass over m begins, its call sequences numbered from callseq. With
- * threads the functions are translated on p->nworkers threads (the parser's
- * among them), else each as it is handed on. */
-void px_jobs_begin(px_pipeline *p, px_module *m, bool threads, uint32_t callseq);
+/* The module m is read. With threads the functions are translated on
+ * p->nworkers threads (the parser's among them), else each as it is handed
+ * on. */
+void px_jobs_begin(px_pipeline *p, px_module *m, bool threads);
 /* f, the ordinal-th definition of this pass, closed (from m's hook). */
 void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal);
-/* The pass ends: every function handed on is retired, the threads are gone,
- * and the functions' messages and errors are p->diags'. */
+/* The module is read: every function handed on is retired, the threads are
+ * gone, and the functions' messages and errors are p->diags', but for what
+ * the functions from the first held one on selected. */
 void px_jobs_end(px_pipeline *p);
+/* After the module's own checks: the held functions are selected with every
+ * signature known, and the text and selection messages from the first held
+ * function on join the module's, in text order, as if each function had been
+ * selected in turn once the module was read: none where an error came before
+ * (a selection error stops the selections after it). */
+void px_jobs_finish(px_pipeline *p);
 void px_jobs_free(px_pipeline *p);
 
 #endif

@@ -184,6 +184,21 @@ px_diag_part px_diags_take(px_diags *from, size_t at)
 	return part;
 }
 
+px_diag_part px_diags_take_first(px_diags *from, size_t at, size_t n)
+{
+	if (n > from->nkept)
+		n = from->nkept;
+	struct px_diag_entry *first = malloc((n ? n : 1) * sizeof *first);
+	if (!first)
+		abort();
+	if (n) {
+		memcpy(first, from->kept, n * sizeof *first);
+		memmove(from->kept, from->kept + n, (from->nkept - n) * sizeof *from->kept);
+	}
+	from->nkept -= n;
+	return (px_diag_part){at, first, n};
+}
+
 void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts)
 {
 	size_t total = d->nkept;

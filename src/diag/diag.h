@@ -71,6 +71,9 @@ typedef struct px_diag_part {
 } px_diag_part;
 /* Take everything from collected (from is left empty). */
 px_diag_part px_diags_take(px_diags *from, size_t at);
+/* Take the first n messages collected (from keeps the rest, and counts the
+ * errors it took still). */
+px_diag_part px_diags_take_first(px_diags *from, size_t at, size_t n);
 /* Put the parts (in order of at) among d's own messages, as though d had
  * collected them there. Error counts are the caller's to add. */
 void px_diags_merge(px_diags *d, const px_diag_part *parts, size_t nparts);

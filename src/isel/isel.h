@@ -34,7 +34,7 @@ typedef struct px_isel {
 	uint32_t callseq;      /* numbers call sequences across the module */
 	px_strmap early_calls; /* callees called before their definition: need a prototype */
 	px_arena *keep;        /* what lives to the module's end (early_calls' names): m->arena */
-	const px_module *sigs; /* the second pass's: the whole module's signatures (NULL: first pass) */
+	const px_module *sigs; /* a held function's: the whole module's signatures (NULL: as the text goes) */
 	bool late;             /* the first pass met a call to a function not defined yet */
 	bool remarks;          /* report selection remarks (--remarks) */
 	bool mc_names;         /* name each instruction's MC opcode (--emit=isel prints them) */

@@ -241,8 +241,8 @@ static px_minst *pseudo(px_isel *s, unsigned op, px_loc loc)
 
 /* The callee's signature. One defined later needs its prototype before the
  * first function (one declared so far, too: the declaration is printed only
- * there); the types of one not seen yet are known only to the second pass
- * (pipeline.c): the first sets late and gets NULL. */
+ * there); the types of one not seen yet are known only once the module is
+ * read (jobs.c holds the function): until then it sets late and gets NULL. */
 static const px_funcsig *callee_sig(px_isel *s, px_str name)
 {
 	uint32_t v = px_module_sym(s->m, name);

@@ -197,7 +197,7 @@ static void run_jobs(const char *src, unsigned jobs, bool use_sink, result *r)
 
 /* Many functions, each calling the one before it and, from function later
  * on, the one after it (not seen yet: its prototype goes in front, and the
- * functions from there on are printed by the second pass), and an error in a
+ * functions from there on wait for the module's end), and an error in a
  * chosen one. */
 static char *many_functions(unsigned n, unsigned bad, unsigned later)
 {
