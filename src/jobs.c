@@ -35,7 +35,6 @@ typedef struct px_job {
 	uint32_t value_cap;
 	px_arena *a;              /* where its selection allocates: arena, or the parser's */
 	px_module view;           /* what of the module it may see */
-	uint32_t ordinal;         /* definitions handed over before it */
 	uint32_t callseq;         /* the number of its first call sequence */
 	size_t diag_at;           /* the pipeline's own messages when it was handed on */
 	unsigned errors_before;   /* and its errors then */
@@ -462,7 +461,7 @@ void px_jobs_begin(px_pipeline *p, px_module *m, bool threads)
 	}
 }
 
-void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
+void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f)
 {
 	struct px_jobs *q = p->jobs;
 	px_job *j = q->spare;
@@ -476,7 +475,6 @@ void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal)
 		px_buf_init(&j->out);
 	}
 	j->f = f;
-	j->ordinal = ordinal;
 	px_module_view(&j->view, m);
 	j->callseq = q->callseq;
 	q->callseq += f->ncalls;

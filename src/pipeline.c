@@ -225,7 +225,6 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 	 * (px_parse parses an item again after a syntax error) */
 	if (f->is_decl)
 		return;
-	uint32_t ordinal = p->ordinal++;
 	resolve_target(p);
 	/* a body with syntax errors lost statements: checking it would only add
 	 * follow-on errors to the ones already reported */
@@ -237,7 +236,7 @@ static void on_function(px_module *m, px_func *f, void *ctx)
 		if (p->mir_funcs < m->nfuncs && m->funcs[p->mir_funcs].loc.pos == f->loc.pos)
 			p->mir_funcs++; /* its own signature */
 	}
-	px_jobs_hand_on(p, m, f, ordinal);
+	px_jobs_hand_on(p, m, f);
 }
 
 /* The module read: parsed, every function handed on retired, and what the
@@ -246,7 +245,6 @@ static void read_module(px_pipeline *p, px_module *m, bool threads)
 {
 	m->on_function = on_function;
 	m->hook_ctx = p;
-	p->ordinal = 0;
 	px_jobs_begin(p, m, threads);
 	px_parse(m);
 	px_jobs_end(p);

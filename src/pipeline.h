@@ -47,7 +47,6 @@ struct px_pipeline {
 	unsigned nworkers;
 	struct px_jobs *jobs;     /* the scheduler's (jobs.c) */
 	bool target_done;
-	uint32_t ordinal;         /* definitions handed on so far */
 	uint32_t mir_globals;     /* --emit=mir: the variables printed so far */
 	uint32_t mir_funcs;       /* and the functions declared or defined */
 };
@@ -69,8 +68,8 @@ void px_pipeline_sink_full(px_pipeline *p);
  * p->nworkers threads (the parser's among them), else each as it is handed
  * on. */
 void px_jobs_begin(px_pipeline *p, px_module *m, bool threads);
-/* f, the ordinal-th definition of this pass, closed (from m's hook). */
-void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f, uint32_t ordinal);
+/* f, a definition, closed (from m's hook). */
+void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f);
 /* The module is read: every function handed on is retired, the threads are
  * gone, and the functions' messages and errors are p->diags', but for what
  * the functions from the first held one on selected. */
