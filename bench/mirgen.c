@@ -1,7 +1,7 @@
 /* mirgen: writes one benchmark module twice, as MIR for ptxemit and as the
  * equivalent LLVM IR for llc -march=nvptx64, kernel for kernel.
  *
- *   mirgen [--one-kernel] NODES OUT.mir OUT.ll
+ *   mirgen [--one-kernel | --kernels] N OUT.mir OUT.ll
  *
  * The module is a sequence of units, each a small device function and a
  * kernel that calls it: a bounds check, a loop whose body mixes integer,
@@ -9,8 +9,9 @@
  * predicated operations, then an atomic and a global store. Kernel sizes vary
  * (a fixed pseudo-random sequence) from about 60 to 500 nodes, so a bigger
  * module has more functions, not bigger ones. A node is one MIR instruction
- * statement; units are added until the module has at least NODES of them,
- * and the count written is printed on standard output.
+ * statement; units are added until the module has at least N of them (with
+ * --kernels: until it has N kernels), and the count of nodes written is
+ * printed on standard output.
  *
  * With --one-kernel the module is a single kernel of about NODES statements,
  * the shape of a generated, fully unrolled kernel: a dependent chain (each
@@ -322,11 +323,12 @@ static void one_kernel(FILE *m, FILE *l, unsigned long want)
 int main(int argc, char **argv)
 {
 	int one = argc == 5 && strcmp(argv[1], "--one-kernel") == 0;
-	if (argc != 4 + one) {
-		fputs("usage: mirgen [--one-kernel] NODES OUT.mir OUT.ll\n", stderr);
+	int kernels = argc == 5 && strcmp(argv[1], "--kernels") == 0;
+	if (argc != 4 + one + kernels) {
+		fputs("usage: mirgen [--one-kernel | --kernels] N OUT.mir OUT.ll\n", stderr);
 		return 2;
 	}
-	argv += one;
+	argv += one + kernels;
 	unsigned long want = strtoul(argv[1], NULL, 10);
 	FILE *m = fopen(argv[2], "w");
 	FILE *l = fopen(argv[3], "w");
@@ -334,8 +336,8 @@ int main(int argc, char **argv)
 		perror("mirgen");
 		return 2;
 	}
-	fprintf(m, "; ptxemit benchmark module, %lu nodes requested\ntarget sm_%d\n\n"
-	           "shared @smem : f32[256] align 4\n\n", want, TARGET_SM);
+	fprintf(m, "; ptxemit benchmark module, %lu %s requested\ntarget sm_%d\n\n"
+	           "shared @smem : f32[256] align 4\n\n", want, kernels ? "kernels" : "nodes", TARGET_SM);
 	fprintf(l, "; the LLVM IR twin of the MIR module\n"
 	           "target datalayout = \"e-p3:32:32-p4:32:32-p5:32:32-i64:64-i128:128-v16:16-v32:32-n16:32:64\"\n"
 	           "target triple = \"nvptx64-nvidia-cuda\"\n\n"
@@ -352,7 +354,7 @@ int main(int argc, char **argv)
 	if (one)
 		one_kernel(m, l, want);
 	else
-		for (unsigned k = 0; nodes < want; k++)
+		for (unsigned k = 0; kernels ? k < want : nodes < want; k++)
 			unit(m, l, k);
 	if (fclose(m) != 0 || fclose(l) != 0) {
 		perror("mirgen");
