@@ -178,6 +178,14 @@ void px_diags_rewind(px_diags *d, px_diag_mark m)
 
 px_diag_part px_diags_take(px_diags *from, size_t at)
 {
+	/* a part waits for the module's end: it keeps what it holds, not the
+	 * room its collection grew (a function's three messages in room for 64,
+	 * a module of thousands of such functions 20 MB) */
+	if (from->nkept && from->nkept < from->cap) {
+		struct px_diag_entry *fit = realloc(from->kept, from->nkept * sizeof *fit);
+		if (fit)
+			from->kept = fit;
+	}
 	px_diag_part part = {at, from->kept, from->nkept};
 	from->kept = NULL;
 	from->nkept = from->cap = 0;
