@@ -7,8 +7,10 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "diag/diag.h"
 #include "ptxemit.h"
 #include "suites.h"
+#include "tables/tables.h"
 
 typedef struct seen {
 	unsigned n;
@@ -35,6 +37,50 @@ static int translate(const char *src, size_t len, const px_options *o, seen *s)
 	ck_assert_ptr_null(out);
 	return n;
 }
+
+/* Every message's text, in the order delivered. */
+typedef struct texts {
+	unsigned n;
+	char msg[4][64];
+} texts;
+
+static void collect_all(void *ctx, const px_diagnostic *d)
+{
+	texts *t = ctx;
+	if (t->n < 4)
+		snprintf(t->msg[t->n++], sizeof t->msg[0], "%s", d->message);
+}
+
+/* A job's messages taken in two parts (what the verifier said now, what the
+ * selection said later, as a held function's are): the part taken first
+ * keeps its own, the rest stays with its count of errors, and both merged
+ * give every message, in place. */
+START_TEST(take_first_splits)
+{
+	static const char src[] = "kernel @a() {\n  ret\n}\n";
+	texts got = {0};
+	px_diags module, job;
+	px_diags_init(&module, "t.mir", src, sizeof src - 1, collect_all, &got, 0);
+	px_diags_init(&job, "t.mir", src, sizeof src - 1, collect_all, &got, 0);
+	px_error(&job, px_loc_at(0), PX_D_undefined_value, 1, "x");
+	px_error(&job, px_loc_at(16), PX_D_undefined_value, 1, "y");
+	px_error(&job, px_loc_at(20), PX_D_undefined_value, 1, "z");
+	px_diag_part first = px_diags_take_first(&job, 0, 2);
+	ck_assert_uint_eq(first.n, 2);
+	ck_assert_uint_eq(job.nkept, 1);
+	ck_assert_uint_eq(job.nerrors, 3);
+	px_diag_part rest = px_diags_take(&job, 0);
+	ck_assert_uint_eq(rest.n, 1);
+	px_diag_part parts[2] = {first, rest};
+	px_diags_merge(&module, parts, 2);
+	px_diags_flush(&module);
+	free(job.kept);
+	ck_assert_uint_eq(got.n, 3);
+	ck_assert_str_eq(got.msg[0], "undefined value '%x'");
+	ck_assert_str_eq(got.msg[1], "undefined value '%y'");
+	ck_assert_str_eq(got.msg[2], "undefined value '%z'");
+}
+END_TEST
 
 START_TEST(unknown_target_option)
 {
@@ -176,6 +222,7 @@ Suite *diag_suite(void)
 {
 	Suite *s = suite_create("diag");
 	TCase *tc = tcase_create("library-only");
+	tcase_add_test(tc, take_first_splits);
 	tcase_add_test(tc, unknown_target_option);
 	tcase_add_test(tc, unknown_ptx_option);
 	tcase_add_test(tc, input_too_large);

@@ -309,3 +309,60 @@ void px_node_writes(const px_node *n, px_read_fn fn, void *ctx)
 		opnd_writes(&n->res[r], fn, ctx);
 }
 
+typedef struct defines {
+	uint32_t id;
+	bool yes;
+} defines;
+
+static void is_def(void *ctx, uint32_t id, px_loc loc)
+{
+	(void)loc;
+	defines *d = ctx;
+	d->yes |= d->id == id;
+}
+
+bool px_node_defines(const px_node *n, uint32_t id)
+{
+	defines d = {id, false};
+	if (n->kind == PX_N_INST || n->kind == PX_N_CALL || n->kind == PX_N_ASM)
+		px_node_writes(n, is_def, &d);
+	return d.yes;
+}
+
+uint32_t px_cfg_block_of(const px_cfg *g, const px_node *n)
+{
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		const px_node *x = g->first[b];
+		for (uint32_t i = 0; i < g->len[b]; i++, x = x->next)
+			if (x == n)
+				return b;
+	}
+	return UINT32_MAX;
+}
+
+bool px_cfg_forward_reaches(const px_cfg *g, uint32_t from, uint32_t to)
+{
+	px_arena_mark mark = px_arena_mark_now(g->arena);
+	uint32_t *pos = px_arena_calloc(g->arena, g->nblocks, sizeof *pos);
+	uint32_t *stack = px_arena_calloc(g->arena, g->nblocks, sizeof *stack);
+	uint8_t *seen = px_arena_calloc(g->arena, g->nblocks, 1);
+	for (uint32_t i = 0; i < g->nrpo; i++)
+		pos[g->rpo[i]] = i + 1;
+	uint32_t top = 0;
+	bool found = false;
+	stack[top++] = from;
+	seen[from] = 1;
+	while (top && !found) {
+		uint32_t b = stack[--top];
+		for (uint32_t i = g->succ_at[b]; i < g->succ_at[b + 1]; i++) {
+			uint32_t s = g->succ[i];
+			if (pos[s] > pos[b] && !seen[s]++) {
+				found |= s == to;
+				stack[top++] = s;
+			}
+		}
+	}
+	px_arena_release(g->arena, mark);
+	return found;
+}
+

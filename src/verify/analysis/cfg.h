@@ -74,5 +74,14 @@ typedef void (*px_read_fn)(void *ctx, uint32_t id, px_loc loc);
 void px_node_reads(const px_node *n, px_read_fn fn, void *ctx);
 /* Visit the values a statement writes (its results). */
 void px_node_writes(const px_node *n, px_read_fn fn, void *ctx);
+/* Whether a statement writes value id. */
+bool px_node_defines(const px_node *n, uint32_t id);
+
+/* The block that holds statement n (UINT32_MAX: none of g's). */
+uint32_t px_cfg_block_of(const px_cfg *g, const px_node *n);
+/* Whether block to follows block from on a path whose edges all go forward in
+ * reverse postorder (no loop's way back): the order a warp in lock step runs
+ * them in. Its work is in the cfg's arena, taken back. */
+bool px_cfg_forward_reaches(const px_cfg *g, uint32_t from, uint32_t to);
 
 #endif

@@ -37,26 +37,6 @@ typedef struct walk {
 	bool full;             /* more holdings than ALTS: the rest are not looked at */
 } walk;
 
-typedef struct defines {
-	uint32_t id;
-	bool yes;
-} defines;
-
-static void def_of(void *ctx, uint32_t id, px_loc loc)
-{
-	(void)loc;
-	defines *d = ctx;
-	d->yes |= d->id == id;
-}
-
-static bool writes(const px_node *n, uint32_t id)
-{
-	defines d = {id, false};
-	if (n->kind == PX_N_INST || n->kind == PX_N_CALL || n->kind == PX_N_ASM)
-		px_node_writes(n, def_of, &d);
-	return d.yes;
-}
-
 static void add_holding(walk *w, holding h)
 {
 	for (unsigned i = 0; i < w->nalt; i++)
@@ -107,7 +87,7 @@ static const px_node *last_def(const px_cfg *g, uint32_t b, const px_node *stop,
 {
 	const px_node *found = NULL;
 	for (const px_node *n = g->first[b]; n && n != stop; n = n->next) {
-		if (writes(n, id))
+		if (px_node_defines(n, id))
 			found = n;
 		if (n == g->last[b])
 			break;

@@ -295,18 +295,6 @@ static void guarded_edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 		uput(q, s, j, against, false);
 }
 
-/* The block that holds statement n. */
-static uint32_t block_of(const px_cfg *g, const px_node *n)
-{
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		const px_node *x = g->first[b];
-		for (uint32_t i = 0; i < g->len[b]; i++, x = x->next)
-			if (x == n)
-				return b;
-	}
-	return 0;
-}
-
 /* Reports the suspects that the guard facts do not clear, at their first
  * read still undefined; out holds the first two problems' states for
  * candidates lo .. (stride words a block). When the facts would not fit the
@@ -337,7 +325,7 @@ static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus,
 			c->reported[k] = 1;
 			if (!q.found[j])
 				continue;
-			exposed r = {block_of(c->g, q.found[j]), k, q.found_loc[j]};
+			exposed r = {px_cfg_block_of(c->g, q.found[j]), k, q.found_loc[j]};
 			bool some_def = false;
 			for (uint32_t e = c->g->pred_at[r.block]; e < c->g->pred_at[r.block + 1]; e++)
 				some_def = some_def || px_bit(out + (size_t)c->g->pred[e] * stride + stride / 2, k - lo);

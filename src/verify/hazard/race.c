@@ -884,54 +884,15 @@ static bool meet_across_warps(const race *r, const access *a, const access *b)
 	return false;
 }
 
-/* The block statement n is in. */
-static uint32_t block_of(const px_cfg *g, const px_node *n)
-{
-	for (uint32_t b = 0; b < g->nblocks; b++)
-		for (const px_node *m = g->first[b]; m; m = m->next) {
-			if (m == n)
-				return b;
-			if (m == g->last[b])
-				break;
-		}
-	return UINT32_MAX;
-}
-
-/* Whether block to follows block from on a path whose edges all go forward
- * (in reverse postorder: no loop's way back). */
-static bool forward_reaches(const race *r, uint32_t from, uint32_t to)
-{
-	const px_cfg *g = r->g;
-	px_arena_mark mark = px_arena_mark_now(r->a);
-	uint32_t *pos = px_arena_calloc(r->a, g->nblocks, sizeof *pos), *stack = px_arena_calloc(r->a, g->nblocks, sizeof *stack);
-	uint8_t *seen = px_arena_calloc(r->a, g->nblocks, 1);
-	for (uint32_t i = 0; i < g->nrpo; i++)
-		pos[g->rpo[i]] = i + 1;
-	uint32_t top = 0;
-	bool found = false;
-	stack[top++] = from;
-	seen[from] = 1;
-	while (top && !found) {
-		uint32_t b = stack[--top];
-		for (uint32_t i = g->succ_at[b]; i < g->succ_at[b + 1]; i++) {
-			uint32_t s = g->succ[i];
-			if (pos[s] > pos[b] && !seen[s]++) {
-				found |= s == to;
-				stack[top++] = s;
-			}
-		}
-	}
-	px_arena_release(r->a, mark);
-	return found;
-}
-
 /* Whether a warp in lock step runs a and b one after the other: in one
  * block, or one after the other on a path with no way back. Two arms of a
  * branch the warp's threads take apart are run in no order known. */
 static bool in_step(const race *r, const access *a, const access *b)
 {
-	uint32_t x = block_of(r->g, a->n), y = block_of(r->g, b->n);
-	return x != UINT32_MAX && y != UINT32_MAX && (x == y || forward_reaches(r, x, y) || forward_reaches(r, y, x));
+	const px_cfg *g = r->g;
+	uint32_t x = px_cfg_block_of(g, a->n), y = px_cfg_block_of(g, b->n);
+	return x != UINT32_MAX && y != UINT32_MAX &&
+	       (x == y || px_cfg_forward_reaches(g, x, y) || px_cfg_forward_reaches(g, y, x));
 }
 
 /* Whether a and b are two statements every two threads of which that meet
