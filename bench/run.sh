@@ -103,7 +103,7 @@ fi
 # timers in the benchmark the same way (bench/stages.c)
 have_stages=no
 if [ -f "$lib" ] && $CC -O2 -std=c11 -I"$here/../src" -Wl,--wrap=px_verify_func -Wl,--wrap=px_check_hazards \
-	-Wl,--wrap=px_select_func -Wl,--wrap=px_print_func_open -Wl,--wrap=px_print_insts \
+	-Wl,--wrap=px_select_begin -Wl,--wrap=px_select_more -Wl,--wrap=px_print_func_open -Wl,--wrap=px_print_insts \
 	-Wl,--wrap=px_print_func_close -o "$work/stages" "$here/stages.c" "$lib" ${PTXEMIT_LIBS:-} 2>/dev/null; then
 	have_stages=yes
 fi

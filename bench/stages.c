@@ -5,13 +5,12 @@
  *
  * Linked with -Wl,--wrap for each stage's entry point the pipeline calls
  * from another object of the archive (the verifier's px_verify_func, its
- * px_check_hazards, the selector's px_select_func, the printer's
- * px_print_func_open, px_print_insts and px_print_func_close), so the
- * library is the one ptxemit is built from, unchanged. Each wrapper times
- * its call with the thread's CPU clock and keeps the time less what the
- * wrapped calls inside it took: the selector hands finished chunks to the
- * printer as it goes, and the verifier calls the hazard checks, so each
- * stage's figure is its own. The front end (scanner, parser, IR building)
+ * px_check_hazards, the selector's px_select_begin and px_select_more,
+ * the printer's px_print_func_open, px_print_insts and px_print_func_close),
+ * so the library is the one ptxemit is built from, unchanged. Each wrapper
+ * times its call with the thread's CPU clock and keeps the time less what
+ * the wrapped calls inside it took: the verifier calls the hazard checks,
+ * so each stage's figure is its own. The front end (scanner, parser, IR building)
  * and the pipeline's glue are the rest of the translation.
  *
  * Reads FILE once, translates it once to warm up, then ROUNDS times on the
@@ -20,6 +19,7 @@
  *   <translation> <front end and the rest> <verify> <hazards> <isel> <print>
  * Exits 1 if a translation fails or a stage was never reached. */
 #define _POSIX_C_SOURCE 200809L
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -65,13 +65,17 @@ void __wrap_px_check_hazards(struct px_verifier *v, struct px_func *f)
 	TIMED(HAZARDS, __real_px_check_hazards(v, f));
 }
 
-const struct px_mfunc *__real_px_select_func(struct px_isel *s, struct px_func *f);
-const struct px_mfunc *__wrap_px_select_func(struct px_isel *s, struct px_func *f);
-const struct px_mfunc *__wrap_px_select_func(struct px_isel *s, struct px_func *f)
+void __real_px_select_begin(struct px_isel *s, struct px_func *f);
+void __wrap_px_select_begin(struct px_isel *s, struct px_func *f);
+void __wrap_px_select_begin(struct px_isel *s, struct px_func *f) { TIMED(ISEL, __real_px_select_begin(s, f)); }
+
+bool __real_px_select_more(struct px_isel *s);
+bool __wrap_px_select_more(struct px_isel *s);
+bool __wrap_px_select_more(struct px_isel *s)
 {
-	const struct px_mfunc *mf;
-	TIMED(ISEL, mf = __real_px_select_func(s, f));
-	return mf;
+	bool more;
+	TIMED(ISEL, more = __real_px_select_more(s));
+	return more;
 }
 
 void __real_px_print_func_open(struct px_buf *out, const struct px_mfunc *mf);

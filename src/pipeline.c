@@ -100,17 +100,6 @@ void px_pipeline_sink_full(px_pipeline *p)
 	}
 }
 
-/* The selector hands on instructions as it goes: --emit=isel prints them in
- * place, PTX behind the register declarations, which need the function's end. */
-static void flush_insts(void *ctx, const px_mfunc *mf)
-{
-	px_worker *w = ctx;
-	if (w->p->opt->emit == PX_EMIT_ISEL)
-		px_print_isel_insts(w->out, mf->first);
-	else
-		px_print_insts(&w->fbody, mf, mf->first);
-}
-
 /* Each worker with its own verifier and selector (pipeline.h). */
 static void workers_init(px_pipeline *p, px_module *m)
 {
@@ -134,8 +123,6 @@ static void workers_init(px_pipeline *p, px_module *m)
 		w->s.mc_names = opt->emit == PX_EMIT_ISEL;
 		w->s.lineinfo = opt->lineinfo || opt->debug;
 		w->s.ptxmap = (opt->cubin || opt->resource_usage) && opt->emit == PX_EMIT_PTX;
-		w->s.flush = flush_insts;
-		w->s.flush_ctx = w;
 		px_buf_init(&w->fbody);
 	}
 }
@@ -172,21 +159,24 @@ void px_pipeline_select(px_worker *w, px_func *f)
 		px_print_mir_func(w->out, w->v.m, f);
 		return;
 	}
-	w->s.late = false;
+	px_isel *s = &w->s;
+	px_select_begin(s, f);
 	if (p->opt->emit == PX_EMIT_ISEL) {
 		size_t at = w->out->len;
 		px_print_isel_open(w->out, f);
-		const px_mfunc *mf = px_select_func(&w->s, f);
-		px_print_isel_insts(w->out, mf->first);
+		while (px_select_more(s))
+			px_print_isel_insts(w->out, s->mf.first);
 		px_print_isel_close(w->out);
-		if (w->s.late)
+		if (s->late)
 			w->out->len = at;
 	} else {
+		/* the register declarations come first and need the whole function */
 		w->fbody.len = 0;
-		const px_mfunc *mf = px_select_func(&w->s, f);
-		if (!w->s.late) {
-			px_print_insts(&w->fbody, mf, mf->first);
-			px_print_func_open(w->out, mf);
+		while (px_select_more(s))
+			if (!s->late)
+				px_print_insts(&w->fbody, &s->mf, s->mf.first);
+		if (!s->late) {
+			px_print_func_open(w->out, &s->mf);
 			const char *text = w->fbody.data ? w->fbody.data : "";
 			if (w->out == &p->body)
 				px_pipeline_put(p, text, w->fbody.len);
@@ -195,7 +185,7 @@ void px_pipeline_select(px_worker *w, px_func *f)
 			px_print_func_close(w->out);
 		}
 	}
-	w->late = w->s.late;
+	w->late = s->late;
 }
 
 /* ---- reading the module ---- */

@@ -270,10 +270,10 @@ static void select_label(px_isel *s, const px_node *n)
 	px_finish(s, mi);
 }
 
-/* Instructions held before they are handed to s->flush. */
-enum { FLUSH_BYTES = 256 * 1024 };
+/* A piece ends once its instructions take this much memory. */
+enum { PIECE_BYTES = 256 * 1024 };
 
-const px_mfunc *px_select_func(px_isel *s, px_func *f)
+void px_select_begin(px_isel *s, px_func *f)
 {
 	s->f = f;
 	px_arena_reset(&s->ia);
@@ -293,10 +293,25 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 	memset(s->vreg, 0xff, (f->nvalues + 1) * sizeof *s->vreg);
 	s->b8f = NULL;
 	s->va_ready = false; /* its tables went with the function arena */
+	s->late = false;
 	px_select_entry(s);
 	px_match_plan(s, f);
 	s->vskip = 0;
-	for (const px_node *n = f->first; n; n = n->next) {
+	s->pending = f->first;
+	s->ended = s->handed = false;
+}
+
+bool px_select_more(px_isel *s)
+{
+	if (s->handed) { /* the caller is done with the last piece: its memory is reused */
+		s->mf.first = s->mf.last = s->mf.before_last = NULL;
+		px_arena_reset(&s->ia);
+		s->handed = false;
+	}
+	if (!s->pending && s->ended)
+		return false;
+	const px_node *n = s->pending;
+	for (; n && s->ia.used_total < PIECE_BYTES; n = n->next) {
 		s->cur = n;
 		switch (n->kind) {
 		case PX_N_LABEL:
@@ -318,14 +333,14 @@ const px_mfunc *px_select_func(px_isel *s, px_func *f)
 			if (!select_chain(s, n) && !px_select_vector(s, n))
 				px_select_match(s, n); /* layer 3 */
 		}
-		if (s->flush && s->ia.used_total >= FLUSH_BYTES) {
-			s->flush(s->flush_ctx, &s->mf);
-			s->mf.first = s->mf.last = s->mf.before_last = NULL;
-			px_arena_reset(&s->ia);
-		}
 	}
-	s->cur = NULL; /* the closing ret below has no statement: no .loc */
-	if (f->falls_off) /* a path runs off the end: it returns there, as MIR says (verify/flow.c) */
-		px_finish(s, px_emit_inst(s, &px_ops[PX_OP_ret], NULL, f->loc));
-	return &s->mf;
+	s->pending = n;
+	if (!n) {
+		s->cur = NULL; /* the closing ret below has no statement: no .loc */
+		if (s->f->falls_off) /* a path runs off the end: it returns there, as MIR says (verify/flow.c) */
+			px_finish(s, px_emit_inst(s, &px_ops[PX_OP_ret], NULL, s->f->loc));
+		s->ended = true;
+	}
+	s->handed = true;
+	return true;
 }

@@ -20,14 +20,12 @@ typedef struct px_isel {
 	const px_target *target;
 	uint16_t ptx;          /* PTX version to check windows against (0: any) */
 	px_arena *a;           /* the function arena */
-	px_arena ia;           /* instructions and their operands until they are flushed */
-	/* Handed the instructions selected so far every few hundred KiB of them
-	 * (NULL: never), so that a big function's instructions are printed and
-	 * their memory reused as selection goes; mf.first then starts again. */
-	void (*flush)(void *ctx, const px_mfunc *mf);
-	void *flush_ctx;
+	px_arena ia;           /* the piece's instructions and their operands */
 	px_func *f;
 	px_mfunc mf;
+	const px_node *pending; /* the first statement no piece has selected yet */
+	bool ended;            /* the last piece is selected */
+	bool handed;           /* a piece was handed out: the next call reuses its memory */
 	uint32_t next[PX_NREGCLASS_IDS]; /* next number per numbering (a view shares its base's) */
 	uint32_t *vreg;        /* per value: register of element 0, or UINT32_MAX */
 	uint32_t vcap;
@@ -56,9 +54,17 @@ typedef struct px_isel {
 
 void px_isel_init(px_isel *s, px_module *m, px_diags *d);
 void px_isel_free(px_isel *s);
-/* Select f (verified, no errors); the instructions not yet flushed are in the
- * result, which lives until the next call. */
-const px_mfunc *px_select_func(px_isel *s, px_func *f);
+/* Select f (verified, no errors) piece by piece: px_select_begin, then
+ * px_select_more until it returns false. Each true leaves the next piece of
+ * instructions in s->mf (mf.first on), alive until the next call, which
+ * reuses its memory; the false leaves the register counts of the whole
+ * function in s->mf. The caller prints a piece before it asks for the next,
+ * so a big function's instructions never all exist at once: held whole,
+ * the machine instructions of make bench's one-kernel module (1M
+ * statements) took a peak of 924 MB, against 391 MB in pieces of 256 KiB
+ * (533 bytes a statement). */
+void px_select_begin(px_isel *s, px_func *f);
+bool px_select_more(px_isel *s);
 
 /* a family's selector (src/family.c) runs first, in layer 1; true when it took the node */
 bool px_select_tile_copy(px_isel *s, const px_node *n);   /* tilecopy.c */
