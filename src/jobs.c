@@ -1,6 +1,6 @@
-/* The scheduler: each function the parser hands on is a job, translated by a
- * worker (px_pipeline_translate) and retired in text order on the parser's
- * thread, where its text and messages join the module's as they would have
+/* The scheduler: each function the parser hands on is a job, its unit of
+ * work (px_unit) translated by a worker (px_pipeline_translate, the stages
+ * as straight calls) and retired in text order on the parser's thread, where its text and messages join the module's as they would have
  * had the functions been translated one after another. Without threads (one
  * job) a job runs and is retired as it is handed on;
  * under -j it waits in a queue that the threads, and the parser's thread when
@@ -29,24 +29,13 @@
 typedef struct px_job {
 	struct px_job *next;      /* in the open batch or the queue, or among the spare jobs */
 	struct px_job *later;     /* the function after it in the text */
-	px_func *f;
+	px_unit u;                /* the function's translation */
 	px_arena arena;           /* a queued function's memory (the parser's fn_arena) */
 	px_value *values;         /* and its values (the parser's value_buf) */
 	uint32_t value_cap;
-	px_arena *a;              /* where its selection allocates: arena, or the parser's */
-	px_module view;           /* what of the module it may see */
-	uint32_t callseq;         /* the number of its first call sequence */
 	size_t diag_at;           /* the pipeline's own messages when it was handed on */
 	unsigned errors_before;   /* and its errors then */
-	bool select;              /* no error before it: its selection may count */
 	bool direct;              /* run as it was handed on: its text goes straight into the body */
-	px_diags d;               /* what translating it reported */
-	px_diag_mark select_mark;
-	unsigned verify_errors;
-	bool selected;
-	bool late;
-	px_pending_call *pending, **pending_tail;
-	px_fn_uses *uses, **uses_tail;
 	px_buf out;               /* a queued (or chained) function's text */
 	uint32_t nodes;           /* its statements, and 1: its weight in a batch */
 	bool done;
@@ -139,60 +128,29 @@ static void add_part(struct px_jobs *q, px_diag_part part)
 /* What the job collected joins the parts, placed at at. */
 static void take_messages(struct px_jobs *q, px_job *j, size_t at)
 {
-	if (j->d.nkept) {
-		add_part(q, px_diags_take(&j->d, at));
+	if (j->u.d.nkept) {
+		add_part(q, px_diags_take(&j->u.d, at));
 	} else {
-		free(j->d.kept); /* room for messages taken back */
-		j->d.kept = NULL;
-	}
-}
-
-/* The calls and uses the job's verification left for the module's end. */
-static void join_calls(px_pipeline *p, px_job *j)
-{
-	if (j->pending) {
-		*p->v.pending_tail = j->pending;
-		p->v.pending_tail = j->pending_tail;
-	}
-	if (j->uses) {
-		*p->v.uses_tail = j->uses;
-		p->v.uses_tail = j->uses_tail;
+		free(j->u.d.kept); /* room for messages taken back */
+		j->u.d.kept = NULL;
 	}
 }
 
 static void run_job(px_worker *w, px_job *j)
 {
-	px_verifier *v = &w->v;
-	px_isel *s = &w->s;
-	v->m = s->m = &j->view;
-	v->d = s->d = &j->d;
-	v->pending = NULL;
-	v->pending_tail = &v->pending;
-	v->uses = NULL;
-	v->uses_tail = &v->uses;
-	s->a = j->a;
-	s->callseq = j->callseq;
 	j->out.len = 0;
 	/* a direct job runs on the parser's thread, which alone changes the chain */
-	w->out = j->direct && !w->p->jobs->chain ? &w->p->body : &j->out;
-	px_pipeline_translate(w, j->f, j->select);
-	j->select_mark = w->select_mark;
-	j->verify_errors = w->verify_errors;
-	j->selected = w->selected;
-	j->late = w->late;
-	j->pending = v->pending;
-	j->pending_tail = v->pending_tail;
-	j->uses = v->uses;
-	j->uses_tail = v->uses_tail;
-	if (!j->direct && !j->late) /* a late function may be held (retire) */
+	j->u.out = j->direct && !w->p->jobs->chain ? &w->p->body : &j->out;
+	px_pipeline_translate(w, &j->u);
+	if (!j->direct && !j->u.late) /* a late function may be held (retire) */
 		release(j);
 }
 
 /* A queued or held function's memory goes back. */
 static void release(px_job *j)
 {
-	px_valmap_free(&j->f->value_ids);
-	px_strmap_free(&j->f->label_ids);
+	px_valmap_free(&j->u.f->value_ids);
+	px_strmap_free(&j->u.f->label_ids);
 	px_arena_reset(&j->arena);
 }
 
@@ -205,9 +163,9 @@ static void chain(px_pipeline *p, px_job *j, bool hold)
 	j->held = hold;
 	if (hold && j->direct)
 		take_memory(j, q->m); /* the parser goes on in the job's arena */
-	j->sel_errors = j->d.nerrors - j->select_mark.nerrors;
+	j->sel_errors = j->u.d.nerrors - j->u.select_mark.nerrors;
 	q->chain_errors += j->sel_errors;
-	add_part(q, px_diags_take_first(&j->d, j->diag_at, j->select_mark.nkept));
+	add_part(q, px_diags_take_first(&j->u.d, j->diag_at, j->u.select_mark.nkept));
 	j->next = NULL;
 	if (q->chain)
 		q->chain_tail->next = j;
@@ -223,26 +181,26 @@ static void chain(px_pipeline *p, px_job *j, bool hold)
 static void retire(px_pipeline *p, px_job *j)
 {
 	struct px_jobs *q = p->jobs;
-	unsigned before = j->errors_before + q->errors + j->verify_errors;
-	bool counts = j->selected && !before;
-	if (j->selected && (!counts || j->late)) /* one job would not have selected it, or took it back */
-		px_diags_rewind(&j->d, j->select_mark);
-	bool hold = counts && j->late;
-	if (j->late && !hold && !j->direct)
+	unsigned before = j->errors_before + q->errors + j->u.verify_errors;
+	bool counts = j->u.selected && !before;
+	if (j->u.selected && (!counts || j->u.late)) /* one job would not have selected it, or took it back */
+		px_diags_rewind(&j->u.d, j->u.select_mark);
+	bool hold = counts && j->u.late;
+	if (j->u.late && !hold && !j->direct)
 		release(j);
-	q->errors += j->d.nerrors;
+	q->errors += j->u.d.nerrors;
 	if (hold || q->chain) {
 		chain(p, j, hold);
-		join_calls(p, j);
+		px_pipeline_join(p, &j->u);
 		return;
 	}
-	if (counts && !j->late) {
+	if (counts && !j->u.late) {
 		if (!j->direct)
 			px_pipeline_put(p, j->out.data ? j->out.data : "", j->out.len);
 		px_pipeline_sink_full(p);
 	}
 	take_messages(q, j, j->diag_at);
-	join_calls(p, j);
+	px_pipeline_join(p, &j->u);
 	j->next = q->spare;
 	q->spare = j;
 }
@@ -399,7 +357,7 @@ static void take_memory(px_job *j, px_module *m)
 	j->values = values;
 	j->value_cap = value_cap;
 	m->fn_taken = true;
-	j->a = &j->arena;
+	j->u.a = &j->arena;
 }
 
 /* The job joins the open batch, which is handed on once large enough. */
@@ -474,16 +432,16 @@ void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f)
 		px_arena_init(&j->arena);
 		px_buf_init(&j->out);
 	}
-	j->f = f;
-	px_module_view(&j->view, m);
-	j->callseq = q->callseq;
+	j->u.f = f;
+	px_module_view(&j->u.view, m);
+	j->u.callseq = q->callseq;
 	q->callseq += f->ncalls;
 	j->diag_at = p->diags.nkept;
 	j->errors_before = p->diags.nerrors;
 	/* a selection that could not count is not made */
-	j->select = !j->errors_before && !q->errors;
-	px_diags_init(&j->d, p->diags.file, p->diags.src, p->diags.len, p->diags.fn, p->diags.ctx, 0);
-	j->d.warn = p->diags.warn;
+	j->u.select = !j->errors_before && !q->errors;
+	px_diags_init(&j->u.d, p->diags.file, p->diags.src, p->diags.len, p->diags.fn, p->diags.ctx, 0);
+	j->u.d.warn = p->diags.warn;
 	j->next = j->later = NULL;
 	j->nodes = f->nnodes + 1;
 	j->done = false;
@@ -491,7 +449,7 @@ void px_jobs_hand_on(px_pipeline *p, px_module *m, px_func *f)
 	if (j->direct) {
 		/* everything before it is retired: the function's memory stays the
 		 * parser's and its text goes straight into the module's */
-		j->a = &m->fn_arena;
+		j->u.a = &m->fn_arena;
 		run_job(&p->workers[0], j);
 		retire(p, j);
 		return;
@@ -523,25 +481,6 @@ void px_jobs_end(px_pipeline *p)
 	q->errors = 0;
 }
 
-/* A held function selected now, every signature known: its messages in its
- * job, its text in its job's out. Returns the errors it made. */
-static unsigned select_held(px_pipeline *p, px_job *j)
-{
-	px_worker *w = &p->workers[0];
-	px_isel *s = &w->s;
-	s->m = &j->view;
-	s->d = &j->d;
-	s->a = j->a;
-	s->callseq = j->callseq;
-	s->sigs = p->jobs->m;
-	j->out.len = 0;
-	w->out = &j->out;
-	unsigned before = j->d.nerrors;
-	px_pipeline_select(w, j->f);
-	s->sigs = NULL;
-	return j->d.nerrors - before;
-}
-
 void px_jobs_finish(px_pipeline *p)
 {
 	struct px_jobs *q = p->jobs;
@@ -553,10 +492,12 @@ void px_jobs_finish(px_pipeline *p)
 		next = j->next;
 		if (stop) {
 			p->diags.nerrors -= j->sel_errors;
-			px_diags_rewind(&j->d, (px_diag_mark){0, j->d.nerrors - j->sel_errors});
+			px_diags_rewind(&j->u.d, (px_diag_mark){0, j->u.d.nerrors - j->sel_errors});
 		} else {
 			if (j->held) {
-				j->sel_errors = select_held(p, j);
+				j->out.len = 0;
+				j->u.out = &j->out;
+				j->sel_errors = px_pipeline_select_held(&p->workers[0], &j->u, q->m);
 				p->diags.nerrors += j->sel_errors;
 			}
 			px_pipeline_put(p, j->out.data ? j->out.data : "", j->out.len);

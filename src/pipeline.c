@@ -139,36 +139,80 @@ static void workers_free(px_pipeline *p)
 	free(p->workers);
 }
 
-void px_pipeline_translate(px_worker *w, px_func *f, bool select)
+/* The worker's verifier and selector work on u: its view of the module,
+ * its messages, its arena, its call sequences. */
+static void bind(px_worker *w, px_unit *u)
 {
-	px_pipeline *p = w->p;
-	px_diag_mark verified = px_diags_mark(w->v.d);
-	px_verify_func(&w->v, f);
-	w->verify_errors = w->v.d->nerrors - verified.nerrors;
-	w->select_mark = px_diags_mark(w->s.d);
-	w->selected = select && !w->verify_errors && !p->opt->verify_only;
-	w->late = false;
-	if (w->selected)
-		px_pipeline_select(w, f);
+	w->v.m = w->s.m = &u->view;
+	w->v.d = w->s.d = &u->d;
+	w->s.a = u->a;
+	w->s.callseq = u->callseq;
 }
 
-void px_pipeline_select(px_worker *w, px_func *f)
+static void select_unit(px_worker *w, px_unit *u);
+
+void px_pipeline_translate(px_worker *w, px_unit *u)
+{
+	px_verifier *v = &w->v;
+	bind(w, u);
+	v->pending = NULL;
+	v->pending_tail = &v->pending;
+	v->uses = NULL;
+	v->uses_tail = &v->uses;
+	px_diag_mark verified = px_diags_mark(&u->d);
+	px_verify_func(v, u->f);
+	u->verify_errors = u->d.nerrors - verified.nerrors;
+	u->pending = v->pending;
+	u->pending_tail = v->pending_tail;
+	u->uses = v->uses;
+	u->uses_tail = v->uses_tail;
+	u->select_mark = px_diags_mark(&u->d);
+	u->selected = u->select && !u->verify_errors && !w->p->opt->verify_only;
+	u->late = false;
+	if (u->selected)
+		select_unit(w, u);
+}
+
+unsigned px_pipeline_select_held(px_worker *w, px_unit *u, const px_module *sigs)
+{
+	bind(w, u);
+	w->s.sigs = sigs;
+	unsigned before = u->d.nerrors;
+	select_unit(w, u);
+	w->s.sigs = NULL;
+	return u->d.nerrors - before;
+}
+
+void px_pipeline_join(px_pipeline *p, px_unit *u)
+{
+	if (u->pending) {
+		*p->v.pending_tail = u->pending;
+		p->v.pending_tail = u->pending_tail;
+	}
+	if (u->uses) {
+		*p->v.uses_tail = u->uses;
+		p->v.uses_tail = u->uses_tail;
+	}
+}
+
+static void select_unit(px_worker *w, px_unit *u)
 {
 	px_pipeline *p = w->p;
+	px_buf *out = u->out;
 	if (p->opt->emit == PX_EMIT_MIR) {
-		px_print_mir_func(w->out, w->v.m, f);
+		px_print_mir_func(out, w->v.m, u->f);
 		return;
 	}
 	px_isel *s = &w->s;
-	px_select_begin(s, f);
+	px_select_begin(s, u->f);
 	if (p->opt->emit == PX_EMIT_ISEL) {
-		size_t at = w->out->len;
-		px_print_isel_open(w->out, f);
+		size_t at = out->len;
+		px_print_isel_open(out, u->f);
 		while (px_select_more(s))
-			px_print_isel_insts(w->out, s->mf.first);
-		px_print_isel_close(w->out);
+			px_print_isel_insts(out, s->mf.first);
+		px_print_isel_close(out);
 		if (s->late)
-			w->out->len = at;
+			out->len = at;
 	} else {
 		/* the register declarations come first and need the whole function */
 		w->fbody.len = 0;
@@ -176,16 +220,16 @@ void px_pipeline_select(px_worker *w, px_func *f)
 			if (!s->late)
 				px_print_insts(&w->fbody, &s->mf, s->mf.first);
 		if (!s->late) {
-			px_print_func_open(w->out, &s->mf);
+			px_print_func_open(out, &s->mf);
 			const char *text = w->fbody.data ? w->fbody.data : "";
-			if (w->out == &p->body)
+			if (out == &p->body)
 				px_pipeline_put(p, text, w->fbody.len);
 			else
-				px_buf_put(w->out, text, w->fbody.len);
-			px_print_func_close(w->out);
+				px_buf_put(out, text, w->fbody.len);
+			px_print_func_close(out);
 		}
 	}
-	w->late = s->late;
+	u->late = s->late;
 }
 
 /* ---- reading the module ---- */

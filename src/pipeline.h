@@ -16,7 +16,30 @@
 
 typedef struct px_pipeline px_pipeline;
 
-/* What verifies, selects and prints one function at a time: one a thread
+/* One function's translation, a unit of the scheduler's work: the function
+ * and what verifying, selecting and printing it read (a view of the module
+ * as far as the text has gone, its own messages and arena), and what they
+ * come to. The scheduler (jobs.c) hands units to the stages here and never
+ * sees a verifier or a selector. */
+typedef struct px_unit {
+	px_func *f;
+	px_module view;           /* what of the module it may see */
+	px_arena *a;              /* where its selection allocates */
+	px_diags d;               /* what translating it reported */
+	uint32_t callseq;         /* the number of its first call sequence */
+	bool select;              /* select it when it verifies (no error came before it) */
+	px_buf *out;              /* where its text goes */
+	/* what translating it came to */
+	px_diag_mark select_mark; /* d's messages when selection began */
+	unsigned verify_errors;
+	bool selected;
+	bool late;                /* selection met a call to a function not defined yet: no text */
+	/* the calls and uses its verification left for the module's end */
+	px_pending_call *pending, **pending_tail;
+	px_fn_uses *uses, **uses_tail;
+} px_unit;
+
+/* What verifies, selects and prints one unit at a time: one a thread
  * ([0] the parser's), each with its own verifier and selector and what they
  * keep to the module's end (pending calls, early callees' names). */
 typedef struct px_worker {
@@ -24,13 +47,7 @@ typedef struct px_worker {
 	px_verifier v;
 	px_isel s;
 	px_arena keep;
-	px_buf *out;              /* where the function's text goes */
-	px_buf fbody;             /* its instructions, until the register declarations */
-	/* what translating the last function came to */
-	px_diag_mark select_mark; /* s.d's messages when selection began */
-	unsigned verify_errors;
-	bool selected;
-	bool late;                /* selection met a call to a function not defined yet */
+	px_buf fbody;             /* a function's instructions, until its register declarations */
 } px_worker;
 
 /* A call to a function defined later is printed as its callee's parameter and
@@ -52,13 +69,14 @@ struct px_pipeline {
 };
 
 /* ---- pipeline.c, for the scheduler ---- */
-/* Verify f; unless that found an error, or select is false, select it and
- * print it into w->out. A function that calls one not defined yet (late)
- * leaves no text. */
-void px_pipeline_translate(px_worker *w, px_func *f, bool select);
-/* Select f, verified, and print it into w->out (w->late: it calls a function
- * whose signature w->s does not know, and left no text). */
-void px_pipeline_select(px_worker *w, px_func *f);
+/* Verify u's function; unless that found an error, or u->select is false,
+ * select it and print it into u->out (none where it is late). */
+void px_pipeline_translate(px_worker *w, px_unit *u);
+/* A held unit, verified and late, selected and printed into u->out now that
+ * sigs, the whole module, knows every signature. Returns its errors. */
+unsigned px_pipeline_select_held(px_worker *w, px_unit *u, const px_module *sigs);
+/* What u's verification left for the module's end joins the module's. */
+void px_pipeline_join(px_pipeline *p, px_unit *u);
 /* Text onto the module's body, handed to the sink in pieces when there is one. */
 void px_pipeline_put(px_pipeline *p, const char *s, size_t n);
 void px_pipeline_sink_full(px_pipeline *p);
