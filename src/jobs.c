@@ -3,8 +3,9 @@
  * as straight calls) and retired in text order on the parser's thread,
  * where its text and messages join the module's as they would have had the
  * functions been translated one after another. Without threads (one job) a
- * job runs and is retired as it is handed on; under -j it waits in a queue that the threads, and the parser's thread when
- * they fall behind, take from.
+ * job runs and is retired as it is handed on; under -j it waits in a queue
+ * that the threads, and the parser's thread when they fall behind, take
+ * from.
  *
  * A function that calls one defined later cannot be selected until that
  * one's signature is known: it is held (its IR kept, in its job's arena),
