@@ -149,7 +149,7 @@ static void bind(px_worker *w, px_unit *u)
 	w->s.callseq = u->callseq;
 }
 
-static void select_unit(px_worker *w, px_unit *u);
+static void select_unit(px_worker *w, px_unit *u, const px_values *va);
 
 void px_pipeline_translate(px_worker *w, px_unit *u)
 {
@@ -170,7 +170,7 @@ void px_pipeline_translate(px_worker *w, px_unit *u)
 	u->selected = u->select && !u->verify_errors && !w->p->opt->verify_only;
 	u->late = false;
 	if (u->selected)
-		select_unit(w, u);
+		select_unit(w, u, px_verify_values(v));
 }
 
 unsigned px_pipeline_select_held(px_worker *w, px_unit *u, const px_module *sigs)
@@ -178,7 +178,7 @@ unsigned px_pipeline_select_held(px_worker *w, px_unit *u, const px_module *sigs
 	bind(w, u);
 	w->s.sigs = sigs;
 	unsigned before = u->d.nerrors;
-	select_unit(w, u);
+	select_unit(w, u, NULL); /* the verifier has gone on to other functions */
 	w->s.sigs = NULL;
 	return u->d.nerrors - before;
 }
@@ -195,7 +195,7 @@ void px_pipeline_join(px_pipeline *p, px_unit *u)
 	}
 }
 
-static void select_unit(px_worker *w, px_unit *u)
+static void select_unit(px_worker *w, px_unit *u, const px_values *va)
 {
 	px_pipeline *p = w->p;
 	px_buf *out = u->out;
@@ -204,7 +204,7 @@ static void select_unit(px_worker *w, px_unit *u)
 		return;
 	}
 	px_isel *s = &w->s;
-	px_select_begin(s, u->f);
+	px_select_begin(s, u->f, va);
 	if (p->opt->emit == PX_EMIT_ISEL) {
 		size_t at = out->len;
 		px_print_isel_open(out, u->f);

@@ -97,8 +97,15 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
  * where the lane names a float format or an integer type. */
 static bool lanes_of_name(const char *name, px_lanes *out)
 {
-	const char *x = strrchr(name, 'x');
-	if (!x || x == name || !x[1] || strspn(x + 1, "0123456789") != strlen(x + 1))
+	/* one pass, no library call: most names asked (u32, b64, rn, global)
+	 * have no x<n> ending, and every operand of every statement asks */
+	const char *x = NULL, *p = name;
+	for (; *p; p++)
+		if (*p == 'x')
+			x = p;
+		else if (x && (*p < '0' || *p > '9'))
+			x = NULL;
+	if (!x || x == name || !x[1])
 		return false;
 	size_t n = (size_t)(x - name);
 	unsigned count = (unsigned)atoi(x + 1);

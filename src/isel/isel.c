@@ -273,7 +273,7 @@ static void select_label(px_isel *s, const px_node *n)
 /* A piece ends once its instructions take this much memory. */
 enum { PIECE_BYTES = 256 * 1024 };
 
-void px_select_begin(px_isel *s, px_func *f)
+void px_select_begin(px_isel *s, px_func *f, const px_values *va)
 {
 	s->f = f;
 	px_arena_reset(&s->ia);
@@ -292,7 +292,8 @@ void px_select_begin(px_isel *s, px_func *f)
 	}
 	memset(s->vreg, 0xff, (f->nvalues + 1) * sizeof *s->vreg);
 	s->b8f = NULL;
-	s->va_ready = false; /* its tables went with the function arena */
+	s->va = NULL; /* the last function's went with the function arena */
+	s->va_given = va;
 	s->late = false;
 	px_select_entry(s);
 	px_match_plan(s, f);

@@ -46,8 +46,9 @@ typedef struct px_isel {
 	uint32_t vquiet;       /* vector.c: statements of a run already remarked on as not merged */
 	const px_func *b8f;    /* regs.c: the function b8mark describes (NULL: none yet) */
 	uint8_t *b8mark;       /* regs.c: per value, 1 when it needs a true .b8 register */
-	px_values va;          /* vector.c: the value analysis of s->f, once a run asks (va_ready) */
-	bool va_ready;
+	const px_values *va;   /* vector.c: the value analysis of s->f, once a run asks (NULL: not yet) */
+	const px_values *va_given; /* the verifier's analysis of s->f (px_select_begin), else NULL */
+	px_values va_own;      /* the analysis made here when none was given */
 	uint32_t b8cap;
 	px_first_rows *first_rows; /* remembered first admitting rows (px_variant_find) */
 } px_isel;
@@ -62,8 +63,10 @@ void px_isel_free(px_isel *s);
  * so a big function's instructions never all exist at once: held whole,
  * the machine instructions of make bench's one-kernel module (1M
  * statements) took a peak of 924 MB, against 391 MB in pieces of 256 KiB
- * (533 bytes a statement). */
-void px_select_begin(px_isel *s, px_func *f);
+ * (533 bytes a statement). va: the verifier's value analysis of f, which
+ * the selector reads where it asks one (vector.c) instead of making its own;
+ * NULL: none to reuse. */
+void px_select_begin(px_isel *s, px_func *f, const px_values *va);
 bool px_select_more(px_isel *s);
 
 /* a family's selector (src/family.c) runs first, in layer 1; true when it took the node */
@@ -83,7 +86,8 @@ bool px_select_desc(px_isel *s, const px_node *n);
 
 /* ---- shared between the selector's files ---- */
 /* registers (regs.c) */
-uint8_t px_rc_of_type(int type);                 /* printed class: %f for f32, %fd for f64 */
+/* printed class: %f for f32, %fd for f64 */
+static inline uint8_t px_rc_of_type(int type) { return px_types[type].print_class; }
 uint32_t px_new_reg(px_isel *s, int type, uint32_t count);
 px_mop px_reg_mop(px_isel *s, int type, uint32_t reg);
 /* A fresh true .b8 register (%rb), for a b8reg operand's constant. */

@@ -7,17 +7,6 @@
 #include "isel/isel.h"
 #include "tables/query.h"
 
-uint8_t px_rc_of_type(int type)
-{
-	const px_type_info *t = &px_types[type];
-	if (!t->float_view)
-		return t->regclass;
-	for (unsigned c = 0; c < px_nregclasses; c++)
-		if (px_regclasses[c].view_of == t->regclass)
-			return (uint8_t)c;
-	return t->regclass;
-}
-
 static uint8_t numbering_of(uint8_t rc)
 {
 	uint8_t base = px_regclasses[rc].view_of;

@@ -35,18 +35,22 @@ static const px_global *moved_symbol(const px_isel *s, uint32_t id)
 }
 
 /* What the address's base is known to be aligned to, in bytes (1: unknown):
- * the value analysis's answer (verify/analysis/value.h), made once a function. */
+ * the value analysis's answer (verify/analysis/value.h): the verifier's, or
+ * one made here once a function. */
 static uint32_t base_align(px_isel *s, const px_opnd *addr)
 {
 	const px_opnd *b = addr->base;
 	if (!b || (b->kind != PX_O_SYM && (b->kind != PX_O_VALUE || b->elem >= 0)))
 		return 1;
-	if (!s->va_ready) {
-		px_values_init(&s->va, s->m, s->f, NULL, s->a);
-		s->va_ready = true;
+	if (!s->va) {
+		s->va = s->va_given;
+		if (!s->va) {
+			px_values_init(&s->va_own, s->m, s->f, NULL, s->a);
+			s->va = &s->va_own;
+		}
 	}
-	px_aff a = px_value_form(&s->va, b);
-	uint64_t m = px_aff_multiple(&s->va, &a);
+	px_aff a = px_value_form(s->va, b);
+	uint64_t m = px_aff_multiple(s->va, &a);
 	return !m ? 1 : m > (1u << 30) ? 1u << 30 : (uint32_t)m;
 }
 

@@ -21,7 +21,7 @@ typedef struct px_type_info {
 	uint16_t width;    /* bits; pred is 1 */
 	uint8_t kind;      /* enum px_type_kind */
 	uint8_t regclass;  /* PX_RC_* of a value of this type */
-	uint8_t float_view; /* printed through the class's float view (%f, %fd) */
+	uint8_t print_class; /* PX_RC_* its registers print as: regclass, or its float view (%f, %fd) */
 	uint16_t token;    /* PX_TOK_* with the same spelling (0 for ptr) */
 	uint16_t decl_ptx; /* a parameter, result or initialized variable of the type needs this PTX version (0: any) */
 } px_type_info;

@@ -25,6 +25,13 @@ void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt
 	px_slotsets_init(&v->slotsets);
 }
 
+const px_values *px_verify_values(const px_verifier *v)
+{
+	if (!v->values_kept || v->grid[0] || v->grid[1] || v->grid[2])
+		return NULL;
+	return &v->values;
+}
+
 void px_verifier_free(px_verifier *v)
 {
 	free(v->state);
@@ -599,6 +606,9 @@ void px_verify_func(px_verifier *v, px_func *f)
 {
 	px_verify_has_target(v, f);
 	unsigned errors_before = v->d->nerrors;
+	/* the last function's analysis goes (px_verify_values) */
+	px_arena_reset(&v->scratch);
+	v->values_kept = false;
 	if (v->state_cap < f->nvalues + 1) {
 		free(v->state);
 		v->state_cap = f->nvalues + 64;

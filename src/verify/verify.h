@@ -14,6 +14,7 @@
 #include "tables/firstrow.h"
 #include "tables/query.h"
 #include "tables/tables.h"
+#include "verify/analysis/value.h"
 #include "verify/slotset.h"
 
 /* A call to a function not yet seen: checked when the module ends. */
@@ -64,6 +65,10 @@ typedef struct px_verifier {
 	/* what the analyses of the function being verified allocate (the hazard
 	 * checks' frame, verify/hazard/frame.h): each takes it back when it is done */
 	px_arena scratch;
+	/* the value analysis the hazard checks made of the function verified
+	 * last, kept in scratch until the next function (values_kept) */
+	px_values values;
+	bool values_kept;
 	/* per function, reused */
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
@@ -100,6 +105,11 @@ static inline void px_slots_done(px_verifier *v, px_node *n)
 void px_verifier_init(px_verifier *v, px_module *m, px_diags *d, const char *opt_target,
                       const char *opt_ptx);
 void px_verifier_free(px_verifier *v);
+/* The value analysis of the function verified last, for the selector to
+ * reuse instead of making its own; NULL where the hazard checks did not run,
+ * or where --assume-grid shaped it: an assumed launch may sharpen what the
+ * checks say, never the code (a vector access merged on a grid assumed). */
+const px_values *px_verify_values(const px_verifier *v);
 /* Resolve the target and the PTX version (command line over the module's line). */
 void px_verify_target(px_verifier *v);
 void px_verify_func(px_verifier *v, px_func *f);

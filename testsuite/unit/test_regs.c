@@ -98,26 +98,30 @@ END_TEST
 
 START_TEST(types_map_to_classes)
 {
+	/* print: the class a value's registers print as (f32 and f64 through
+	 * the float views %f and %fd, the rest as their own class) */
 	static const struct {
 		int type;
-		unsigned rc;
-		int float_view;
+		unsigned rc, print;
 	} rows[] = {
-		{PX_T_pred, PX_RC_p, 0},   {PX_T_b8, PX_RC_rs, 0},     {PX_T_u8, PX_RC_rs, 0},
-		{PX_T_s8, PX_RC_rs, 0},    {PX_T_b16, PX_RC_rs, 0},    {PX_T_u16, PX_RC_rs, 0},
-		{PX_T_s16, PX_RC_rs, 0},   {PX_T_f16, PX_RC_rs, 0},    {PX_T_bf16, PX_RC_rs, 0},
-		{PX_T_b32, PX_RC_r, 0},    {PX_T_u32, PX_RC_r, 0},     {PX_T_s32, PX_RC_r, 0},
-		{PX_T_f16x2, PX_RC_r, 0},  {PX_T_bf16x2, PX_RC_r, 0},  {PX_T_f32, PX_RC_r, 1},
-		{PX_T_b64, PX_RC_rd, 0},   {PX_T_u64, PX_RC_rd, 0},    {PX_T_s64, PX_RC_rd, 0},
-		{PX_T_f64, PX_RC_rd, 1},   {PX_T_ptr, PX_RC_rd, 0},    {PX_T_f32x2, PX_RC_rd, 0},
-		{PX_T_b128, PX_RC_rq, 0},
+		{PX_T_pred, PX_RC_p, PX_RC_p},     {PX_T_b8, PX_RC_rs, PX_RC_rs},     {PX_T_u8, PX_RC_rs, PX_RC_rs},
+		{PX_T_s8, PX_RC_rs, PX_RC_rs},     {PX_T_b16, PX_RC_rs, PX_RC_rs},    {PX_T_u16, PX_RC_rs, PX_RC_rs},
+		{PX_T_s16, PX_RC_rs, PX_RC_rs},    {PX_T_f16, PX_RC_rs, PX_RC_rs},    {PX_T_bf16, PX_RC_rs, PX_RC_rs},
+		{PX_T_b32, PX_RC_r, PX_RC_r},      {PX_T_u32, PX_RC_r, PX_RC_r},      {PX_T_s32, PX_RC_r, PX_RC_r},
+		{PX_T_f16x2, PX_RC_r, PX_RC_r},    {PX_T_bf16x2, PX_RC_r, PX_RC_r},   {PX_T_f32, PX_RC_r, PX_RC_f},
+		{PX_T_b64, PX_RC_rd, PX_RC_rd},    {PX_T_u64, PX_RC_rd, PX_RC_rd},    {PX_T_s64, PX_RC_rd, PX_RC_rd},
+		{PX_T_f64, PX_RC_rd, PX_RC_fd},    {PX_T_ptr, PX_RC_rd, PX_RC_rd},    {PX_T_f32x2, PX_RC_rd, PX_RC_rd},
+		{PX_T_b128, PX_RC_rq, PX_RC_rq},
 	};
 	ck_assert_uint_eq(px_ntypes, sizeof rows / sizeof rows[0] + 1);
 	for (unsigned i = 0; i < sizeof rows / sizeof rows[0]; i++) {
 		const px_type_info *t = &px_types[rows[i].type];
 		ck_assert_msg(t->regclass == rows[i].rc, "%s lives in class %u, not %u", t->name, t->regclass,
 		              rows[i].rc);
-		ck_assert_int_eq(t->float_view, rows[i].float_view);
+		ck_assert_msg(t->print_class == rows[i].print, "%s prints as class %u, not %u", t->name, t->print_class,
+		              rows[i].print);
+		ck_assert_uint_eq(px_regclasses[t->print_class].view_of,
+		                  t->print_class == t->regclass ? 0xff : t->regclass);
 		ck_assert_uint_eq(px_regclasses[t->regclass].width, t->width < 8 ? 1 : t->width < 16 ? 16 : t->width);
 	}
 }

@@ -391,11 +391,21 @@ static void emit_ops(sbuf *c)
 static void emit_types(sbuf *c)
 {
 	sb_printf(c, "\n/* value types (data/types.yaml) */\nconst px_type_info px_types[] = {\n");
-	sb_printf(c, "\t{\"none\", 0, PX_KIND_NONE, 0xff, 0, 0, 0},\n");
+	sb_printf(c, "\t{\"none\", 0, PX_KIND_NONE, 0xff, 0xff, 0, 0},\n");
 	for (size_t i = 0; i < M.ntypes; i++) {
 		const type_row *t = &M.types[i];
-		sb_printf(c, "\t{\"%s\", %u, %s, %u, %d, %u, %u},\n", t->name, t->width, enum_name("PX_KIND_", t->kind),
-		          t->regclass, t->float_view, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0, t->decl_ptx);
+		/* the class its registers print as: a float view's (%f over %r) */
+		unsigned print_class = t->regclass;
+		for (size_t r = 0; t->float_view && r < M.nrc; r++)
+			if (M.rc[r].view_of == t->regclass)
+				print_class = M.rc[r].id;
+		if (t->float_view && print_class == t->regclass) {
+			fprintf(stderr, "pxgen: error: type '%s' has float_view, but no register class is a view of its class\n",
+			        t->name);
+			exit(1);
+		}
+		sb_printf(c, "\t{\"%s\", %u, %s, %u, %u, %u, %u},\n", t->name, t->width, enum_name("PX_KIND_", t->kind),
+		          t->regclass, print_class, strcmp(t->kind, "ptr") ? tok_id(t->name) : 0, t->decl_ptx);
 	}
 	sb_printf(c, "};\nconst unsigned px_ntypes = %zu;\n", M.ntypes + 1);
 	/* the inverse, so that reading a type slot is one load */

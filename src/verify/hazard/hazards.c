@@ -26,5 +26,8 @@ void px_check_hazards(px_verifier *v, px_func *f)
 		checks[i](&fr);
 		px_arena_release(fr.a, base);
 	}
-	px_arena_reset(fr.a);
+	/* the blocks and the analysis stay in scratch until the next function:
+	 * the selector reads the same analysis (px_verify_values) */
+	v->values = fr.va;
+	v->values_kept = true;
 }
