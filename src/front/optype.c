@@ -66,7 +66,7 @@ int px_source_type(const px_func *f, const px_node *n, int src, unsigned si, px_
  * an f16 or bf16 value holds .b16 (mov, selp: PTX has no mov.f16 immediate),
  * inferred or written: the literal is that value's number, not an integer;
  * the same for a packed f16x2, bf16x2 or f32x2 value in a .b32 or .b64 slot. */
-static bool lanes_of_name(const char *name, px_lanes *out);
+static bool tok_lanes(unsigned tok, px_lanes *out);
 
 int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 {
@@ -75,7 +75,7 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 	/* mov packing lanes into a packed value (%h:f16x2 = mov (0.5, %x)): an
 	 * element is one lane */
 	if (n->op == &px_ops[PX_OP_mov] && (def->flags & PX_OPND_GROUP) && n->nres && want &&
-	    lanes_of_name(px_types[px_opnd_value_type(f, &n->res[0], true)].name, &ln) && ln.fmt != PX_FP_NONE &&
+	    tok_lanes(px_types[px_opnd_value_type(f, &n->res[0], true)].token, &ln) && ln.fmt != PX_FP_NONE &&
 	    ln.width == px_types[want].width)
 		return px_type_lookup(ln.name, ln.name_len);
 	if (def->type_slot < 0 || def->derive != PX_DERIVE_NONE || !want || px_types[want].kind != PX_KIND_BIT)
@@ -93,22 +93,17 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 	return want;
 }
 
-/* A type token spelled <lane>x<n> (f16x2, s16x2, e4m3x2, e2m1x4) as lanes,
- * where the lane names a float format or an integer type. */
-static bool lanes_of_name(const char *name, px_lanes *out)
+/* A token spelled <lane>x<n> (f16x2, s16x2, e4m3x2, e2m1x4) as lanes, where
+ * the lane names a float format or an integer type. Which tokens are so
+ * spelled the tables say (px_tok_lanes): nearly every operand asks, and
+ * nearly every token is not. A type asks with its own token. */
+static bool tok_lanes(unsigned tok, px_lanes *out)
 {
-	/* one pass, no library call: most names asked (u32, b64, rn, global)
-	 * have no x<n> ending, and every operand of every statement asks */
-	const char *x = NULL, *p = name;
-	for (; *p; p++)
-		if (*p == 'x')
-			x = p;
-		else if (x && (*p < '0' || *p > '9'))
-			x = NULL;
-	if (!x || x == name || !x[1])
+	unsigned count = px_tok_lanes[tok];
+	if (!count)
 		return false;
-	size_t n = (size_t)(x - name);
-	unsigned count = (unsigned)atoi(x + 1);
+	const char *name = px_tok_names[tok];
+	size_t n = (size_t)(strrchr(name, 'x') - name);
 	enum px_fp_fmt fmt = px_fp_fmt_named(name, n);
 	int it = fmt == PX_FP_NONE ? px_type_lookup(name, n) : 0;
 	if (fmt == PX_FP_NONE && (!it || (px_types[it].kind != PX_KIND_UINT && px_types[it].kind != PX_KIND_SINT)))
@@ -138,15 +133,15 @@ bool px_operand_lanes(const px_func *f, const px_node *n, const px_opnd_def *def
 	int t = px_literal_type(f, n, def);
 	if (!t)
 		return false;
-	bool found = lanes_of_name(px_types[t].name, out);
+	bool found = tok_lanes(px_types[t].token, out);
 	/* an operand of a bit type whose lanes the op's type token names (max.s16x2
 	 * on b32, cvt's .e4m3x2 source in a b16): the token of its own slot, else
 	 * the one type slot whose lanes fill exactly its width */
 	if (def->type_slot >= 0 && !found)
-		found = n->slot[def->type_slot] && lanes_of_name(px_tok_names[n->slot[def->type_slot]], out);
+		found = n->slot[def->type_slot] && tok_lanes(n->slot[def->type_slot], out);
 	for (unsigned i = 0; !found && px_types[t].kind == PX_KIND_BIT && i < n->op->nslots; i++)
 		found = (n->op->slots[i].flags & PX_SLOT_TYPE) && n->slot[i] &&
-		        lanes_of_name(px_tok_names[n->slot[i]], out) && out->n * out->width == px_types[t].width;
+		        tok_lanes(n->slot[i], out) && out->n * out->width == px_types[t].width;
 	if (!found || out->n < 2 || out->n * out->width != px_types[t].width)
 		return false;
 	out->whole = bits_type(px_types[t].width);
@@ -155,7 +150,7 @@ bool px_operand_lanes(const px_func *f, const px_node *n, const px_opnd_def *def
 
 bool px_type_lanes(int type, px_lanes *out)
 {
-	if (!type || !lanes_of_name(px_types[type].name, out))
+	if (!tok_lanes(px_types[type].token, out))
 		return false;
 	out->whole = bits_type(px_types[type].width);
 	return true;

@@ -9,7 +9,7 @@ static void put_str(px_buf *out, px_str s) { px_buf_put(out, s.s, s.n); }
 
 static void print_reg(px_buf *out, uint8_t rc, uint32_t reg)
 {
-	px_buf_puts(out, px_regclasses[rc].prefix);
+	px_buf_putshort(out, px_regclasses[rc].prefix);
 	px_buf_putu(out, reg);
 }
 
@@ -106,7 +106,7 @@ static void print_suffixes(px_buf *out, const px_minst *mi)
 		unsigned tok = px_slot_tok(op, mi->slot, i);
 		if (tok) {
 			px_buf_putc(out, '.');
-			px_buf_puts(out, px_tok_names[tok]);
+			px_buf_putshort(out, px_tok_names[tok]);
 		}
 	}
 }
@@ -152,7 +152,7 @@ static void print_decorated(px_buf *out, const px_minst *mi, const px_opnd_def *
 	px_print_mop(out, m);
 	if (sel) {
 		px_buf_putc(out, '.');
-		px_buf_puts(out, px_tok_names[sel]);
+		px_buf_putshort(out, px_tok_names[sel]);
 	}
 }
 
@@ -315,7 +315,7 @@ void px_print_inst(px_buf *out, const px_minst *mi)
 	print_branch_targets(out, mi);
 	px_buf_putc(out, '\t');
 	print_guard(out, mi);
-	px_buf_puts(out, mi->op->name);
+	px_buf_putshort(out, mi->op->name);
 	print_suffixes(out, mi);
 	print_operands(out, mi);
 	px_buf_puts(out, ";\n");

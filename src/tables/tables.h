@@ -55,6 +55,7 @@ extern const px_name_index px_tok_index, px_sreg_index, px_op_index;
 
 /* ---- modifier tokens (every dotted spelling any table uses) ---- */
 extern const char *const px_tok_names[]; /* indexed by PX_TOK_*, sorted by spelling; [0] is "" */
+extern const unsigned char px_tok_lanes[]; /* the n of a token spelled <lane>x<n> (f16x2, e4m3x2), else 0 */
 extern const unsigned px_ntoks;
 extern const uint8_t px_tok_types[]; /* indexed by PX_TOK_*: the PX_T_* spelled alike, or 0 */
 /* PX_TOK_* of a spelling, or 0. */

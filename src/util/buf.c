@@ -27,20 +27,12 @@ void px_buf_grow(px_buf *b, size_t extra)
 
 size_t px_utoa(char *dst, unsigned long long v)
 {
-	char tmp[20];
-	size_t i = sizeof tmp;
-	do {
-		tmp[--i] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	memcpy(dst, tmp + i, sizeof tmp - i);
-	return sizeof tmp - i;
-}
-
-void px_buf_putu(px_buf *b, unsigned long long v)
-{
-	char tmp[20];
-	px_buf_put(b, tmp, px_utoa(tmp, v));
+	size_t n = 1;
+	for (unsigned long long t = v; t >= 10; t /= 10)
+		n++;
+	for (size_t i = n; i-- > 0; v /= 10)
+		dst[i] = (char)('0' + v % 10);
+	return n;
 }
 
 void px_buf_puthex(px_buf *b, unsigned long long v, unsigned digits)

@@ -55,6 +55,15 @@ static int translate(const pv_case *c, const char *target, const char *ptx, bool
 		} else if (strncmp(a, "--ptx=", 6) == 0) {
 			if (own)
 				o.ptx = a + 6;
+		} else if (strncmp(a, "--assume-grid=", 14) == 0) {
+			/* X[,Y[,Z]], each a count of CTAs */
+			char *end = (char *)a + 13;
+			for (int k = 0; k < 3 && *end && (k == 0 || *end == ','); k++)
+				o.assume_grid[k] = (unsigned)strtoul(end + 1, &end, 10);
+			if (*end) {
+				fprintf(stderr, "prover: %s: a grid the prover cannot read: %s\n", c->mir, a);
+				return -1;
+			}
 		} else if (a[0] != '-' || (a[1] != 'W' && a[1] != 'w') || px_options_warning(&o, a) != 0) {
 			fprintf(stderr, "prover: %s: an option the prover does not know: %s\n", c->mir, a);
 			return -1;

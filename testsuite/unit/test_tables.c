@@ -1,6 +1,7 @@
 /* The generated tables (data/ via tools/pxgen): lookups and the invariants the
  * other stages rely on without checking (sorted names, variant tokens drawn
  * from their slots, targets' PTX versions among the printable ones). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "suites.h"
@@ -29,6 +30,30 @@ START_TEST(token_lookup_finds_every_token)
 	/* A slice is compared by length, not up to a NUL. */
 	ck_assert_uint_eq(px_tok_lookup("u32x", 3), PX_TOK_u32);
 	ck_assert_uint_eq(px_tok_lookup("u3", 2), 0);
+}
+END_TEST
+
+/* px_tok_lanes: the n of a <lane>x<n> spelling, and 0 for every other
+ * token, so that a token with 0 needs no look at its spelling. */
+START_TEST(token_lanes_by_spelling)
+{
+	ck_assert_uint_eq(px_tok_lanes[0], 0);
+	ck_assert_uint_eq(px_tok_lanes[PX_TOK_f16x2], 2);
+	ck_assert_uint_eq(px_tok_lanes[PX_TOK_bf16x2], 2);
+	ck_assert_uint_eq(px_tok_lanes[PX_TOK_f32x2], 2);
+	ck_assert_uint_eq(px_tok_lanes[px_tok_lookup(SLICE("e2m1x4"))], 4);
+	ck_assert_uint_eq(px_tok_lanes[px_tok_lookup(SLICE("s16x2"))], 2);
+	ck_assert_uint_eq(px_tok_lanes[PX_TOK_u32], 0);
+	ck_assert_uint_eq(px_tok_lanes[px_tok_lookup(SLICE("x4"))], 0);
+	for (unsigned i = 1; i < px_ntoks; i++) {
+		const char *x = strrchr(px_tok_names[i], 'x');
+		if (px_tok_lanes[i])
+			ck_assert_msg(x && x != px_tok_names[i] && (unsigned)atoi(x + 1) == px_tok_lanes[i],
+			              "'%s' has %u lanes", px_tok_names[i], px_tok_lanes[i]);
+		else
+			ck_assert_msg(!x || x == px_tok_names[i] || !x[1] || strspn(x + 1, "0123456789") != strlen(x + 1),
+			              "'%s' has no lanes", px_tok_names[i]);
+	}
 }
 END_TEST
 
@@ -325,6 +350,7 @@ Suite *tables_suite(void)
 	TCase *tc = tcase_create("tables");
 	tcase_add_test(tc, tokens_sorted_and_unique);
 	tcase_add_test(tc, token_lookup_finds_every_token);
+	tcase_add_test(tc, token_lanes_by_spelling);
 	tcase_add_test(tc, types_have_tokens_and_lookup);
 	tcase_add_test(tc, targets_sorted_with_known_ptx);
 	tcase_add_test(tc, target_rows);

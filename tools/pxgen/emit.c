@@ -452,6 +452,21 @@ static void emit_tokens(sbuf *c)
 		sb_printf(c, ",\n");
 	}
 	sb_printf(c, "};\nconst unsigned px_ntoks = %zu;\n", ntok_sorted);
+	/* the n of a spelling <lane>x<n>: whether a token may name a packed
+	 * operand's lanes is asked for nearly every operand (front/optype.c) */
+	sb_printf(c, "const unsigned char px_tok_lanes[] = {");
+	for (size_t i = 0; i < ntok_sorted; i++) {
+		const char *x = strrchr(tok_sorted[i], 'x');
+		unsigned n = 0;
+		if (x && x != tok_sorted[i] && x[1] && strspn(x + 1, "0123456789") == strlen(x + 1))
+			n = (unsigned)atoi(x + 1);
+		if (n > 255) {
+			fprintf(stderr, "pxgen: error: token '%s' has more than 255 lanes\n", tok_sorted[i]);
+			exit(1);
+		}
+		sb_printf(c, "%s%u,", i % 32 ? " " : "\n\t", n);
+	}
+	sb_printf(c, "\n};\n");
 	emit_name_index(c, "px_tok", (const char *const *)tok_sorted, ntok_sorted);
 }
 
