@@ -3,6 +3,7 @@
  * cannot take, a modifier it needs, an operand count, or the lowest target that
  * runs it. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "verify/verify.h"
@@ -388,11 +389,14 @@ static bool respell_inferred(px_verifier *v, px_node *n)
 	return false;
 }
 
-bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
+/* The row n takes, or NULL once the mistake is reported; *admitted: the
+ * tokens were taken as written (no inferred type respelled). */
+static const px_variant *choose(px_verifier *v, px_func *f, px_node *n, bool *admitted_out)
 {
 	/* the rows before the first that admits the tokens need no second look */
 	unsigned start = px_first_row(&v->first_rows, n->op, n->slot);
 	bool admitted = start < n->op->nvariants; /* row start admits them */
+	*admitted_out = admitted;
 	if (!admitted) {
 		respell_inferred(v, n);
 		start = 0;
@@ -408,9 +412,7 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 				exact_elsewhere = true;
 				continue;
 			}
-			n->var = var;
-			need_ptx(v, n, var->ptx);
-			return true;
+			return var;
 		}
 	}
 	if (px_mov_is_split(n)) {
@@ -420,7 +422,7 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 			      groups_match(f, n, &op->variants[vi]);
 		if (!any) {
 			px_mov_split_report(v, f, n);
-			return false;
+			return NULL;
 		}
 	}
 	const px_variant *shape_miss = NULL;
@@ -438,11 +440,8 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 		any_shape = true;
 		if (exact_elsewhere)
 			break; /* the operands are that row's: its window is the mistake */
-		if (px_window_ok(var, v->target, v->ptx_given)) {
-			n->var = var;
-			need_ptx(v, n, var->ptx);
-			return true;
-		}
+		if (px_window_ok(var, v->target, v->ptx_given))
+			return var;
 	}
 	if (any_shape)
 		report_window(v, f, n, exact_elsewhere);
@@ -450,5 +449,109 @@ bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
 		report_shape(v, f, n, shape_miss);
 	else
 		report_tokens(v, n);
-	return false;
+	return NULL;
+}
+
+/* ---- one answer a shape ----
+ * The row a node takes depends on its operation, its tokens, the shape of
+ * its items and the target alone: which kind each item is, for a value
+ * whether it is indexed, its element count, whether it was declared an
+ * array, whether its type is known and a predicate, whether it is negated;
+ * for a ( ) group its size and whether it lists labels. A module repeats a
+ * few shapes, so each answer is kept (the newest in its entry's place) and
+ * a statement of a known shape takes it without asking the rows. Kept are
+ * only answers reached with the tokens as written: a respelled inferred type
+ * depends on more than the shape. A table belongs to one verifier, whose
+ * target and PTX version do not change. */
+enum { SHAPE_BITS = 8, SHAPE_ITEMS = 8, SHAPE_COUNT_MAX = 1023 };
+
+struct px_shapes {
+	struct shape {
+		const px_op_def *op;  /* NULL: empty */
+		const px_variant *var;
+		uint32_t nres, nops;
+		uint16_t slot[PX_MAX_SLOTS];
+		uint32_t item[SHAPE_ITEMS];
+	} e[1u << SHAPE_BITS];
+};
+
+/* An item's shape, or UINT32_MAX where a count does not fit its bits. */
+static uint32_t item_shape(const px_func *f, const px_opnd *o)
+{
+	uint32_t c = o->kind, count = 0;
+	if (o->kind == PX_O_VALUE) {
+		const px_value *val = &f->values[o->id];
+		count = val->count;
+		c |= (uint32_t)(o->elem < 0) << 4 | (uint32_t)(o->decl_count != 0) << 5 | (uint32_t)(val->type == 0) << 6 |
+		     (uint32_t)(px_types[val->type].kind == PX_KIND_PRED) << 7 | (uint32_t)o->neg << 8;
+	} else if (o->kind == PX_O_GROUP) {
+		count = o->nelems;
+		bool labels = true;
+		for (uint32_t i = 0; i < o->nelems && labels; i++)
+			labels = o->elems[i].kind == PX_O_LABEL;
+		c |= (uint32_t)labels << 9;
+	}
+	return count > SHAPE_COUNT_MAX ? UINT32_MAX : c | count << 10;
+}
+
+/* n's shape in *key and the entry it belongs in; NULL for a shape with too
+ * many items to keep. */
+static struct shape *shape_of(px_verifier *v, const px_func *f, const px_node *n, struct shape *key)
+{
+	const px_op_def *op = n->op;
+	if (n->nres + n->nops > SHAPE_ITEMS)
+		return NULL;
+	if (!v->shapes) {
+		v->shapes = calloc(1, sizeof *v->shapes);
+		if (!v->shapes)
+			abort();
+	}
+	key->op = op;
+	key->nres = n->nres;
+	key->nops = n->nops;
+	uint32_t h = (uint32_t)((uintptr_t)op >> 4) * 0x9e3779b1u ^ (n->nres << 4 | n->nops);
+	for (unsigned i = 0; i < op->nslots; i++)
+		h = (h ^ (key->slot[i] = n->slot[i])) * 0x01000193u;
+	for (uint32_t i = 0; i < n->nres + n->nops; i++) {
+		uint32_t c = item_shape(f, i < n->nres ? &n->res[i] : &n->ops[i - n->nres]);
+		if (c == UINT32_MAX)
+			return NULL;
+		h = (h ^ (key->item[i] = c)) * 0x01000193u;
+	}
+	return &v->shapes->e[h >> (32 - SHAPE_BITS)];
+}
+
+static bool same_shape(const struct shape *e, const struct shape *key)
+{
+	return e->op == key->op && e->nres == key->nres && e->nops == key->nops &&
+	       !memcmp(e->slot, key->slot, key->op->nslots * sizeof *key->slot) &&
+	       !memcmp(e->item, key->item, (key->nres + key->nops) * sizeof *key->item);
+}
+
+bool px_select_variant(px_verifier *v, px_func *f, px_node *n)
+{
+	struct shape key;
+	struct shape *e = shape_of(v, f, n, &key);
+	const px_variant *var;
+	if (e && same_shape(e, &key)) {
+		var = e->var;
+	} else {
+		bool admitted;
+		var = choose(v, f, n, &admitted);
+		if (!var)
+			return false;
+		if (e && admitted) {
+			*e = key;
+			e->var = var;
+		}
+	}
+	n->var = var;
+	need_ptx(v, n, var->ptx);
+	return true;
+}
+
+void px_shapes_free(px_shapes **shapes)
+{
+	free(*shapes);
+	*shapes = NULL;
 }

@@ -37,6 +37,7 @@ void px_verifier_free(px_verifier *v)
 	free(v->state);
 	v->state = NULL;
 	px_first_rows_free(&v->first_rows);
+	px_shapes_free(&v->shapes);
 	px_strmap_free(&v->resolved);
 	free(v->resolved_rows);
 	px_slotsets_free(&v->slotsets);

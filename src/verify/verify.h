@@ -42,6 +42,8 @@ typedef struct px_pending_call {
 /* What a function uses that a rule over the call graph needs (verify/kernel.c). */
 typedef struct px_fn_uses px_fn_uses;
 
+typedef struct px_shapes px_shapes;
+
 typedef struct px_verifier {
 	px_module *m;
 	px_diags *d;
@@ -73,6 +75,7 @@ typedef struct px_verifier {
 	uint8_t *state;          /* per value: VS_* bits */
 	uint32_t state_cap;
 	px_first_rows *first_rows; /* remembered first admitting rows */
+	px_shapes *shapes;         /* the row each statement shape takes (variant.c) */
 	/* operation names resolved without an error (slots.c): the text of a
 	 * statement's name alone decides its operation and the slots its dotted
 	 * tokens fill, so each distinct name is resolved once a translation */
@@ -188,6 +191,7 @@ void px_cp_async_check(px_verifier *v, px_func *f, px_node *n);  /* cp_async.c *
 void px_imm_range_check(px_verifier *v, px_func *f, px_node *n); /* immrange.c */
 void px_texture_check(px_verifier *v, px_func *f, px_node *n);   /* texture.c */
 bool px_select_variant(px_verifier *v, px_func *f, px_node *n); /* variant.c: variant + window */
+void px_shapes_free(px_shapes **shapes);                         /* variant.c: its remembered answers */
 void px_check_operands(px_verifier *v, px_func *f, px_node *n); /* operands.c */
 bool px_int_allowed(const px_opnd *o, const int32_t *vals, unsigned n); /* operands.c */
 const char *px_allowed_text(char *buf, size_t cap, bool pred, const int32_t *vals, unsigned n);
