@@ -66,7 +66,7 @@ int px_source_type(const px_func *f, const px_node *n, int src, unsigned si, px_
  * an f16 or bf16 value holds .b16 (mov, selp: PTX has no mov.f16 immediate),
  * inferred or written: the literal is that value's number, not an integer;
  * the same for a packed f16x2, bf16x2 or f32x2 value in a .b32 or .b64 slot. */
-static bool tok_lanes(unsigned tok, px_lanes *out);
+static inline bool tok_lanes(unsigned tok, px_lanes *out);
 
 int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 {
@@ -94,14 +94,9 @@ int px_literal_type(const px_func *f, const px_node *n, const px_opnd_def *def)
 }
 
 /* A token spelled <lane>x<n> (f16x2, s16x2, e4m3x2, e2m1x4) as lanes, where
- * the lane names a float format or an integer type. Which tokens are so
- * spelled the tables say (px_tok_lanes): nearly every operand asks, and
- * nearly every token is not. A type asks with its own token. */
-static bool tok_lanes(unsigned tok, px_lanes *out)
+ * the lane names a float format or an integer type. */
+static bool lanes_named(unsigned tok, unsigned count, px_lanes *out)
 {
-	unsigned count = px_tok_lanes[tok];
-	if (!count)
-		return false;
 	const char *name = px_tok_names[tok];
 	size_t n = (size_t)(strrchr(name, 'x') - name);
 	enum px_fp_fmt fmt = px_fp_fmt_named(name, n);
@@ -115,6 +110,13 @@ static bool tok_lanes(unsigned tok, px_lanes *out)
 	out->name = name;
 	out->name_len = (uint8_t)n;
 	return true;
+}
+
+/* Which tokens are spelled so the tables say (px_tok_lanes): nearly every
+ * operand asks, and nearly every token is not. A type asks with its token. */
+static inline bool tok_lanes(unsigned tok, px_lanes *out)
+{
+	return px_tok_lanes[tok] && lanes_named(tok, px_tok_lanes[tok], out);
 }
 
 /* A bit type of the given width: the type a packed operand's bits move as. */
