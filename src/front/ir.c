@@ -99,6 +99,9 @@ void px_func_append(px_func *f, px_node *n)
 	f->last = n;
 	f->nnodes++;
 	f->ncalls += n->kind == PX_N_CALL || n->kind == PX_N_PRINTF; /* printf calls vprintf */
+	uint32_t args = n->kind == PX_N_CALL ? n->nops : n->kind == PX_N_PRINTF ? 2 : 0;
+	if (args > f->widest_call)
+		f->widest_call = args;
 }
 
 uint32_t px_module_sym(const px_module *m, px_str name)

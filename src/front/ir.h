@@ -238,6 +238,7 @@ typedef struct px_func {
 	px_node *first, *last;
 	uint32_t nnodes;
 	uint32_t ncalls;    /* its PX_N_CALL nodes: each is one call sequence */
+	uint32_t widest_call; /* the most arguments one of them passes (printf: vprintf's two) */
 	bool falls_off;     /* filled by the verifier: some path reaches the end of the body */
 	px_dloc *dlocs;     /* the places of the loc statements its nodes name (px_node.dloc) */
 	uint32_t ndlocs, cap_dlocs;

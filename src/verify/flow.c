@@ -70,10 +70,11 @@ static bool walk(flow *fl, uint32_t piece)
 
 void px_check_flow(px_verifier *v, px_func *f)
 {
+	/* a label's node is made where it is first defined: as many as the
+	 * labels defined, counted without a walk over the body */
 	uint32_t nl = 0;
-	if (f->nlabels)
-		for (const px_node *n = f->first; n; n = n->next)
-			nl += n->kind == PX_N_LABEL;
+	for (uint32_t i = 0; i < f->nlabels; i++)
+		nl += f->labels[i].defined;
 	flow fl = {.f = f};
 	fl.lnode = px_huge_alloc((nl + 1) * sizeof *fl.lnode);
 	fl.label_at = px_huge_alloc((f->nlabels + 1) * sizeof *fl.label_at);

@@ -65,18 +65,6 @@ void px_check_hidden_name(px_verifier *v, const px_func *f, px_str name, px_loc 
 		         (int)name.n, name.s);
 }
 
-/* The most arguments a call of f passes, so the call blocks' paramN it
- * declares (a printf calls vprintf with two). */
-uint32_t px_widest_call(const px_func *f)
-{
-	uint32_t most = 0;
-	for (const px_node *n = f->first; n; n = n->next) {
-		uint32_t k = n->kind == PX_N_CALL ? n->nops : n->kind == PX_N_PRINTF ? 2 : 0;
-		most = k > most ? k : most;
-	}
-	return most;
-}
-
 /* A function named paramN, named at loc: judged when every call is seen. */
 struct px_param_ref {
 	px_str name;

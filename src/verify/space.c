@@ -488,6 +488,8 @@ void px_check_arg_space(px_verifier *v, const px_funcsig *sig, uint32_t i, const
  * not seen yet, when the module ends (verify/module.c). */
 static void check_pointers(px_verifier *v, const px_func *f)
 {
+	if (!f->ncalls && (f->is_kernel || !f->nrets))
+		return; /* no call, and nothing returned: no pointer crosses (a pass less over a big kernel) */
 	px_pending_call *p = *v->fn_pending;
 	for (px_node *n = f->first; n; n = n->next) {
 		if (n->kind == PX_N_RET) {

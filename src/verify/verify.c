@@ -646,8 +646,8 @@ void px_verify_func(px_verifier *v, px_func *f)
 		}
 	}
 	check_labels(v, f);
-	uint32_t wide = px_widest_call(f);
-	v->widest_call = wide > v->widest_call ? wide : v->widest_call;
+	/* the call blocks' paramN the module declares */
+	v->widest_call = f->widest_call > v->widest_call ? f->widest_call : v->widest_call;
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
 	px_check_carry(v, f);

@@ -215,8 +215,6 @@ void px_check_hidden_name(px_verifier *v, const px_func *f, px_str name, px_loc 
  * taken) spelt as call blocks name their arguments (paramN: judged by
  * px_check_param_refs) or the call's own result (retval0) */
 void px_check_call_block_name(px_verifier *v, px_str fn, uint32_t nres, px_loc loc);
-/* names.c: the most arguments a call (or printf's vprintf) of f passes */
-uint32_t px_widest_call(const px_func *f);
 /* names.c, at the module's end: the functions named paramN against the
  * module's widest call */
 void px_check_param_refs(px_verifier *v);
