@@ -89,7 +89,6 @@ bool px_select_desc(px_isel *s, const px_node *n);
 /* printed class: %f for f32, %fd for f64 */
 static inline uint8_t px_rc_of_type(int type) { return px_types[type].print_class; }
 uint32_t px_new_reg(px_isel *s, int type, uint32_t count);
-px_mop px_reg_mop(px_isel *s, int type, uint32_t reg);
 /* A fresh true .b8 register (%rb), for a b8reg operand's constant. */
 uint32_t px_new_true_b8(px_isel *s);
 uint32_t px_value_reg(px_isel *s, uint32_t value);
@@ -112,6 +111,27 @@ px_minst *px_build_inst(px_isel *s, const px_op_def *op, const uint16_t *slot, c
 /* Inline: every operand of every instruction is made from one, and a call
  * that zeroes the 80-byte record in place cost 3% of a translation. */
 static inline px_mop px_mop_of(uint8_t kind) { return (px_mop){.kind = kind}; }
+/* The b8 values an operation needs in a true .b8 register (an operand or
+ * result its variant marks b8reg, such as cvt's e2m1x2 pairs) live in
+ * ptxemit's %rb class; every other 8-bit value stays in %rs, as in NVPTX. The
+ * register number px_value_reg hands out for one carries PX_RB_TAG, so that
+ * px_reg_mop prints it as %rb whatever type the caller passes. */
+#define PX_RB_TAG 0x40000000u
+/* Register reg of type as an operand. Inline for the same reason as
+ * px_mop_of: returned from a call, the record was read back from the stack
+ * before its bytes had landed, a stall at nearly every operand. */
+static inline px_mop px_reg_mop(px_isel *s, int type, uint32_t reg)
+{
+	(void)s;
+	px_mop m = px_mop_of(PX_M_REG);
+	m.rc = px_rc_of_type(type);
+	m.reg = reg;
+	if (reg != UINT32_MAX && (reg & PX_RB_TAG)) {
+		m.rc = PX_RC_rb;
+		m.reg = reg & ~PX_RB_TAG;
+	}
+	return m;
+}
 px_mop px_imm_mop(int type, int64_t v);
 px_mop px_sym_mop(px_str name);
 px_mop px_fresh_reg(px_isel *s, int type);

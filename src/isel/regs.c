@@ -13,13 +13,6 @@ static uint8_t numbering_of(uint8_t rc)
 	return base == 0xff ? rc : base;
 }
 
-/* The b8 values an operation needs in a true .b8 register (an operand or
- * result its variant marks b8reg, such as cvt's e2m1x2 pairs) live in
- * ptxemit's %rb class; every other 8-bit value stays in %rs, as in NVPTX. The
- * register number px_value_reg hands out for one carries RB_TAG, so that
- * px_reg_mop prints it as %rb whatever type the caller passes. */
-#define RB_TAG 0x40000000u
-
 static void mark_b8_value(px_isel *s, const px_opnd *o)
 {
 	if (o->kind == PX_O_VALUE && o->id <= s->f->nvalues && s->f->values[o->id].type == PX_T_b8)
@@ -88,26 +81,13 @@ uint32_t px_new_reg(px_isel *s, int type, uint32_t count)
 	return r;
 }
 
-px_mop px_reg_mop(px_isel *s, int type, uint32_t reg)
-{
-	(void)s;
-	px_mop m = px_mop_of(PX_M_REG);
-	m.rc = px_rc_of_type(type);
-	m.reg = reg;
-	if (reg != UINT32_MAX && (reg & RB_TAG)) {
-		m.rc = PX_RC_rb;
-		m.reg = reg & ~RB_TAG;
-	}
-	return m;
-}
-
 static uint32_t new_rb(px_isel *s, uint32_t count)
 {
 	uint32_t r = s->next[PX_RC_rb];
 	s->next[PX_RC_rb] += count;
 	if (s->mf.nregs[PX_RC_rb] < s->next[PX_RC_rb])
 		s->mf.nregs[PX_RC_rb] = s->next[PX_RC_rb];
-	return r | RB_TAG;
+	return r | PX_RB_TAG;
 }
 
 uint32_t px_new_true_b8(px_isel *s) { return new_rb(s, 1); }
