@@ -16,9 +16,9 @@
 # The scanner keeps the one piece of logic the grammar needs to see valid
 # input as ptxemit does: a line end is a token except after '(', '[', '{',
 # ',' and another line end, and the input ends with one. A `%name` is a
-# special register when it has a dot (`%tid.x`), a value otherwise: no table
-# lookup, and both kinds are operands wherever either is, so valid input
-# parses alike.
+# special register when the rule that matched it has a dot (`%tid.x`), a
+# value otherwise: no table lookup, and both kinds are operands wherever
+# either is, so valid input parses alike.
 
 function fail(msg) {
 	printf "floor.awk: %s:%d: %s\n", FILENAME, FNR, msg > "/dev/stderr"
@@ -136,7 +136,7 @@ function pattern_end(s,    i, c, n, quote, class) {
 }
 
 # What the floor does for one of ptxemit's actions.
-function floor_action(a,    t) {
+function floor_action(a, pat,    t) {
 	if (a ~ /^[ \t]*[|;][ \t]*$/)
 		return a
 	t = ""
@@ -147,7 +147,7 @@ function floor_action(a,    t) {
 	if (a ~ /newline\(/)
 		return "{ " t "int t = floor_newline(yyextra); if (t) return t; }"
 	if (a ~ /px_sreg_lookup/)
-		return "return floor_token(yyextra, memchr(yytext, '.', (size_t)yyleng) ? PXT_SREG : PXT_VALUE);"
+		return "return floor_token(yyextra, " (pat ~ /\\\./ ? "PXT_SREG" : "PXT_VALUE") ");"
 	# the errors: the floor reads only text ptxemit takes
 	if (a ~ /bad_char\(|stray_nul\(/ || a ~ /^[ \t]*;/)
 		return ";"
@@ -233,7 +233,7 @@ part == "l" && section == 1 {
 		if (adepth > 0)
 			next
 		pending = 0
-		print pat "\t" floor_action(action)
+		print pat "\t" floor_action(action, pat)
 		next
 	}
 	if ($0 ~ /^[ \t]/ || $0 ~ /^$/)
@@ -250,7 +250,7 @@ part == "l" && section == 1 {
 		pending = 1
 		next
 	}
-	print pat "\t" floor_action(action)
+	print pat "\t" floor_action(action, pat)
 	next
 }
 END {
