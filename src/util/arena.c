@@ -102,20 +102,21 @@ static px_arena_block *take_block(px_arena *a, size_t need, px_arena_block *next
 	return new_block(a, need, next);
 }
 
-/* Zero n bytes at b->used (only the part an earlier use dirtied) and hand them out. */
-static void *carve(px_arena *a, px_arena_block *b, size_t n)
+/* Hand out n bytes at b->used, zeroed where zero says so (only the part an
+ * earlier use dirtied needs it). */
+static void *carve(px_arena *a, px_arena_block *b, size_t n, bool zero)
 {
 	void *p = b->data + b->used;
-	if (b->used < b->clean)
+	if (zero && b->used < b->clean)
 		memset(p, 0, b->clean - b->used < n ? b->clean - b->used : n);
 	b->used += n;
-	if (b->clean < b->used)
+	if (b->clean < b->used) /* what a table not zeroed holds is dirty too */
 		b->clean = b->used;
 	a->used_total += n;
 	return p;
 }
 
-void *px_arena_alloc(px_arena *a, size_t n)
+static void *alloc(px_arena *a, size_t n, bool zero)
 {
 	n = (n + 15) & ~(size_t)15;
 	if (n == 0)
@@ -127,12 +128,14 @@ void *px_arena_alloc(px_arena *a, size_t n)
 			 * current block's free space is not wasted. */
 			px_arena_block *big = take_block(a, n, b->next);
 			b->next = big;
-			return carve(a, big, n);
+			return carve(a, big, n, zero);
 		}
 		b = a->head = take_block(a, n, b);
 	}
-	return carve(a, b, n);
+	return carve(a, b, n, zero);
 }
+
+void *px_arena_alloc(px_arena *a, size_t n) { return alloc(a, n, true); }
 
 void *px_arena_dup(px_arena *a, const void *p, size_t n)
 {
@@ -162,7 +165,14 @@ void *px_arena_calloc(px_arena *a, size_t n, size_t size)
 {
 	if (size && n > SIZE_MAX / size)
 		abort();
-	return px_arena_alloc(a, n ? n * size : size);
+	return alloc(a, n ? n * size : size, true);
+}
+
+void *px_arena_array(px_arena *a, size_t n, size_t size)
+{
+	if (size && n > SIZE_MAX / size)
+		abort();
+	return alloc(a, n ? n * size : size, false);
 }
 
 px_arena_mark px_arena_mark_now(const px_arena *a)

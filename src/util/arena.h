@@ -22,6 +22,10 @@ void *px_arena_grow(px_arena *a, void *old, size_t n, size_t cap, size_t sz);
 /* n zeroed elements of size bytes (room for one when n is 0); aborts when
  * n * size overflows, as when memory runs out. */
 void *px_arena_calloc(px_arena *a, size_t n, size_t size);
+/* The same, not zeroed: for a table every entry of which is written before
+ * it is read, where zeroing a big function's table on every use of a reused
+ * block cost more than the table's use (the value analysis's forms). */
+void *px_arena_array(px_arena *a, size_t n, size_t size);
 void px_arena_reset(px_arena *a);   /* keeps the blocks for reuse */
 /* A point to take the arena back to: what was handed out after it goes back
  * (its blocks kept for reuse), what was before stays. Marks nest as a stack

@@ -50,6 +50,25 @@ START_TEST(arena_blocks_reused_zeroed)
 }
 END_TEST
 
+/* A table handed out without zeroing (px_arena_array) is written all over;
+ * once the arena is reset, the zeroed allocations that take its bytes read
+ * zero: the block's clean mark counts what the table dirtied. */
+START_TEST(arena_array_dirties)
+{
+	enum { N = 5000, SZ = 64 };
+	px_arena a;
+	px_arena_init(&a);
+	uint32_t *t = px_arena_array(&a, N, sizeof *t);
+	memset(t, 0xa5, N * sizeof *t);
+	px_arena_reset(&a);
+	for (int i = 0; i < N * (int)sizeof *t / SZ; i++)
+		ck_assert(all_bytes(px_arena_alloc(&a, SZ), SZ, 0));
+	px_arena_reset(&a);
+	ck_assert(all_bytes(px_arena_calloc(&a, N, sizeof *t), N * sizeof *t, 0));
+	px_arena_free(&a);
+}
+END_TEST
+
 /* Releasing to a mark keeps what came before it (a small allocation in the
  * head block, and a large one that got a block of its own behind it) and
  * hands the rest out again, zeroed: the blocks after the mark are kept for
@@ -226,6 +245,7 @@ Suite *pages_suite(void)
 	Suite *s = suite_create("pages");
 	TCase *tc = tcase_create("pool");
 	tcase_add_test(tc, arena_blocks_reused_zeroed);
+	tcase_add_test(tc, arena_array_dirties);
 	tcase_add_test(tc, arena_mark_release);
 	tcase_add_test(tc, pool_fits_and_marks);
 	tcase_add_test(tc, pool_bounded);

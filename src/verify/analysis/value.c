@@ -567,8 +567,9 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f, const u
 	va->f = f;
 	va->arena = a;
 	uint32_t nv = f->nvalues + 1;
-	va->form = px_arena_calloc(a, nv, sizeof *va->form);
-	va->stack = px_arena_calloc(a, nv, sizeof *va->stack);
+	/* read only where have says made, or pushed: not zeroed */
+	va->form = px_arena_array(a, nv, sizeof *va->form);
+	va->stack = px_arena_array(a, nv, sizeof *va->stack);
 	va->have = px_arena_calloc(a, nv, 1);
 	va->ndefs = px_arena_calloc(a, nv, 1);
 	va->varies = px_arena_calloc(a, nv, 1);
