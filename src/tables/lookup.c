@@ -98,6 +98,8 @@ int px_type_lookup(const char *s, size_t n)
 
 int px_slot_find(const px_op_def *op, unsigned sname)
 {
+	if (!(op->snames[sname / 64] >> (sname % 64) & 1))
+		return -1;
 	for (unsigned i = 0; i < op->nslots; i++)
 		if (op->slots[i].sname == sname)
 			return (int)i;

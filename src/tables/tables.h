@@ -296,6 +296,10 @@ typedef struct px_op_def {
 	uint8_t nrules;
 	const px_rule *otherwise; /* the message when no variant admits the tokens (its when is empty) */
 	uint8_t family;         /* PX_FAM_*: verifier and selector code of its own (0: the tables say all) */
+	/* bit PX_SN_* set when a slot of the op has that name: most questions
+	 * for a slot by name ask about one the op does not have (.aligned of
+	 * every statement), answered here without a look at the slots */
+	uint64_t snames[PX_SN_WORDS];
 } px_op_def;
 
 extern const px_op_def px_ops[]; /* indexed by PX_OP_*, sorted by name */

@@ -57,6 +57,25 @@ START_TEST(token_lanes_by_spelling)
 }
 END_TEST
 
+/* px_op_def.snames holds exactly the names of the op's slots, so that
+ * px_slot_find's answer from it is the scan's. */
+START_TEST(slot_names_by_op)
+{
+	for (unsigned o = 0; o < px_nops; o++) {
+		const px_op_def *op = &px_ops[o];
+		for (unsigned sn = 1; sn < PX_SN__COUNT; sn++) {
+			int at = -1;
+			for (unsigned i = 0; i < op->nslots && at < 0; i++)
+				if (op->slots[i].sname == sn)
+					at = (int)i;
+			ck_assert_msg(px_slot_find(op, sn) == at, "%s: slot name %u", op->name, sn);
+			ck_assert_int_eq((int)(op->snames[sn / 64] >> (sn % 64) & 1), at >= 0);
+		}
+		ck_assert_uint_eq(op->snames[0] & 1, 0); /* PX_SN__NONE names no slot */
+	}
+}
+END_TEST
+
 START_TEST(types_have_tokens_and_lookup)
 {
 	ck_assert_str_eq(px_types[PX_T_none].name, "none");
@@ -351,6 +370,7 @@ Suite *tables_suite(void)
 	tcase_add_test(tc, tokens_sorted_and_unique);
 	tcase_add_test(tc, token_lookup_finds_every_token);
 	tcase_add_test(tc, token_lanes_by_spelling);
+	tcase_add_test(tc, slot_names_by_op);
 	tcase_add_test(tc, types_have_tokens_and_lookup);
 	tcase_add_test(tc, targets_sorted_with_known_ptx);
 	tcase_add_test(tc, target_rows);

@@ -374,8 +374,17 @@ static void emit_ops(sbuf *c)
 		sb_printf(&rows, "%s, ", enum_name("PX_SHAPE_", op->shape));
 		sb_printf(&rows, "%s, %s, ", enum_name("PX_LAYER_", op->layer), props);
 		sb_bits(&rows, op->flags, "PX_OPF_", op_flags, OPF_NFLAGS);
-		sb_printf(&rows, ", %s, %zu, %s, PX_FAM_%s},\n", rules, op->nrules, otherwise,
+		sb_printf(&rows, ", %s, %zu, %s, PX_FAM_%s, {", rules, op->nrules, otherwise,
 		          op->family ? M.families.v[op->family - 1] : "none");
+		/* bit PX_SN_* of each slot's name (PX_SN__NONE is 0) */
+		unsigned long long words[(MAX_SNAMES + 64) / 64] = {0};
+		for (size_t k = 0; k < op->nslots; k++) {
+			size_t sn = (size_t)strs_find(&M.snames, op->slots[k].name) + 1;
+			words[sn / 64] |= 1ull << (sn % 64);
+		}
+		for (size_t w = 0; w < (M.snames.n + 64) / 64; w++)
+			sb_printf(&rows, "%s0x%llxull", w ? ", " : "", words[w]);
+		sb_printf(&rows, "}},\n");
 	}
 	sb_printf(c, "\n/* operations (data/ops/); shared arrays first */\nconst uint16_t px_rule_empty[] = {0};\n%s",
 	          pool.defs.p ? pool.defs.p : "");
@@ -629,6 +638,8 @@ void emit_header(sbuf *h)
 	sb_printf(h, "#ifndef PX_TABLES_GENERATED_H\n#define PX_TABLES_GENERATED_H\n");
 	sb_printf(h, "\n/* limits of the rows (pxgen enforces them) */\nenum { PX_MAX_SLOTS = %d, PX_MAX_OPNDS = %d, "
 	          "PX_MAX_PAT_OPNDS = %d };\n", MAX_SLOTS, MAX_OPNDS, PAT_MAX_OPNDS);
+	sb_printf(h, "/* the 64-bit words of a set of slot names (px_op_def.snames) */\nenum { PX_SN_WORDS = %zu };\n",
+	          (M.snames.n + 64) / 64);
 	const char **names = xrealloc(NULL, (M.ntypes + M.ndiags + M.ndirs + M.nops + 1) * sizeof *names);
 	for (size_t i = 0; i < M.ntypes; i++)
 		names[i] = M.types[i].name;

@@ -193,8 +193,8 @@ int main(int argc, char **argv)
 		qsort(M.ops, M.nops, sizeof *M.ops, cmp_op);
 	if (M.snames.n)
 		qsort(M.snames.v, M.snames.n, sizeof *M.snames.v, cmp_str);
-	if (M.snames.n > 254) { /* px_slot_def.sname is a byte */
-		fprintf(stderr, "pxgen: error: more than 254 slot names\n");
+	if (M.snames.n > MAX_SNAMES) {
+		fprintf(stderr, "pxgen: error: more than %d slot names\n", MAX_SNAMES);
 		exit(1);
 	}
 	sort_tokens();

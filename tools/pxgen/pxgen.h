@@ -25,6 +25,8 @@
 
 /* The rows' limits, written into px_tables.h as PX_MAX_SLOTS and PX_MAX_OPNDS. */
 enum { MAX_SLOTS = 24, MAX_OPNDS = 16, MAX_INFER = 3, SRC_RESULT = 0, SRC_OPERAND = 32 };
+/* Slot names: px_slot_def.sname is a byte, and PX_SN__NONE is 0. */
+enum { MAX_SNAMES = 254 };
 /* A pattern replacement's most operands, written into px_tables.h as PX_MAX_PAT_OPNDS. */
 enum { PAT_MAX_OPNDS = 4 };
 
