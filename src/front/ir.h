@@ -35,7 +35,7 @@ typedef struct px_str {
 enum px_okind {
 	PX_O_NONE,
 	PX_O_VALUE,   /* %name: id = value index; elem >= 0 for %name[i] */
-	PX_O_INT,     /* integer literal: ival (a leading '-' folded in); is_hex */
+	PX_O_INT,     /* integer literal: ival (a leading '-' folded in) */
 	PX_O_FLOAT,   /* decimal float literal: fval, the nearest double; fdir */
 	PX_O_FBITS,   /* 0fXXXXXXXX / 0dXXXXXXXXXXXXXXXX: bits, fwidth 32 or 64 */
 	PX_O_SREG,    /* %tid.x: id = index into px_sregs */
@@ -59,7 +59,6 @@ struct px_opnd {
 	uint8_t fwidth; /* PX_O_FBITS: 32 or 64 */
 	int8_t fdir;    /* PX_O_FLOAT: the decimal lies below (-1), at (0) or above (1) fval */
 	bool neg : 1;     /* !%p */
-	bool is_hex : 1;  /* PX_O_INT written in hex */
 	bool pair : 1;    /* a result joined to the previous one with '|' */
 	bool has_idx : 1; /* PX_O_ADDR: base[1] is the group after ',' (px_addr_idx) */
 	px_loc loc;

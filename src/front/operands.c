@@ -69,7 +69,6 @@ px_olink *px_literal_link(px_parser *P, uint8_t kind, const px_tok *t)
 	switch (kind) {
 	case PX_O_INT:
 		l->o.ival = t->i;
-		l->o.is_hex = t->hex;
 		break;
 	case PX_O_FLOAT:
 		l->o.fval = t->f;

@@ -30,7 +30,7 @@ typedef struct px_tok {
 	px_loc loc;
 	uint8_t fwidth; /* FBITS: 32 or 64 */
 	int8_t fdir;    /* FLOAT: where the decimal lies from f (util/fp.h) */
-	bool hex, neg;  /* INT written in hex / with a minus sign */
+	bool neg;       /* INT written with a minus sign */
 } px_tok;
 
 /* Lists built left-recursively in the scratch arena and copied into an array of

@@ -170,9 +170,9 @@ START_TEST(numbers)
 	ck_assert_int_eq(x.tok[1].i, -7);
 	ck_assert(x.tok[1].neg);
 	ck_assert_int_eq(x.tok[2].i, 31);
-	ck_assert(x.tok[2].hex);
+	ck_assert(!x.tok[2].neg);
 	ck_assert_int_eq(x.tok[3].i, -16);
-	ck_assert(x.tok[3].hex && x.tok[3].neg);
+	ck_assert(x.tok[3].neg);
 	for (int i = 4; i < 8; i++)
 		ck_assert_int_eq(x.kind[i], PXT_FLOAT);
 	ck_assert(x.tok[4].f == 1.5);
@@ -509,7 +509,8 @@ START_TEST(parse_module_forms)
 	ck_assert(g->is_array && g->init_is_list);
 	ck_assert_uint_eq(g->count, 4);
 	ck_assert_uint_eq(g->ninit, 4);
-	ck_assert(g->init[3].is_hex);
+	ck_assert_uint_eq(g->init[3].kind, PX_O_INT);
+	ck_assert_int_eq(g->init[3].ival, 4);
 	ck_assert_uint_eq(p.m.globals[1].init[1].kind, PX_O_FBITS);
 	ck_assert_uint_eq(p.m.globals[2].linkage, PX_LINK_INTERNAL);
 	ck_assert_uint_eq(p.m.globals[2].space, PX_SPACE_SHARED);
