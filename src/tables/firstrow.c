@@ -19,6 +19,14 @@ struct px_first_rows {
 	} e[1u << BITS];
 };
 
+uint32_t px_slots_hash(const px_op_def *op, const uint16_t *slot)
+{
+	uint32_t h = (uint32_t)((uintptr_t)op >> 4) * 0x9e3779b1u;
+	for (unsigned i = 0; i < op->nslots; i++)
+		h = (h ^ slot[i]) * 0x01000193u;
+	return h;
+}
+
 unsigned px_first_row(px_first_rows **memo, const px_op_def *op, const uint16_t *slot)
 {
 	if (!*memo) {
@@ -26,9 +34,7 @@ unsigned px_first_row(px_first_rows **memo, const px_op_def *op, const uint16_t 
 		if (!*memo)
 			abort();
 	}
-	uint32_t h = (uint32_t)((uintptr_t)op >> 4) * 0x9e3779b1u;
-	for (unsigned i = 0; i < op->nslots; i++)
-		h = (h ^ slot[i]) * 0x01000193u;
+	uint32_t h = px_slots_hash(op, slot);
 	struct entry *e = &(*memo)->e[h >> (32 - BITS)];
 	size_t size = op->nslots * sizeof *slot;
 	if (e->op == op && memcmp(e->slot, slot, size) == 0)

@@ -15,4 +15,7 @@ typedef struct px_first_rows px_first_rows;
  * op->nvariants when none does. *memo is made on first use. */
 unsigned px_first_row(px_first_rows **memo, const px_op_def *op, const uint16_t *slot);
 void px_first_rows_free(px_first_rows **memo);
+/* The hash such a table files an operation and its slot tokens under (the
+ * verifier's table of statement shapes goes on from it). */
+uint32_t px_slots_hash(const px_op_def *op, const uint16_t *slot);
 #endif

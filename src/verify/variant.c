@@ -509,9 +509,8 @@ static struct shape *shape_of(px_verifier *v, const px_func *f, const px_node *n
 	key->op = op;
 	key->nres = n->nres;
 	key->nops = n->nops;
-	uint32_t h = (uint32_t)((uintptr_t)op >> 4) * 0x9e3779b1u ^ (n->nres << 4 | n->nops);
-	for (unsigned i = 0; i < op->nslots; i++)
-		h = (h ^ (key->slot[i] = n->slot[i])) * 0x01000193u;
+	memcpy(key->slot, n->slot, op->nslots * sizeof *n->slot);
+	uint32_t h = (px_slots_hash(op, n->slot) ^ (n->nres << 4 | n->nops)) * 0x01000193u;
 	for (uint32_t i = 0; i < n->nres + n->nops; i++) {
 		uint32_t c = item_shape(f, i < n->nres ? &n->res[i] : &n->ops[i - n->nres]);
 		if (c == UINT32_MAX)

@@ -8,6 +8,7 @@
  *   prover combos PTXAS CACHE JOBS                           the combination proof
  *   prover combos-gen [OPS]           the combination proof's statements (no ptxas)
  *   prover same OLD NEW JOBS FILE...  two builds of ptxemit print the same (no ptxas)
+ *   prover grid FILE...               --assume-grid leaves the PTX as it is (no ptxas)
  *   prover judge PTXAS CACHE JOBS [whole] < "FILE ARCH" lines: "FILE VERDICT" lines
  *   prover cache-verdicts CACHE      the verdicts a cache gives, "KEY VERDICT"
  *   prover cache-append CACHE FILE   FILE's lines appended under the cache's lock
@@ -101,12 +102,13 @@ int main(int argc, char **argv)
 	            {"combos", pv_combos},
 	            {"combos-gen", pv_combos_gen},
 	            {"same", pv_same},
+	            {"grid", pv_grid},
 	            {"judge", judge},
 	            {"cache-verdicts", cache_verdicts},
 	            {"cache-append", cache_append}};
 	for (size_t i = 0; argc > 1 && i < sizeof cmds / sizeof *cmds; i++)
 		if (strcmp(argv[1], cmds[i].name) == 0)
 			return cmds[i].run(argc - 1, argv + 1);
-	fprintf(stderr, "usage: prover sweep|veredge|modules|atomics|wgmman|combos|combos-gen|same|judge|cache-verdicts|cache-append ...\n");
+	fprintf(stderr, "usage: prover sweep|veredge|modules|atomics|wgmman|combos|combos-gen|same|grid|judge|cache-verdicts|cache-append ...\n");
 	return 2;
 }

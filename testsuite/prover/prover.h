@@ -79,4 +79,5 @@ int pv_wgmman(int argc, char **argv);  /* wgmman.c */
 int pv_combos(int argc, char **argv);     /* combos.c */
 int pv_combos_gen(int argc, char **argv); /* combos_gen.c */
 int pv_same(int argc, char **argv);       /* same.c */
+int pv_grid(int argc, char **argv);       /* grid.c */
 #endif
