@@ -177,6 +177,7 @@ struct px_node {
 	uint32_t inferred : 24; /* bit i: slot i was filled by type inference, not written (verifier) */
 	uint32_t kind : 3;      /* enum px_nkind */
 	uint32_t has_guard : 1, guard_neg : 1;
+	uint32_t has_addr : 1;  /* PX_N_INST: some operand is an address (parser) */
 };
 _Static_assert(PX_MAX_SLOTS <= 24, "px_node.inferred has a bit per slot");
 _Static_assert(sizeof(void *) != 8 || sizeof(px_node) == 120, "a statement record stays 120 bytes");

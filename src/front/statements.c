@@ -34,6 +34,8 @@ px_node *px_inst_node(px_parser *P, const px_olist *res, const px_tok *op, const
 	}
 	n->ops = px_olist_copy(v + nres, *ops);
 	n->nops = ops->n;
+	for (uint32_t i = 0; i < n->nops; i++)
+		n->has_addr |= n->ops[i].kind == PX_O_ADDR;
 	n->props = px_plist_array(&P->m->fn_arena, *props);
 	n->nprops = props->n;
 	return n;

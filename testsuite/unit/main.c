@@ -17,6 +17,7 @@ int main(void)
 	srunner_add_suite(sr, threads_suite());
 	srunner_add_suite(sr, pages_suite());
 	srunner_add_suite(sr, valmap_suite());
+	srunner_add_suite(sr, cfg_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);

@@ -29,5 +29,6 @@ Suite *fp_suite(void);       /* literal rounding (util/fp.c) */
 Suite *threads_suite(void);  /* translations on several threads at once */
 Suite *pages_suite(void);    /* the page pool: arena blocks and tables reused */
 Suite *valmap_suite(void);   /* a function's value names to ids */
+Suite *cfg_suite(void);      /* a function's blocks and statements' table */
 
 #endif

@@ -27,7 +27,8 @@ static bool falls_through(const px_node *n)
 	return !ends_block(n) || n->has_guard;
 }
 
-_Static_assert(PX_N_PRINTF < 8, "a block's node kinds are a byte's bits");
+_Static_assert(PX_CFG_KIND(PX_N_PRINTF) < PX_CFG_ADDRESS, "a statement's marks are a byte's bits");
+_Static_assert(PX_OP__COUNT < PX_CFG_NO_OP, "an operation's index fits a statement's table");
 
 typedef struct edges {
 	px_arena *a;
@@ -106,9 +107,10 @@ static void order(px_cfg *g)
 	px_arena_release(g->arena, m);
 }
 
-/* One walk over the body makes the blocks: on a long body each walk costs
- * its misses in memory, so the block arrays grow as blocks start rather than
- * after a walk that counts them. */
+/* One walk over the body makes the blocks and the statements' table: on a
+ * long body each walk costs its misses in memory, so the block arrays grow
+ * as blocks start rather than after a walk that counts them (the function
+ * counts its statements as the parser appends them). */
 void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 {
 	memset(g, 0, sizeof *g);
@@ -116,47 +118,51 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 	uint32_t *label_block = px_arena_calloc(a, f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
-	uint32_t b = UINT32_MAX, cap = 0;
+	g->stmt = px_arena_array(a, f->nnodes + 1, sizeof *g->stmt);
+	g->stmt_op = px_arena_array(a, f->nnodes + 1, sizeof *g->stmt_op);
+	g->stmt_marks = px_arena_array(a, f->nnodes + 1, sizeof *g->stmt_marks);
+	uint32_t b = UINT32_MAX, cap = 0, i = 0;
 	bool start = true;
-	for (px_node *n = f->first; n; n = n->next) {
+	for (px_node *n = f->first; n; n = n->next, i++) {
 		if (start || n->kind == PX_N_LABEL) {
-			if (++b == cap) {
+			/* one more than the blocks: at[nblocks] ends the last */
+			if (++b + 1 >= cap) {
 				uint32_t grown = cap ? 2 * cap : 64;
-				g->first = px_arena_grow(a, g->first, cap, grown, sizeof *g->first);
-				g->len = px_arena_grow(a, g->len, cap, grown, sizeof *g->len);
-				g->last = px_arena_grow(a, g->last, cap, grown, sizeof *g->last);
+				g->at = px_arena_grow(a, g->at, cap, grown, sizeof *g->at);
 				g->block_flags = px_arena_grow(a, g->block_flags, cap, grown, sizeof *g->block_flags);
-				g->block_kinds = px_arena_grow(a, g->block_kinds, cap, grown, sizeof *g->block_kinds);
+				g->block_marks = px_arena_grow(a, g->block_marks, cap, grown, sizeof *g->block_marks);
 				cap = grown;
 			}
-			g->first[b] = n;
-			g->len[b] = 0;
+			g->at[b] = i;
 			g->block_flags[b] = 0;
-			g->block_kinds[b] = 0;
+			g->block_marks[b] = 0;
 		}
-		g->len[b]++;
-		g->last[b] = n;
-		g->block_kinds[b] |= (uint8_t)(1u << n->kind);
+		bool op = n->kind == PX_N_INST && n->op;
+		uint64_t flags = op ? n->op->flags : 0;
+		uint8_t marks = (uint8_t)(PX_CFG_KIND(n->kind) | (n->has_addr && n->kind == PX_N_INST ? PX_CFG_ADDRESS : 0));
+		g->stmt[i] = n;
+		g->stmt_op[i] = op ? (uint16_t)(n->op - px_ops) : PX_CFG_NO_OP;
+		g->stmt_marks[i] = marks;
+		g->block_flags[b] |= flags;
+		g->block_marks[b] |= marks;
 		if (n->kind == PX_N_LABEL)
 			label_block[n->label] = b;
-		else if (n->kind == PX_N_INST && n->op)
-			g->block_flags[b] |= n->op->flags;
 		start = ends_block(n);
 	}
 	uint32_t nb = b + 1;
 	g->nblocks = nb;
+	g->nstmts = i;
 	if (!nb) { /* never NULL, as the arena's tables */
-		g->first = px_arena_calloc(a, 1, sizeof *g->first);
-		g->len = px_arena_calloc(a, 1, sizeof *g->len);
-		g->last = px_arena_calloc(a, 1, sizeof *g->last);
+		g->at = px_arena_calloc(a, 1, sizeof *g->at);
 		g->block_flags = px_arena_calloc(a, 1, sizeof *g->block_flags);
-		g->block_kinds = px_arena_calloc(a, 1, sizeof *g->block_kinds);
+		g->block_marks = px_arena_calloc(a, 1, sizeof *g->block_marks);
 	}
+	g->at[nb] = i;
 	for (b = 0; b < nb; b++)
 		g->flags_seen |= g->block_flags[b];
 	edges e = {.a = a};
 	for (b = 0; b < nb; b++) {
-		const px_node *last = g->last[b];
+		const px_node *last = px_cfg_last(g, b);
 		if (is_branch(last))
 			for (uint32_t j = 0; j < last->nops; j++)
 				label_edges(&e, b, &last->ops[j], label_block);
@@ -237,9 +243,8 @@ typedef struct stepper {
 static void step_block(void *ctx, uint64_t *state, uint32_t b)
 {
 	const stepper *t = ctx;
-	const px_node *n = t->g->first[b];
-	for (uint32_t k = 0; k < t->g->len[b]; k++, n = n->next)
-		t->step(t->ctx, state, n, t->report);
+	for (uint32_t k = t->g->at[b]; k < t->g->at[b + 1]; k++)
+		t->step(t->ctx, state, t->g->stmt[k], t->report);
 }
 
 void px_flow_check_edges(const px_cfg *g, size_t w, const uint64_t *start, px_flow_step_fn step,
@@ -331,12 +336,10 @@ bool px_node_defines(const px_node *n, uint32_t id)
 
 uint32_t px_cfg_block_of(const px_cfg *g, const px_node *n)
 {
-	for (uint32_t b = 0; b < g->nblocks; b++) {
-		const px_node *x = g->first[b];
-		for (uint32_t i = 0; i < g->len[b]; i++, x = x->next)
-			if (x == n)
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		for (uint32_t k = g->at[b]; k < g->at[b + 1]; k++)
+			if (g->stmt[k] == n)
 				return b;
-	}
 	return UINT32_MAX;
 }
 

@@ -11,13 +11,25 @@
 #include <stdint.h>
 
 #include "front/ir.h"
+#include "tables/tables.h"
 #include "util/arena.h"
 
 typedef struct px_cfg {
 	uint32_t nblocks;
-	px_node **first;    /* per block: its first statement */
-	px_node **last;     /* per block: its last statement */
-	uint32_t *len;      /* per block: how many statements it has */
+	/* The body's statements in text order, and what the walk that made the
+	 * blocks saw of each: its operation (PX_OP_*, or PX_CFG_NO_OP when it is
+	 * no instruction), whose flags px_cfg_flags gives, and its marks
+	 * (PX_CFG_KIND(kind), and PX_CFG_ADDRESS). A check that looks at few
+	 * statements asks these and reads only the statements it looks at: a
+	 * statement's record and operands take 120 bytes and more, so on a long
+	 * body a walk over the statements costs its misses in memory, and every
+	 * check that walked would pay them again. Three bytes a statement and its
+	 * pointer: a million statements take 11 MB here. */
+	uint32_t nstmts;
+	px_node **stmt;
+	uint16_t *stmt_op;
+	uint8_t *stmt_marks;
+	uint32_t *at;       /* per block: its first statement's index; at[nblocks] is nstmts */
 	uint32_t *succ_at;  /* successors of b: succ[succ_at[b] .. succ_at[b + 1]) */
 	uint32_t *succ;
 	uint32_t *pred_at;  /* predecessors, likewise */
@@ -26,15 +38,40 @@ typedef struct px_cfg {
 	uint32_t nrpo;
 	uint8_t *reached;   /* per block: 1 when the start reaches it */
 	uint64_t flags_seen; /* the PX_OPF_* flags of its statements' operations together */
-	/* per block, what the same walk saw: its operations' PX_OPF_* flags
-	 * together, and bit k set when it holds a node of kind k (enum
-	 * px_nkind), so that a check asks a block before it walks it */
+	/* per block, its statements' flags and marks together, so that a check
+	 * asks a block before it walks it */
 	uint64_t *block_flags;
-	uint8_t *block_kinds;
+	uint8_t *block_marks;
 	/* where its tables are, and what the solvers below hand back: the
 	 * function's checks' arena (verify/hazard/frame.h), which frees them */
 	px_arena *arena;
 } px_cfg;
+
+/* A statement's marks: the bit of its kind (enum px_nkind), and for an
+ * instruction with an address operand PX_CFG_ADDRESS. */
+#define PX_CFG_KIND(kind) (1u << (kind))
+#define PX_CFG_ADDRESS (1u << 7)
+#define PX_CFG_ANY_KIND (PX_CFG_ADDRESS - 1)
+#define PX_CFG_NO_OP UINT16_MAX
+
+/* Statement k's operation's flags (PX_OPF_*); 0 when it is no instruction. */
+static inline uint64_t px_cfg_flags(const px_cfg *g, uint32_t k)
+{
+	return g->stmt_op[k] == PX_CFG_NO_OP ? 0 : px_ops[g->stmt_op[k]].flags;
+}
+
+/* Block b's first and last statement (a block has one at least). */
+static inline px_node *px_cfg_first(const px_cfg *g, uint32_t b) { return g->stmt[g->at[b]]; }
+static inline px_node *px_cfg_last(const px_cfg *g, uint32_t b) { return g->stmt[g->at[b + 1] - 1]; }
+
+/* The first statement at or after k whose operation has one of the flags
+ * (PX_OPF_*), or nstmts: a walk over those statements alone. */
+static inline uint32_t px_cfg_next(const px_cfg *g, uint32_t k, uint64_t flags)
+{
+	while (k < g->nstmts && !(px_cfg_flags(g, k) & flags))
+		k++;
+	return k;
+}
 
 /* Whether some statement of the function is an operation with one of the
  * flags (PX_OPF_*): the roles data/ops gives (a check with none to look at

@@ -136,8 +136,10 @@ static void number(px_facts *x, const px_func *f, const uint32_t *followed, uint
 	st.def = px_arena_calloc(a, f->nvalues + 1, sizeof *st.def);
 	st.ndefs = px_arena_calloc(a, f->nvalues + 1, sizeof *st.ndefs);
 	st.memo = px_arena_calloc(a, f->nvalues + 1, 1);
-	for (st.at = f->first; st.at; st.at = st.at->next)
+	for (uint32_t i = 0; nfollowed && i < x->g->nstmts; i++) {
+		st.at = x->g->stmt[i];
 		px_node_writes(st.at, count_def, &st); /* a call's or asm's results are never steady (steady_node) */
+	}
 	uint32_t npreds = 0;
 	for (uint32_t i = 0; i < nfollowed; i++) {
 		uint32_t v = followed[i], k = 0;
@@ -155,7 +157,7 @@ static void number(px_facts *x, const px_func *f, const uint32_t *followed, uint
 	x->nfacts = 2 * npreds;
 }
 
-void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
+void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, uint64_t flags, uint8_t marks,
                    bool (*cares)(void *ctx, const px_node *n), void *ctx)
 {
 	px_arena *a = g->arena;
@@ -166,29 +168,31 @@ void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
 	x->steady = px_arena_calloc(a, f->nvalues + 1, 1);
 	px_arena_mark mark = px_arena_mark_now(a);
 	uint32_t *followed = px_arena_calloc(a, f->nvalues + 1, sizeof *followed);
-	/* the position of each statement and label, and how many statements the
-	 * check cares about come before each position */
-	uint32_t nstmts = 0, nfollowed = 0;
-	for (const px_node *n = f->first; n; n = n->next)
-		nstmts++;
-	uint32_t *before = px_arena_calloc(a, nstmts + 1, sizeof *before);
+	/* how many statements the check cares about come before each position,
+	 * and where each label is: a label starts its block */
+	uint32_t nfollowed = 0;
+	uint32_t *before = px_arena_calloc(a, g->nstmts + 1, sizeof *before);
 	uint32_t *label_at = px_arena_calloc(a, f->nlabels + 1, sizeof *label_at);
-	uint32_t i = 0;
-	for (const px_node *n = f->first; n; n = n->next, i++) {
-		bool c = cares(ctx, n);
+	for (uint32_t i = 0; i < g->nstmts; i++) {
+		const px_node *n = g->stmt[i];
+		bool c = ((px_cfg_flags(g, i) & flags) || (g->stmt_marks[i] & marks)) && cares(ctx, n);
 		before[i + 1] = before[i] + c;
-		if (n->kind == PX_N_LABEL)
-			label_at[n->label] = i;
 		if (c && n->has_guard)
 			follow(x, n->guard, &nfollowed, followed);
 	}
-	i = 0;
-	for (const px_node *n = f->first; n; n = n->next, i++)
+	for (uint32_t b = 0; b < g->nblocks; b++)
+		if (g->stmt_marks[g->at[b]] & PX_CFG_KIND(PX_N_LABEL))
+			label_at[px_cfg_first(g, b)->label] = g->at[b];
+	/* a branch ends its block */
+	for (uint32_t b = 0; b < g->nblocks; b++) {
+		const px_node *n = px_cfg_last(g, b);
+		uint32_t i = g->at[b + 1] - 1;
 		if (is_bra(n) && n->has_guard) {
 			uint32_t to = label_at[n->ops[0].id];
 			if (to > i && before[to] > before[i + 1])
 				follow(x, n->guard, &nfollowed, followed);
 		}
+	}
 	number(x, f, followed, nfollowed);
 	px_arena_release(a, mark);
 	x->words = px_bits_words(x->nfacts);
@@ -207,10 +211,10 @@ void px_facts_start(const px_facts *x, uint64_t *s)
 
 uint32_t px_facts_edge(const px_facts *x, uint64_t *s, uint32_t from, uint32_t to)
 {
-	const px_node *n = x->g->last[from];
+	const px_node *n = px_cfg_last(x->g, from);
 	if (!is_bra(n) || !n->has_guard || !x->key[n->guard])
 		return x->nfacts;
-	const px_node *head = x->g->first[to];
+	const px_node *head = px_cfg_first(x->g, to);
 	bool at_label = head->kind == PX_N_LABEL && head->label == n->ops[0].id;
 	if (at_label && to == from + 1)
 		return x->nfacts; /* both ways lead here */

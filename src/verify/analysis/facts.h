@@ -38,9 +38,11 @@ typedef struct px_facts {
 	size_t words;
 } px_facts;
 
-/* cares(ctx, n): whether the check looks at statement n. The tables are in
- * g's arena (nothing to free). */
-void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base,
+/* cares(ctx, n): whether the check looks at statement n; it is asked only of
+ * the statements whose operation has one of the flags (PX_OPF_*) or whose
+ * marks (PX_CFG_KIND, PX_CFG_ADDRESS) have one of marks, the others are not
+ * read. The tables are in g's arena (nothing to free). */
+void px_facts_init(px_facts *x, const px_func *f, const px_cfg *g, size_t base, uint64_t flags, uint8_t marks,
                    bool (*cares)(void *ctx, const px_node *n), void *ctx);
 /* The predicate (value) fact f is about, true or false as f & 1 says. */
 static inline uint32_t px_facts_value(const px_facts *x, uint32_t f) { return x->pred[f / 2]; }

@@ -7,13 +7,14 @@
  * ISA allows) leaves the deepest plane pending, which only says more. */
 enum { DEEPEST = 63 };
 
-void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_func *f, uint64_t wait)
+void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_cfg *g, uint64_t wait)
 {
 	uint64_t most = 0;
-	for (const px_node *n = f->first; n; n = n->next)
-		if (n->kind == PX_N_INST && n->op && (n->op->flags & wait) && n->nops && n->ops[0].kind == PX_O_INT &&
-		    (uint64_t)n->ops[0].ival > most)
+	for (uint32_t k = px_cfg_next(g, 0, wait); k < g->nstmts; k = px_cfg_next(g, k + 1, wait)) {
+		const px_node *n = g->stmt[k];
+		if (n->nops && n->ops[0].kind == PX_O_INT && (uint64_t)n->ops[0].ival > most)
 			most = (uint64_t)n->ops[0].ival;
+	}
 	q->base = base;
 	q->pw = px_bits_words(nitems);
 	q->deep = most + 1 < DEEPEST ? (unsigned)most + 1 : DEEPEST;

@@ -15,6 +15,7 @@
 #include "front/ir.h"
 #include "tables/tables.h"
 #include "verify/analysis/bits.h"
+#include "verify/analysis/cfg.h"
 
 typedef struct px_groups {
 	size_t base;    /* the first word of plane 0 in a state */
@@ -23,8 +24,8 @@ typedef struct px_groups {
 } px_groups;
 
 /* Planes for nitems from word base, deep enough for every `wait` statement
- * (an operation whose first operand is its count) of f. */
-void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_func *f, uint64_t wait);
+ * (an operation whose first operand is its count) of g's function. */
+void px_groups_init(px_groups *q, size_t base, uint32_t nitems, const px_cfg *g, uint64_t wait);
 /* The words the planes take. */
 static inline size_t px_groups_words(const px_groups *q) { return q->pw * (q->deep + 1); }
 /* The operation that writes item i is issued: pending in the open group. */

@@ -40,12 +40,14 @@ static uint32_t target(const acopy *a, const px_opnd *o)
 	return px_points_target(&a->points, o);
 }
 
+#define COPIES (PX_OPF_BULK_COPY | PX_OPF_ASYNC_COPY)
+
 static bool is_copy(const px_node *n, bool *bulk)
 {
 	if (n->kind != PX_N_INST || !n->op)
 		return false;
 	*bulk = n->op->flags & PX_OPF_BULK_COPY;
-	return n->op->flags & (PX_OPF_BULK_COPY | PX_OPF_ASYNC_COPY);
+	return n->op->flags & COPIES;
 }
 
 static bool is_mbarrier_wait(const px_node *n)
@@ -103,19 +105,21 @@ void px_check_async_copies(px_frame *fr)
 {
 	px_verifier *v = fr->v;
 	px_func *f = fr->f;
-	if (!px_cfg_has_flag(&fr->g, PX_OPF_ASYNC_COPY | PX_OPF_BULK_COPY))
+	if (!px_cfg_has_flag(&fr->g, COPIES))
 		return;
 	acopy a = {.v = v, .f = f};
 	px_points_init(&a.points, v, f, fr->a);
 	px_items_init(&a.dst[0], fr->a, v->m->nglobals + 1);
 	px_items_init(&a.dst[1], fr->a, v->m->nglobals + 1);
-	for (const px_node *n = f->first; n; n = n->next) {
+	const px_cfg *g = &fr->g;
+	for (uint32_t k = px_cfg_next(g, 0, COPIES); k < g->nstmts; k = px_cfg_next(g, k + 1, COPIES)) {
+		const px_node *n = g->stmt[k];
 		uint32_t t;
 		bool bulk;
 		if (is_copy(n, &bulk) && n->nops && (t = target(&a, &n->ops[0])))
 			px_items_point(&a.dst[bulk], px_items_add(&a.dst[bulk], t - 1), n);
 	}
-	px_groups_init(&a.groups, 0, a.dst[0].n, f, PX_OPF_COPY_WAIT);
+	px_groups_init(&a.groups, 0, a.dst[0].n, g, PX_OPF_COPY_WAIT);
 	a.bulk = px_groups_words(&a.groups);
 	a.w = a.bulk + px_bits_words(a.dst[1].n);
 	if (a.dst[0].n || a.dst[1].n)

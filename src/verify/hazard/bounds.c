@@ -107,8 +107,11 @@ void px_check_bounds(px_frame *fr)
 {
 	const px_values *va = &fr->va;
 	px_diags *d = fr->v->d;
-	for (const px_node *n = fr->f->first; n; n = n->next) {
-		if (n->kind != PX_N_INST || !n->op)
+	const px_cfg *g = &fr->g;
+	/* both checks look at address operands only */
+	for (uint32_t k = 0; k < g->nstmts; k++) {
+		const px_node *n = g->stmt[k];
+		if (!(g->stmt_marks[k] & PX_CFG_ADDRESS) || !n->op)
 			continue;
 		check_null(va, d, n);
 		for (uint32_t i = 0; i < n->nops; i++)

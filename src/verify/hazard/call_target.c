@@ -86,12 +86,9 @@ static void holds(walk *w, uint32_t b, const px_node *d, unsigned depth, int64_t
 static const px_node *last_def(const px_cfg *g, uint32_t b, const px_node *stop, uint32_t id)
 {
 	const px_node *found = NULL;
-	for (const px_node *n = g->first[b]; n && n != stop; n = n->next) {
-		if (px_node_defines(n, id))
-			found = n;
-		if (n == g->last[b])
-			break;
-	}
+	for (uint32_t k = g->at[b]; k < g->at[b + 1] && g->stmt[k] != stop; k++)
+		if (px_node_defines(g->stmt[k], id))
+			found = g->stmt[k];
 	return found;
 }
 
@@ -167,10 +164,13 @@ void px_check_call_targets(px_frame *fr)
 	const px_cfg *g = &fr->g;
 	walk w = {.fr = fr, .m = fr->v->m};
 	for (uint32_t b = 0; b < g->nblocks; b++) {
-		if (!g->reached[b] || !(g->block_kinds[b] & (1u << PX_N_CALL)))
+		if (!g->reached[b] || !(g->block_marks[b] & PX_CFG_KIND(PX_N_CALL)))
 			continue;
-		for (const px_node *n = g->first[b]; n; n = n->next) {
-			const px_opnd *t = n->kind == PX_N_CALL && n->icall ? &n->icall->target : NULL;
+		for (uint32_t k = g->at[b]; k < g->at[b + 1]; k++) {
+			if (!(g->stmt_marks[k] & PX_CFG_KIND(PX_N_CALL)))
+				continue;
+			const px_node *n = g->stmt[k];
+			const px_opnd *t = n->icall ? &n->icall->target : NULL;
 			if (t && t->kind == PX_O_VALUE && t->elem < 0) {
 				w.nalt = 0;
 				w.full = false;
@@ -179,8 +179,6 @@ void px_check_call_targets(px_frame *fr)
 				if (h)
 					report(&w, n, h);
 			}
-			if (n == g->last[b])
-				break;
 		}
 	}
 }

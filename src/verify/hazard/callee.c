@@ -88,9 +88,8 @@ static uint32_t to_keep(const px_func *f, const px_cfg *g)
 			n += px_access_space(s, &space);
 		return n;
 	}
-	const px_node *s = g->nblocks ? g->first[0] : NULL;
-	for (uint32_t j = 0; s && j < g->len[0]; j++, s = s->next)
-		n += s->kind == PX_N_CALL && !s->icall && !s->has_guard;
+	for (uint32_t j = 0; g->nblocks && j < g->at[1]; j++)
+		n += g->stmt[j]->kind == PX_N_CALL && !g->stmt[j]->icall && !g->stmt[j]->has_guard;
 	return n;
 }
 
@@ -148,9 +147,8 @@ static void calls(px_verifier *v, const px_func *f, const px_cfg *g, const px_va
                   uint32_t n)
 {
 	r->calls = px_arena_alloc(v->keep, n * sizeof *r->calls);
-	const px_node *c0 = g->first[0];
-	for (uint32_t j = 0; j < g->len[0]; j++, c0 = c0->next) {
-		const px_node *n = c0;
+	for (uint32_t j = 0; j < g->at[1]; j++) {
+		const px_node *n = g->stmt[j];
 		if (n->kind != PX_N_CALL || n->icall || n->has_guard)
 			continue;
 		px_call_site *c = &r->calls[r->ncalls++];

@@ -99,8 +99,8 @@ static void scan_reads(defcheck *c)
 {
 	for (uint32_t b = 0; b < c->g->nblocks; b++) {
 		c->block = b;
-		px_node *n = c->g->first[b];
-		for (uint32_t i = 0; i < c->g->len[b]; i++, n = n->next) {
+		for (uint32_t i = c->g->at[b]; i < c->g->at[b + 1]; i++) {
+			px_node *n = c->g->stmt[i];
 			px_node_reads(n, on_read, c);
 			for (uint32_t r = 0; r < n->nres; r++)
 				result_defs(c, &n->res[r], b);
@@ -118,10 +118,9 @@ static void scan_defs(defcheck *c)
 		memset(c->mark, 0, (c->f->nvalues + 1) * sizeof *c->mark);
 		for (uint32_t b = 0; b < c->g->nblocks; b++) {
 			c->def_at[b] = k;
-			px_node *n = c->g->first[b];
-			for (uint32_t i = 0; i < c->g->len[b]; i++, n = n->next)
-				for (uint32_t r = 0; r < n->nres; r++) {
-					const px_opnd *o = &n->res[r];
+			for (uint32_t i = c->g->at[b]; i < c->g->at[b + 1]; i++)
+				for (uint32_t r = 0; r < c->g->stmt[i]->nres; r++) {
+					const px_opnd *o = &c->g->stmt[i]->res[r];
 					if (o->kind != PX_O_VALUE || !c->cand[o->id] || c->mark[o->id] == b + 1)
 						continue;
 					c->mark[o->id] = b + 1;
@@ -161,7 +160,7 @@ static const px_node *bypass(const defcheck *c, const uint64_t *out, size_t stri
 			break;
 		b = next;
 		if (c->g->succ_at[b + 1] - c->g->succ_at[b] > 1)
-			found = c->g->last[b];
+			found = px_cfg_last(c->g, b);
 	}
 	px_arena_release(c->a, mark);
 	return found;
@@ -307,7 +306,7 @@ static void report_guarded(defcheck *c, const uint32_t *suspects, uint32_t nsus,
 	q.sus = px_arena_calloc(c->a, c->f->nvalues + 1, sizeof *q.sus);
 	for (uint32_t j = 0; j < nsus; j++)
 		q.sus[c->cand_val[suspects[j]]] = j + 1;
-	px_facts_init(&q.facts, c->f, c->g, 0, touches, &q);
+	px_facts_init(&q.facts, c->f, c->g, 0, 0, PX_CFG_ANY_KIND, touches, &q);
 	q.per = q.facts.nfacts + 1;
 	size_t w = q.facts.words + px_bits_words((size_t)nsus * q.per);
 	bool fits = q.facts.nfacts && w * 8 * 2 * (c->g->nblocks ? c->g->nblocks : 1) <= VECTOR_BUDGET;

@@ -66,7 +66,9 @@ void px_check_mbarrier_init(px_frame *fr)
 	minit m = {.v = v};
 	px_points_init(&m.points, v, f, fr->a);
 	px_items_init(&m.bars, fr->a, v->m->nglobals + 1);
-	for (const px_node *n = f->first; n; n = n->next) {
+	const uint64_t ops = PX_OPF_MBARRIER_USE | PX_OPF_MBARRIER_INIT;
+	for (uint32_t k = px_cfg_next(g, 0, ops); k < g->nstmts; k = px_cfg_next(g, k + 1, ops)) {
+		const px_node *n = g->stmt[k];
 		uint32_t t, b;
 		if ((px_uses_mbarrier(n) || px_is_mbarrier_init(n)) && (t = px_points_target(&m.points, &n->ops[0]))) {
 			b = px_items_add(&m.bars, t - 1);

@@ -98,8 +98,10 @@ void px_check_align(px_frame *fr)
 {
 	const px_values *va = &fr->va;
 	reported r = {.a = fr->a};
-	for (const px_node *n = fr->f->first; n; n = n->next) {
-		if (n->kind != PX_N_INST || !n->op || !n->var)
+	const px_cfg *g = &fr->g;
+	for (uint32_t k = 0; k < g->nstmts; k++) {
+		const px_node *n = g->stmt[k];
+		if (!(g->stmt_marks[k] & PX_CFG_ADDRESS) || !n->op || !n->var) /* it checks address operands only */
 			continue;
 		unsigned no;
 		const px_opnd_def *defs = px_var_operands(n->op, n->var, &no);

@@ -234,21 +234,23 @@ void px_check_proxy_fence(px_frame *fr)
 	px_points_init(&p.points, v, f, fr->a);
 	find_descriptors(&p, fr->a);
 	p.bit = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *p.bit);
-	for (const px_node *n = f->first; n; n = n->next)
-		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
-			uint32_t t = px_points_target(&p.points, &n->ops[i]);
+	const uint64_t writes = PX_OPF_GENERIC_WRITE;
+	for (uint32_t k = px_cfg_next(g, 0, writes); k < g->nstmts; k = px_cfg_next(g, k + 1, writes))
+		for (uint32_t i = 0; i < g->stmt[k]->nops; i++) {
+			uint32_t t = px_points_target(&p.points, &g->stmt[k]->ops[i]);
 			if (t && !p.bit[t - 1])
 				p.bit[t - 1] = ++p.nbits;
 		}
 	p.write = px_frame_alloc(fr, p.nbits + 1, sizeof *p.write);
-	for (const px_node *n = f->first; n; n = n->next)
-		for (uint32_t i = 0; generic_write(n) && i < n->nops; i++) {
+	for (uint32_t k = px_cfg_next(g, 0, writes); k < g->nstmts; k = px_cfg_next(g, k + 1, writes))
+		for (uint32_t i = 0; i < g->stmt[k]->nops; i++) {
+			const px_node *n = g->stmt[k];
 			uint32_t b = bit_of(&p, &n->ops[i]);
 			if (b && !p.write[b - 1])
 				p.write[b - 1] = n;
 		}
 	if (p.nbits) {
-		px_facts_init(&p.facts, f, g, 0, cares, NULL);
+		px_facts_init(&p.facts, f, g, 0, writes | PX_OPF_PROXY_FENCE, 0, cares, NULL);
 		p.per = p.facts.nfacts + 1;
 		p.mine = p.facts.words;
 		p.by = (p.mine + px_bits_words(p.nbits)) * 64;

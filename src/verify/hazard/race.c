@@ -152,13 +152,20 @@ static bool cares(void *ctx, const px_node *n)
  * and the nodes that may (a call, inline PTX); a block's flags and kinds
  * say whether it holds one before it is walked. */
 #define SYNC_FLAGS (PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS)
-#define SYNC_KINDS (1u << PX_N_CALL | 1u << PX_N_ASM)
+#define SYNC_KINDS (PX_CFG_KIND(PX_N_CALL) | PX_CFG_KIND(PX_N_ASM))
 
 static bool synchronizes(const px_node *n)
 {
-	if (SYNC_KINDS >> n->kind & 1)
+	if (SYNC_KINDS & PX_CFG_KIND(n->kind))
 		return true;
 	return n->kind == PX_N_INST && n->op && (n->op->flags & SYNC_FLAGS);
+}
+
+/* Whether statement k of g may be an access or synchronize: the others are
+ * not read. */
+static bool may_matter(const px_cfg *g, uint32_t k)
+{
+	return (px_cfg_flags(g, k) & (PX_OPF_MEMORY_ACCESS | SYNC_FLAGS)) || (g->stmt_marks[k] & SYNC_KINDS);
 }
 
 /* A value an address of global memory may be made from: a pointer
@@ -351,7 +358,7 @@ static void edge(void *ctx, uint64_t *s, uint32_t from, uint32_t to)
 {
 	race *r = ctx;
 	px_facts_edge(&r->facts, s, from, to);
-	const px_node *n = r->g->last[from];
+	const px_node *n = px_cfg_last(r->g, from);
 	uint32_t key = n->has_guard ? r->facts.key[n->guard] : 0;
 	if (ends_threads(n) && key && to == from + 1) {
 		/* the threads that go on are those the guard did not end */
@@ -1395,8 +1402,10 @@ static void open_sets(race *r)
 		if (!r->has_acc[b])
 			continue;
 		openset cur = entry(g, out, b);
-		const px_node *n = g->first[b];
-		for (uint32_t j = 0; j < g->len[b]; j++, n = n->next) {
+		for (uint32_t j = g->at[b]; j < g->at[b + 1]; j++) {
+			if (!may_matter(g, j))
+				continue;
+			const px_node *n = g->stmt[j];
 			access *a = is_access_op(n) ? find(r, n) : NULL;
 			for (access *e = a; e && e < a + a->nalt; e++) {
 				e->open = cur;
@@ -1481,11 +1490,13 @@ void px_check_shared_race(px_frame *fr)
 	r.has_acc = px_frame_alloc(fr, g->nblocks, 1);
 	r.nsync = 1;
 	for (uint32_t b = 0; b < g->nblocks; b++) {
-		const px_node *n = g->first[b];
 		r.first[b] = r.nsync;
 		/* a block with no access and nothing that synchronizes is not walked */
-		bool look = (g->block_flags[b] & (PX_OPF_MEMORY_ACCESS | SYNC_FLAGS)) || (g->block_kinds[b] & SYNC_KINDS);
-		for (uint32_t j = 0; look && j < g->len[b]; j++, n = n->next) {
+		bool look = (g->block_flags[b] & (PX_OPF_MEMORY_ACCESS | SYNC_FLAGS)) || (g->block_marks[b] & SYNC_KINDS);
+		for (uint32_t j = g->at[b]; look && j < g->at[b + 1]; j++) {
+			if (!may_matter(g, j))
+				continue;
+			const px_node *n = g->stmt[j];
 			if (synchronizes(n)) {
 				r.nsync++;
 				r.count[b]++;
@@ -1509,10 +1520,9 @@ void px_check_shared_race(px_frame *fr)
 		r.sync = px_frame_alloc(fr, r.nsync, sizeof *r.sync);
 		r.named_at = px_frame_alloc(fr, f->nvalues + 3, sizeof *r.named_at);
 		for (uint32_t b = 0, k = 1; b < g->nblocks; b++) {
-			const px_node *n = g->first[b];
-			for (uint32_t j = 0; r.count[b] && j < g->len[b]; j++, n = n->next)
-				if (synchronizes(n))
-					r.sync[k++] = n;
+			for (uint32_t j = g->at[b]; r.count[b] && j < g->at[b + 1]; j++)
+				if (may_matter(g, j) && synchronizes(g->stmt[j]))
+					r.sync[k++] = g->stmt[j];
 		}
 	}
 	access *found = px_frame_alloc(fr, ncand ? ncand : 1, sizeof *found);
@@ -1600,7 +1610,7 @@ void px_check_shared_race(px_frame *fr)
 	if (writes) {
 		px_concrete_init(&conc, va, fr->a);
 		r.conc = &conc;
-		px_facts_init(&r.facts, f, g, 0, cares, &r);
+		px_facts_init(&r.facts, f, g, 0, PX_OPF_MEMORY_ACCESS | PX_OPF_TERMINATOR, PX_CFG_KIND(PX_N_RET), cares, &r);
 		r.reach_base = r.facts.words;
 		r.stale_base = r.reach_base + px_bits_words(r.naid);
 		r.w = r.stale_base + px_bits_words(r.naid);

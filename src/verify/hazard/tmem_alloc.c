@@ -116,7 +116,7 @@ void px_check_tmem_alloc(px_frame *fr)
 	if (!px_cfg_has_flag(g, PX_OPF_TMEM_ALLOC) || !f->is_kernel)
 		return;
 	tmem_alloc t = {.v = v};
-	px_facts_init(&t.facts, f, g, 0, cares, NULL);
+	px_facts_init(&t.facts, f, g, 0, PX_OPF_TMEM_ALLOC | PX_OPF_TMEM_DEALLOC, 0, cares, NULL);
 	t.tags = t.facts.words;
 	t.w = t.tags + px_bits_words(t.facts.nfacts + 1);
 	t.alloc = px_frame_alloc(fr, t.facts.nfacts + 1, sizeof *t.alloc);

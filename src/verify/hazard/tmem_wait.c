@@ -70,10 +70,11 @@ void px_check_tmem_wait(px_frame *fr)
 		return;
 	tmem_wait t = {.v = fr->v, .f = f};
 	px_items_init(&t.loaded, fr->a, f->nvalues + 1);
-	for (const px_node *n = f->first; n; n = n->next)
-		for (uint32_t r = 0; is_load(n) && r < n->nres; r++)
-			if (n->res[r].kind == PX_O_VALUE)
-				px_items_point(&t.loaded, px_items_add(&t.loaded, n->res[r].id), n);
+	const px_cfg *g = &fr->g;
+	for (uint32_t k = px_cfg_next(g, 0, PX_OPF_TMEM_LOAD); k < g->nstmts; k = px_cfg_next(g, k + 1, PX_OPF_TMEM_LOAD))
+		for (uint32_t r = 0; r < g->stmt[k]->nres; r++)
+			if (g->stmt[k]->res[r].kind == PX_O_VALUE)
+				px_items_point(&t.loaded, px_items_add(&t.loaded, g->stmt[k]->res[r].id), g->stmt[k]);
 	t.w = px_bits_words(t.loaded.n);
 	px_flow_check(&fr->g, t.w, NULL, step, &t);
 }

@@ -79,9 +79,10 @@ static bool ends_path(const px_node *n)
  * end of the body). */
 static bool reaches_exit(const px_cfg *g, uint32_t b)
 {
-	return g->succ_at[b] == g->succ_at[b + 1] || ends_path(g->last[b]) ||
-	       (b + 1 == g->nblocks && !(g->last[b]->kind == PX_N_INST && g->last[b]->op &&
-	                                 g->last[b]->op->shape == PX_SHAPE_BRANCH && !g->last[b]->has_guard));
+	const px_node *last = px_cfg_last(g, b);
+	return g->succ_at[b] == g->succ_at[b + 1] || ends_path(last) ||
+	       (b + 1 == g->nblocks &&
+	        !(last->kind == PX_N_INST && last->op && last->op->shape == PX_SHAPE_BRANCH && !last->has_guard));
 }
 
 /* Immediate post-dominators (Cooper, Harvey and Kennedy's iteration over the
@@ -162,7 +163,7 @@ static void exit_tails(uni *u)
 {
 	const px_cfg *g = u->g;
 	for (uint32_t b = 0; b < u->nb; b++)
-		u->tail[b] = !(g->block_flags[b] & PX_OPF_CTA_BARRIER) && !(g->block_kinds[b] & 1u << PX_N_CALL);
+		u->tail[b] = !(g->block_flags[b] & PX_OPF_CTA_BARRIER) && !(g->block_marks[b] & PX_CFG_KIND(PX_N_CALL));
 	bool changed = true;
 	while (changed) {
 		changed = false;
@@ -434,10 +435,9 @@ static void solve(uni *u)
 		u->changed = false;
 		for (uint32_t i = 0; i < g->nrpo; i++) {
 			uint32_t b = g->rpo[i];
-			px_node *n = g->first[b];
-			for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-				flow_node(u, n, b);
-			const px_node *last = g->last[b];
+			for (uint32_t k = g->at[b]; k < g->at[b + 1]; k++)
+				flow_node(u, g->stmt[k], b);
+			const px_node *last = px_cfg_last(g, b);
 			const char *why;
 			uint8_t lvl = branch_level(u, last, &why);
 			if (lvl > u->walked[b]) {
@@ -554,9 +554,8 @@ void px_check_uniform(px_frame *fr)
 	const px_cfg *g = &fr->g;
 	bool any = false;
 	for (uint32_t b = 0; b < g->nblocks && !any; b++) {
-		const px_node *n = g->first[b];
-		for (uint32_t k = 0; (g->block_flags[b] & COMPANY) && k < g->len[b] && !any; k++, n = n->next)
-			any = needs_company(n);
+		for (uint32_t k = g->at[b]; (g->block_flags[b] & COMPANY) && k < g->at[b + 1] && !any; k++)
+			any = (px_cfg_flags(g, k) & COMPANY) && needs_company(g->stmt[k]);
 	}
 	if (!any)
 		return;
@@ -584,9 +583,9 @@ void px_check_uniform(px_frame *fr)
 	solve(&u);
 	for (uint32_t i = 0; i < g->nrpo; i++) {
 		uint32_t b = g->rpo[i];
-		const px_node *n = g->first[b];
-		for (uint32_t k = 0; k < g->len[b]; k++, n = n->next)
-			check_node(&u, n, b);
+		for (uint32_t k = g->at[b]; k < g->at[b + 1]; k++)
+			if (px_cfg_flags(g, k) & COMPANY)
+				check_node(&u, g->stmt[k], b);
 	}
 	report(&u);
 }

@@ -102,7 +102,9 @@ void px_check_wgmma_order(px_frame *fr)
 	if (!px_cfg_has_flag(g, PX_OPF_ASYNC_MMA))
 		return;
 	px_items_init(&o.acc, fr->a, f->nvalues + 1);
-	for (const px_node *n = f->first; n; n = n->next) {
+	const uint64_t looked = PX_OPF_MMA_FENCE | PX_OPF_ASYNC_MMA;
+	for (uint32_t k = px_cfg_next(g, 0, looked); k < g->nstmts; k = px_cfg_next(g, k + 1, looked)) {
+		const px_node *n = g->stmt[k];
 		if (!o.fence && has(n, PX_OPF_MMA_FENCE))
 			o.fence = n;
 		if (is_mma(n))
@@ -110,7 +112,7 @@ void px_check_wgmma_order(px_frame *fr)
 				if (n->res[r].kind == PX_O_VALUE)
 					px_items_point(&o.acc, px_items_add(&o.acc, n->res[r].id), n);
 	}
-	px_groups_init(&o.groups, 1, o.acc.n, f, PX_OPF_MMA_WAIT);
+	px_groups_init(&o.groups, 1, o.acc.n, g, PX_OPF_MMA_WAIT);
 	size_t w = 1 + px_groups_words(&o.groups);
 	uint64_t *start = px_frame_alloc(fr, w, 8);
 	px_bit_set(start, 0); /* no fence yet where the function starts */
