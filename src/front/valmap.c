@@ -1,6 +1,7 @@
 #include "front/valmap.h"
 
 #include <stdbool.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "front/ir.h"
@@ -10,10 +11,39 @@
  * entries (8 KiB: it stays in the first-level cache). */
 enum { RECENT_FROM = 1 << 16, RECENT = 1 << 10 };
 
+/* A counted name is a prefix (any text, empty too) and a counter: at most
+ * COUNTED_DIGITS decimal digits at its end, with no leading zero (%r07 is
+ * not %r7), below COUNTED_MAX. Whether a name is counted follows from its
+ * text alone, so it is always looked for where it was entered. Each prefix
+ * has a run, found by the prefix's hash: a generator's prefixes are few
+ * (%r, %f), or many with a few counters each (%w31_7: a row and a column),
+ * and either way far fewer than the names, so their table stays in the
+ * caches where the names' would not.
+ *
+ * A run's ids are a directory of chunks of RUN_CHUNK ids, made as the
+ * counter reaches them: a chunk costs 64 bytes however sparse the counter
+ * is, and chunks made one after another lie side by side. */
+enum { COUNTED_DIGITS = 7, COUNTED_MAX = 1 << 22, RUN_CHUNK = 16, BLOCK_MIN = 16, BLOCK_MAX = 1024 };
+
+struct px_valmap_run {
+	const char *prefix; /* in the text, as the values' names are; NULL: an empty entry */
+	uint32_t len, hash;
+	uint32_t ndir;
+	uint32_t **dir;     /* per RUN_CHUNK numbers: their ids + 1 (0: none yet), or NULL */
+};
+
+/* The chunks are handed out from blocks, freed together; each block holds
+ * twice the chunks of the one before, from BLOCK_MIN (a small function's
+ * names take one small block) to BLOCK_MAX. */
+struct px_valmap_chunks {
+	struct px_valmap_chunks *next;
+	uint32_t n;
+	uint32_t ids[][RUN_CHUNK];
+};
+
 void px_valmap_init(px_valmap *m)
 {
-	m->slots = m->recent = NULL;
-	m->cap = m->count = 0;
+	memset(m, 0, sizeof *m);
 }
 
 void px_valmap_free(px_valmap *m)
@@ -21,7 +51,22 @@ void px_valmap_free(px_valmap *m)
 	px_huge_free(m->slots, (size_t)m->cap * sizeof *m->slots);
 	if (m->recent)
 		px_huge_free(m->recent, RECENT * sizeof *m->recent);
+	for (uint32_t i = 0; i < m->runs_cap; i++)
+		free(m->runs[i].dir);
+	free(m->runs);
+	while (m->chunks) {
+		struct px_valmap_chunks *next = m->chunks->next;
+		free(m->chunks);
+		m->chunks = next;
+	}
 	px_valmap_init(m);
+}
+
+static void *need(void *p)
+{
+	if (!p)
+		abort(); /* out of memory */
+	return p;
 }
 
 static uint32_t hash_name(const char *s, uint32_t n)
@@ -30,6 +75,92 @@ static uint32_t hash_name(const char *s, uint32_t n)
 	for (uint32_t i = 0; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 16777619u;
 	return h;
+}
+
+/* Whether s[0..n) is counted: its digits start at *at, and count *num. */
+static bool counted(const char *s, uint32_t n, uint32_t *at, uint32_t *num)
+{
+	uint32_t i = n;
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	uint32_t digits = n - i, v = 0;
+	if (!digits || digits > COUNTED_DIGITS || (digits > 1 && s[i] == '0'))
+		return false;
+	for (uint32_t j = i; j < n; j++)
+		v = v * 10 + (uint32_t)(s[j] - '0');
+	*at = i;
+	*num = v;
+	return v < COUNTED_MAX;
+}
+
+/* The entry of the prefix s[0..n) (hash h) in runs, or the empty one where it goes. */
+static struct px_valmap_run *run_slot(struct px_valmap_run *runs, uint32_t cap, const char *s, uint32_t n,
+                                      uint32_t h)
+{
+	for (uint32_t i = h & (cap - 1);; i = (i + 1) & (cap - 1)) {
+		struct px_valmap_run *r = &runs[i];
+		if (!r->prefix || (r->hash == h && r->len == n && memcmp(r->prefix, s, n) == 0))
+			return r;
+	}
+}
+
+/* The run of the prefix s[0..n), made when it has none. */
+static struct px_valmap_run *run_of(px_valmap *m, const char *s, uint32_t n)
+{
+	struct px_valmap_run *last = m->runs ? &m->runs[m->last_run] : NULL;
+	if (last && last->prefix && last->len == n && memcmp(last->prefix, s, n) == 0)
+		return last; /* the same prefix again */
+	if ((m->nruns + 1) * 4 >= m->runs_cap * 3) {
+		uint32_t cap = m->runs_cap ? 2 * m->runs_cap : 16;
+		struct px_valmap_run *runs = need(calloc(cap, sizeof *runs));
+		for (uint32_t i = 0; i < m->runs_cap; i++)
+			if (m->runs[i].prefix)
+				*run_slot(runs, cap, m->runs[i].prefix, m->runs[i].len, m->runs[i].hash) = m->runs[i];
+		free(m->runs);
+		m->runs = runs;
+		m->runs_cap = cap;
+	}
+	uint32_t h = hash_name(s, n);
+	struct px_valmap_run *r = run_slot(m->runs, m->runs_cap, s, n, h);
+	if (!r->prefix) {
+		*r = (struct px_valmap_run){s, n, h, 0, NULL};
+		m->nruns++;
+	}
+	m->last_run = (uint32_t)(r - m->runs);
+	return r;
+}
+
+static uint32_t *new_chunk(px_valmap *m)
+{
+	if (!m->chunks || m->chunks_used == m->chunks->n) {
+		uint32_t n = !m->chunks ? BLOCK_MIN : m->chunks->n < BLOCK_MAX ? 2 * m->chunks->n : BLOCK_MAX;
+		struct px_valmap_chunks *b = need(calloc(1, sizeof *b + n * sizeof b->ids[0]));
+		b->n = n;
+		b->next = m->chunks;
+		m->chunks = b;
+		m->chunks_used = 0;
+	}
+	return m->chunks->ids[m->chunks_used++];
+}
+
+/* The id of counter num in run r, or next when it has none. */
+static uint32_t run_put(px_valmap *m, struct px_valmap_run *r, uint32_t num, uint32_t next)
+{
+	uint32_t c = num / RUN_CHUNK;
+	if (c >= r->ndir) {
+		uint32_t ndir = r->ndir ? 2 * r->ndir : 1;
+		if (ndir <= c)
+			ndir = c + 1;
+		r->dir = need(realloc(r->dir, ndir * sizeof *r->dir));
+		memset(r->dir + r->ndir, 0, (ndir - r->ndir) * sizeof *r->dir);
+		r->ndir = ndir;
+	}
+	if (!r->dir[c])
+		r->dir[c] = new_chunk(m);
+	uint32_t *e = &r->dir[c][num % RUN_CHUNK];
+	if (!*e)
+		*e = next + 1;
+	return *e - 1;
 }
 
 /* Twice the room, every slot moved by its kept hash: no name is read again. */
@@ -62,6 +193,10 @@ static bool names(uint64_t e, const px_value *values, uint32_t h, const char *s,
 
 uint32_t px_valmap_put(px_valmap *m, const px_value *values, const char *s, uint32_t n, uint32_t next)
 {
+	uint32_t at, num;
+	struct px_valmap_run *r;
+	if (counted(s, n, &at, &num) && (r = run_of(m, s, at)))
+		return run_put(m, r, num, next);
 	if ((m->count + 1) * 4 >= m->cap * 3)
 		grow(m);
 	uint32_t h = hash_name(s, n), mask = m->cap - 1;

@@ -6,17 +6,31 @@
  * A big map's slots are far apart in memory, and a name's slot is where its
  * hash puts it, so nearly every lookup misses the caches; yet most names a
  * statement uses were defined or used a few statements before. So a big map keeps a small
- * direct-mapped table of the names last asked for in front of its slots. */
+ * direct-mapped table of the names last asked for in front of its slots.
+ *
+ * A new name still misses: its slot is anywhere. But a generator names its
+ * values by a prefix and a counter (%r12, %f7, LLVM's %0), handing the
+ * counter out in order; such a name takes a direct table instead, per
+ * prefix the ids by number, so a new name's place is next to the last one's
+ * (valmap.c says which names are counted). */
 #ifndef PX_VALMAP_H
 #define PX_VALMAP_H
 #include <stdint.h>
 
 struct px_value;
+struct px_valmap_run;
+struct px_valmap_chunks;
 
 typedef struct px_valmap {
 	uint64_t *slots;    /* hash << 32 | (id + 1); 0: empty */
 	uint64_t *recent;   /* a big map's names last asked for, as slots, by hash; else NULL */
 	uint32_t cap, count;
+	/* the counted names: a run per prefix, found by its hash, the one asked
+	 * last, and where their tables' chunks come from */
+	struct px_valmap_run *runs;
+	uint32_t runs_cap, nruns, last_run;
+	struct px_valmap_chunks *chunks;
+	uint32_t chunks_used;
 } px_valmap;
 
 void px_valmap_init(px_valmap *m);
