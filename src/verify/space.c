@@ -47,23 +47,35 @@ static uint8_t param_tag(const px_func *f, const px_value *val)
 	}
 }
 
+/* A pass of compute_tags: what it reads, and the values whose tags it has
+ * read so far (a bit each): a tag that rises after the pass read it is what
+ * makes one more pass needed. */
+typedef struct tagging {
+	const px_verifier *v;
+	const px_func *f;
+	uint64_t *read;
+} tagging;
+
 /* What one operand contributes: a known address's tag, else 0. */
-static uint8_t opnd_tag(const px_verifier *v, const px_func *f, const px_opnd *o)
+static uint8_t opnd_tag(const tagging *g, const px_opnd *o)
 {
+	const px_func *f = g->f;
 	uint8_t t = 0;
-	if (o->kind == PX_O_VALUE && o->elem < 0 && !f->values[o->id].count)
+	if (o->kind == PX_O_VALUE && o->elem < 0 && !f->values[o->id].count) {
 		t = f->values[o->id].aspace;
-	else if (o->kind == PX_O_SYM)
-		t = px_sym_space(v->m, f, o->sym);
+		g->read[o->id / 64] |= (uint64_t)1 << (o->id % 64);
+	} else if (o->kind == PX_O_SYM) {
+		t = px_sym_space(g->v->m, f, o->sym);
+	}
 	return t == PX_SP_UNKNOWN ? 0 : t; /* a mixed tag goes on through arithmetic */
 }
 
 /* The one known address among ops[first..first+n), when the others are none. */
-static uint8_t only_address(const px_verifier *v, const px_func *f, const px_node *n, unsigned first, unsigned count)
+static uint8_t only_address(const tagging *g, const px_node *n, unsigned first, unsigned count)
 {
 	uint8_t found = 0;
 	for (unsigned i = first; i < first + count && i < n->nops; i++) {
-		uint8_t t = opnd_tag(v, f, &n->ops[i]);
+		uint8_t t = opnd_tag(g, &n->ops[i]);
 		if (t && found)
 			return PX_SP_UNKNOWN; /* two addresses: a difference or nonsense */
 		found = t ? t : found;
@@ -98,8 +110,9 @@ static uint8_t join_tags(uint8_t a, uint8_t b)
 }
 
 /* The tag a node gives its first result (none for a discarded `_`, which names no value). */
-static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node *n)
+static uint8_t result_tag(const tagging *g, const px_node *n)
 {
+	const px_func *f = g->f;
 	if (!n->var || n->kind != PX_N_INST || n->nres != 1 || n->res[0].kind != PX_O_VALUE)
 		return PX_SP_UNKNOWN;
 	unsigned op = (unsigned)(n->op - px_ops);
@@ -110,24 +123,24 @@ static uint8_t result_tag(const px_verifier *v, const px_func *f, const px_node 
 	case PX_OP_cvt:
 		if (op == PX_OP_cvt && px_slot_find(n->op, PX_SN_rnd) >= 0 && n->slot[px_slot_find(n->op, PX_SN_rnd)])
 			return PX_SP_UNKNOWN; /* a rounding conversion: a float */
-		t = n->nops == 1 ? opnd_tag(v, f, &n->ops[0]) : 0;
+		t = n->nops == 1 ? opnd_tag(g, &n->ops[0]) : 0;
 		if (!t || (width < 64 && !fits_32(t)))
 			return PX_SP_UNKNOWN;
 		return t;
 	case PX_OP_add:
 	case PX_OP_and:
-		return only_address(v, f, n, 0, 2);
+		return only_address(g, n, 0, 2);
 	case PX_OP_sub:
-		return n->nops == 2 && !opnd_tag(v, f, &n->ops[1]) ? only_address(v, f, n, 0, 1) : PX_SP_UNKNOWN;
+		return n->nops == 2 && !opnd_tag(g, &n->ops[1]) ? only_address(g, n, 0, 1) : PX_SP_UNKNOWN;
 	case PX_OP_mad: /* a * b + c: the addend c may be an address */
-		if (n->nops != 3 || opnd_tag(v, f, &n->ops[0]) || opnd_tag(v, f, &n->ops[1]))
+		if (n->nops != 3 || opnd_tag(g, &n->ops[0]) || opnd_tag(g, &n->ops[1]))
 			return PX_SP_UNKNOWN;
-		return only_address(v, f, n, 2, 1);
+		return only_address(g, n, 2, 1);
 	case PX_OP_selp: /* either side, as two definitions would be */
 		if (n->nops != 3)
 			return PX_SP_UNKNOWN;
-		t = opnd_tag(v, f, &n->ops[0]);
-		return join_tags(t ? t : PX_SP_UNKNOWN, opnd_tag(v, f, &n->ops[1]) ? opnd_tag(v, f, &n->ops[1]) : PX_SP_UNKNOWN);
+		t = opnd_tag(g, &n->ops[0]);
+		return join_tags(t ? t : PX_SP_UNKNOWN, opnd_tag(g, &n->ops[1]) ? opnd_tag(g, &n->ops[1]) : PX_SP_UNKNOWN);
 	case PX_OP_mapa: /* the same place in another CTA of the cluster */
 		t = n->slot[px_slot_find(n->op, PX_SN_space)] ? PX_SP_IN(PX_AS_CLUSTER) : PX_SP_IN(PX_AS_CLUSTER) | PX_SP_GEN;
 		return width < 64 && !fits_32(t) ? PX_SP_UNKNOWN : t;
@@ -151,24 +164,35 @@ static bool join(px_value *val, uint8_t t)
 	return true;
 }
 
-static void compute_tags(const px_verifier *v, px_func *f)
+static void compute_tags(px_verifier *v, px_func *f)
 {
 	for (uint32_t i = 0; i < f->nvalues; i++) {
 		px_value *val = &f->values[i];
 		val->aspace = val->param ? param_tag(f, val) : val->count ? PX_SP_UNKNOWN : 0;
 	}
-	/* tags only rise (none, one space, unknown): a few passes settle them */
-	for (bool changed = true; changed;) {
-		changed = false;
+	/* tags only rise (none, one space, unknown): passes in text order settle
+	 * them, and the pass after the last change would change nothing. A
+	 * pass in which no tag rose after a statement read it is that pass
+	 * already: each statement would read what it read (on a body whose
+	 * values are defined before they are used, the first pass). */
+	px_arena_mark mark = px_arena_mark_now(&v->scratch);
+	size_t words = f->nvalues / 64 + 1;
+	tagging g = {v, f, px_arena_array(&v->scratch, words, sizeof *g.read)};
+	for (bool again = true; again;) {
+		again = false;
+		memset(g.read, 0, words * sizeof *g.read);
 		for (px_node *n = f->first; n; n = n->next) {
 			if (n->kind != PX_N_INST && n->kind != PX_N_CALL)
 				continue;
-			uint8_t t = n->kind == PX_N_INST ? result_tag(v, f, n) : PX_SP_UNKNOWN;
-			for (uint32_t i = 0; i < n->nres; i++)
-				if (n->res[i].kind == PX_O_VALUE)
-					changed |= join(&f->values[n->res[i].id], i ? PX_SP_UNKNOWN : t);
+			uint8_t t = n->kind == PX_N_INST ? result_tag(&g, n) : PX_SP_UNKNOWN;
+			for (uint32_t i = 0; i < n->nres; i++) {
+				uint32_t id = n->res[i].id;
+				if (n->res[i].kind == PX_O_VALUE && join(&f->values[id], i ? PX_SP_UNKNOWN : t))
+					again |= (g.read[id / 64] >> (id % 64)) & 1;
+			}
 		}
 	}
+	px_arena_release(&v->scratch, mark);
 }
 
 /* "%a" or "@g", as written. */

@@ -518,8 +518,9 @@ static bool lower_multiple(px_values *va, const px_node *n)
 /* What each atom is a multiple of: a parameter's align; a value defined
  * more than once, the least over its definitions, from "anything" down to a
  * fixed point; {align = N} on a statement; nothing for the rest. The first
- * round walks the function and lists the definitions of values defined more
- * than once: the rounds after it revisit only those. */
+ * round walks the function, where one of those is there (mult_walk), and
+ * lists the definitions of values defined more than once: the rounds after
+ * it revisit only those. */
 static void find_multiples(px_values *va)
 {
 	const px_func *f = va->f;
@@ -532,7 +533,7 @@ static void find_multiples(px_values *va)
 	const px_node **again = NULL;
 	uint32_t nagain = 0, cap = 0;
 	bool changed = false;
-	for (const px_node *n = f->first; n; n = n->next) {
+	for (const px_node *n = va->mult_walk ? f->first : NULL; n; n = n->next) {
 		if (n->kind != PX_N_INST || n->nres != 1 || n->res[0].kind != PX_O_VALUE || n->res[0].elem >= 0)
 			continue;
 		uint32_t id = n->res[0].id;
@@ -585,10 +586,12 @@ void px_values_init(px_values *va, const px_module *m, const px_func *f, const u
 		px_node_writes(n, count_def, va);
 		if (n->kind == PX_N_INST && n->nres == 1 && n->res[0].kind == PX_O_VALUE && n->res[0].elem < 0)
 			va->def[n->res[0].id] = n;
+		va->mult_walk |= n->kind == PX_N_INST && (n->flags & PX_NF_align);
 	}
 	for (uint32_t id = 0; id < f->nvalues; id++) {
 		if (f->values[id].param && va->ndefs[id])
 			va->ndefs[id] = 2; /* a parameter assigned again: defined twice */
+		va->mult_walk |= va->ndefs[id] > 1;
 		if (va->ndefs[id] != 1 || f->values[id].param || f->values[id].count)
 			va->def[id] = NULL;
 	}

@@ -88,6 +88,10 @@ typedef struct px_values {
 	bool lane_x;       /* %laneid is PX_VV_LANE: warps are runs of 32 along x */
 	bool settled;      /* varies and mult are computed (at the first question that needs them) */
 	bool mult_settled; /* mult is computed (what a multiple asks; varies can wait) */
+	/* some statement states {align = N}, or some value is defined more than
+	 * once: else no statement changes what an atom is a multiple of, and
+	 * find_multiples need not walk them */
+	bool mult_walk;
 	bool from_memory_made; /* from_memory is computed (at the first question: the tables are the
 	                        * arena's from the start, since a check takes back what it allocates) */
 } px_values;
