@@ -22,23 +22,20 @@ enum { RECENT_FROM = 1 << 16, RECENT = 1 << 10 };
  *
  * A run's ids are a directory of chunks of RUN_CHUNK ids, made as the
  * counter reaches them: a chunk costs 64 bytes however sparse the counter
- * is, and chunks made one after another lie side by side. */
-enum { COUNTED_DIGITS = 7, COUNTED_MAX = 1 << 22, RUN_CHUNK = 16, BLOCK_MIN = 16, BLOCK_MAX = 1024 };
+ * is, and chunks made one after another lie side by side, in one table of
+ * the map's chunks that grows as the value table does (util/huge.h). */
+enum { COUNTED_DIGITS = 7, COUNTED_MAX = 1 << 22, RUN_CHUNK = 16 };
 
 struct px_valmap_run {
 	const char *prefix; /* in the text, as the values' names are; NULL: an empty entry */
 	uint32_t len, hash;
 	uint32_t ndir;
-	uint32_t **dir;     /* per RUN_CHUNK numbers: their ids + 1 (0: none yet), or NULL */
+	uint32_t *dir;      /* per RUN_CHUNK numbers: 1 + its chunk's index, 0: none yet */
 };
 
-/* The chunks are handed out from blocks, freed together; each block holds
- * twice the chunks of the one before, from BLOCK_MIN (a small function's
- * names take one small block) to BLOCK_MAX. */
-struct px_valmap_chunks {
-	struct px_valmap_chunks *next;
-	uint32_t n;
-	uint32_t ids[][RUN_CHUNK];
+/* A chunk: RUN_CHUNK ids + 1 (0: none yet). */
+struct px_valmap_chunk {
+	uint32_t ids[RUN_CHUNK];
 };
 
 void px_valmap_init(px_valmap *m)
@@ -54,11 +51,7 @@ void px_valmap_free(px_valmap *m)
 	for (uint32_t i = 0; i < m->runs_cap; i++)
 		free(m->runs[i].dir);
 	free(m->runs);
-	while (m->chunks) {
-		struct px_valmap_chunks *next = m->chunks->next;
-		free(m->chunks);
-		m->chunks = next;
-	}
+	px_huge_free(m->chunks, (size_t)m->chunks_cap * sizeof *m->chunks);
 	px_valmap_init(m);
 }
 
@@ -130,17 +123,16 @@ static struct px_valmap_run *run_of(px_valmap *m, const char *s, uint32_t n)
 	return r;
 }
 
-static uint32_t *new_chunk(px_valmap *m)
+/* 1 + the index of a new chunk. */
+static uint32_t new_chunk(px_valmap *m)
 {
-	if (!m->chunks || m->chunks_used == m->chunks->n) {
-		uint32_t n = !m->chunks ? BLOCK_MIN : m->chunks->n < BLOCK_MAX ? 2 * m->chunks->n : BLOCK_MAX;
-		struct px_valmap_chunks *b = need(calloc(1, sizeof *b + n * sizeof b->ids[0]));
-		b->n = n;
-		b->next = m->chunks;
-		m->chunks = b;
-		m->chunks_used = 0;
+	if (m->nchunks == m->chunks_cap) {
+		uint32_t cap = m->chunks_cap ? 2 * m->chunks_cap : 16;
+		m->chunks = px_huge_grow(m->chunks, (size_t)m->chunks_cap * sizeof *m->chunks, (size_t)cap * sizeof *m->chunks);
+		m->chunks_cap = cap;
 	}
-	return m->chunks->ids[m->chunks_used++];
+	memset(&m->chunks[m->nchunks], 0, sizeof *m->chunks);
+	return ++m->nchunks;
 }
 
 /* The id of counter num in run r, or next when it has none. */
@@ -157,7 +149,7 @@ static uint32_t run_put(px_valmap *m, struct px_valmap_run *r, uint32_t num, uin
 	}
 	if (!r->dir[c])
 		r->dir[c] = new_chunk(m);
-	uint32_t *e = &r->dir[c][num % RUN_CHUNK];
+	uint32_t *e = &m->chunks[r->dir[c] - 1].ids[num % RUN_CHUNK];
 	if (!*e)
 		*e = next + 1;
 	return *e - 1;

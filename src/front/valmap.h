@@ -19,7 +19,7 @@
 
 struct px_value;
 struct px_valmap_run;
-struct px_valmap_chunks;
+struct px_valmap_chunk;
 
 typedef struct px_valmap {
 	uint64_t *slots;    /* hash << 32 | (id + 1); 0: empty */
@@ -29,8 +29,8 @@ typedef struct px_valmap {
 	 * last, and where their tables' chunks come from */
 	struct px_valmap_run *runs;
 	uint32_t runs_cap, nruns, last_run;
-	struct px_valmap_chunks *chunks;
-	uint32_t chunks_used;
+	struct px_valmap_chunk *chunks;
+	uint32_t nchunks, chunks_cap;
 } px_valmap;
 
 void px_valmap_init(px_valmap *m);

@@ -94,6 +94,8 @@ static void check_blocks(px_module *m, px_func *f, void *ctx)
 	ck_assert(g.flags_seen & PX_OPF_CTA_BARRIER);
 	/* the guarded branch: to the label's block and on into the next */
 	ck_assert_uint_eq(g.succ_at[1] - g.succ_at[0], 2);
+	px_cfg_free(&g);
+	ck_assert_ptr_null(g.stmt);
 	px_arena_free(&a);
 	k->checked++;
 }

@@ -8,6 +8,7 @@
 
 #include "tables/tables.h"
 #include "util/arena.h"
+#include "util/huge.h"
 
 static bool is_branch(const px_node *n)
 {
@@ -29,6 +30,9 @@ static bool falls_through(const px_node *n)
 
 _Static_assert(PX_CFG_KIND(PX_N_PRINTF) < PX_CFG_ADDRESS, "a statement's marks are a byte's bits");
 _Static_assert(PX_OP__COUNT < PX_CFG_NO_OP, "an operation's index fits a statement's table");
+
+/* A statement's bytes in the table: its pointer, operation and marks. */
+#define STMT_BYTES (sizeof(px_node *) + sizeof(uint16_t) + sizeof(uint8_t))
 
 typedef struct edges {
 	px_arena *a;
@@ -118,9 +122,12 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 	uint32_t *label_block = px_arena_calloc(a, f->nlabels + 1, sizeof *label_block);
 	for (uint32_t i = 0; i <= f->nlabels; i++)
 		label_block[i] = UINT32_MAX;
-	g->stmt = px_arena_array(a, f->nnodes + 1, sizeof *g->stmt);
-	g->stmt_op = px_arena_array(a, f->nnodes + 1, sizeof *g->stmt_op);
-	g->stmt_marks = px_arena_array(a, f->nnodes + 1, sizeof *g->stmt_marks);
+	/* the three columns in one table: a big one is a mapping of its own,
+	 * given back whole (util/huge.h) */
+	g->stmt_room = f->nnodes + 1;
+	g->stmt = px_huge_alloc(g->stmt_room * STMT_BYTES);
+	g->stmt_op = (uint16_t *)(g->stmt + g->stmt_room);
+	g->stmt_marks = (uint8_t *)(g->stmt_op + g->stmt_room);
 	uint32_t b = UINT32_MAX, cap = 0, i = 0;
 	bool start = true;
 	for (px_node *n = f->first; n; n = n->next, i++) {
@@ -172,6 +179,15 @@ void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a)
 	csr(a, nb, e.from, e.to, e.n, &g->succ_at, &g->succ);
 	csr(a, nb, e.to, e.from, e.n, &g->pred_at, &g->pred);
 	order(g);
+}
+
+void px_cfg_free(px_cfg *g)
+{
+	px_huge_free(g->stmt, g->stmt_room * STMT_BYTES);
+	g->stmt = NULL;
+	g->stmt_op = NULL;
+	g->stmt_marks = NULL;
+	g->nstmts = g->stmt_room = 0;
 }
 
 typedef struct flow {

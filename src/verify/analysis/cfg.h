@@ -24,8 +24,9 @@ typedef struct px_cfg {
 	 * statement's record and operands take 120 bytes and more, so on a long
 	 * body a walk over the statements costs its misses in memory, and every
 	 * check that walked would pay them again. Three bytes a statement and its
-	 * pointer: a million statements take 11 MB here. */
-	uint32_t nstmts;
+	 * pointer: a million statements take 11 MB here, given back by
+	 * px_cfg_free when the checks are done (util/huge.h's tables). */
+	uint32_t nstmts, stmt_room;
 	px_node **stmt;
 	uint16_t *stmt_op;
 	uint8_t *stmt_marks;
@@ -79,6 +80,8 @@ static inline uint32_t px_cfg_next(const px_cfg *g, uint32_t k, uint64_t flags)
 static inline bool px_cfg_has_flag(const px_cfg *g, uint64_t flags) { return g->flags_seen & flags; }
 
 void px_cfg_build(px_cfg *g, const px_func *f, px_arena *a);
+/* The statements' table goes back (the rest is the arena's). */
+void px_cfg_free(px_cfg *g);
 
 /* The forward "on some path" problems the checks pose over the blocks: a
  * state is a bit vector of w 64-bit words; a block's state on entry is the

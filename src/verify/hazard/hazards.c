@@ -26,8 +26,10 @@ void px_check_hazards(px_verifier *v, px_func *f)
 		checks[i](&fr);
 		px_arena_release(fr.a, base);
 	}
-	/* the blocks and the analysis stay in scratch until the next function:
-	 * the selector reads the same analysis (px_verify_values) */
+	/* the statements' table goes now, before the function is selected; the
+	 * blocks and the analysis stay in scratch until the next function: the
+	 * selector reads the same analysis (px_verify_values) */
+	px_cfg_free(&fr.g);
 	v->values = fr.va;
 	v->values_kept = true;
 }
