@@ -622,10 +622,13 @@ void px_verify_func(px_verifier *v, px_func *f)
 	check_directives(v, f);
 	px_verify_locals(v, f);
 	v->fn_pending = v->pending_tail;
+	uint64_t flags = 0; /* the checked instructions' PX_OPF_* flags together */
 	for (px_node *n = f->first; n; n = n->next) {
 		switch (n->kind) {
 		case PX_N_INST:
 			check_inst(v, f, n);
+			if (n->op && n->var)
+				flags |= n->op->flags;
 			break;
 		case PX_N_CALL:
 			check_guard(v, f, n);
@@ -650,7 +653,8 @@ void px_verify_func(px_verifier *v, px_func *f)
 	v->widest_call = f->widest_call > v->widest_call ? f->widest_call : v->widest_call;
 	px_check_spaces(v, f);
 	px_check_flow(v, f);
-	px_check_carry(v, f);
+	if (flags & PX_OPF_CARRY_IN) /* no reader of the carry flag: no chain to check */
+		px_check_carry(v, f);
 	px_check_desc_starts(v, f);
 	px_record_uses(v, f);
 	/* the hazards follow what the statements mean: after an error in the
