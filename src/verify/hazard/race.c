@@ -149,8 +149,8 @@ static bool cares(void *ctx, const px_node *n)
 }
 
 /* A race check's points: the operations that order the threads' accesses,
- * and the nodes that may (a call, inline PTX); a block's flags and kinds
- * say whether it holds one before it is walked. */
+ * and the nodes that may (a call, inline PTX); a block's flags and marks
+ * say whether it holds one before it is walked, a statement's whether it is one. */
 #define SYNC_FLAGS (PX_OPF_CTA_BARRIER | PX_OPF_ORDERS_THREADS)
 #define SYNC_KINDS (PX_CFG_KIND(PX_N_CALL) | PX_CFG_KIND(PX_N_ASM))
 
