@@ -164,6 +164,8 @@ void px_check_hazards(px_verifier *v, px_func *f);
  * wait, expect_tx, ...), and mbarrier.init with its operand. */
 bool px_uses_mbarrier(const px_node *n);
 bool px_is_mbarrier_init(const px_node *n);
+/* The flags of the operations those two can say yes to. */
+#define PX_MBARRIER_OPS (PX_OPF_MBARRIER_INIT | PX_OPF_MBARRIER_USE)
 /* The descriptors' tile starts (verify/desc.c), once f is verified. */
 void px_check_desc_starts(px_verifier *v, px_func *f);
 

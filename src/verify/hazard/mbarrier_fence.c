@@ -36,9 +36,6 @@ typedef struct mfence {
 	uint8_t *said;        /* per barrier */
 } mfence;
 
-/* The operations cares() looks at. */
-#define BARRIER_OPS (PX_OPF_MBARRIER_INIT | PX_OPF_MBARRIER_USE)
-
 static bool cares(void *ctx, const px_node *n)
 {
 	(void)ctx;
@@ -117,13 +114,13 @@ void px_check_mbarrier_fence(px_frame *fr)
 	mfence m = {.v = v, .f = f};
 	px_points_init(&m.points, v, f, fr->a);
 	m.bar = px_frame_alloc(fr, v->m->nglobals + 1, sizeof *m.bar);
-	for (uint32_t k = px_cfg_next(g, 0, BARRIER_OPS); k < g->nstmts; k = px_cfg_next(g, k + 1, BARRIER_OPS)) {
+	for (uint32_t k = px_cfg_next(g, 0, PX_MBARRIER_OPS); k < g->nstmts; k = px_cfg_next(g, k + 1, PX_MBARRIER_OPS)) {
 		const px_node *n = g->stmt[k];
 		uint32_t t;
 		if (cares(NULL, n) && n->nops && (t = px_points_target(&m.points, &n->ops[0])) && !m.bar[t - 1])
 			m.bar[t - 1] = ++m.nbars;
 	}
-	px_facts_init(&m.facts, f, g, 0, BARRIER_OPS, 0, cares, NULL);
+	px_facts_init(&m.facts, f, g, 0, PX_MBARRIER_OPS, 0, cares, NULL);
 	if (m.nbars && m.facts.nfacts) {
 		m.base = m.facts.words;
 		m.w = m.base + px_bits_words((size_t)m.nbars * m.facts.nfacts);

@@ -66,8 +66,7 @@ void px_check_mbarrier_init(px_frame *fr)
 	minit m = {.v = v};
 	px_points_init(&m.points, v, f, fr->a);
 	px_items_init(&m.bars, fr->a, v->m->nglobals + 1);
-	const uint64_t ops = PX_OPF_MBARRIER_USE | PX_OPF_MBARRIER_INIT;
-	for (uint32_t k = px_cfg_next(g, 0, ops); k < g->nstmts; k = px_cfg_next(g, k + 1, ops)) {
+	for (uint32_t k = px_cfg_next(g, 0, PX_MBARRIER_OPS); k < g->nstmts; k = px_cfg_next(g, k + 1, PX_MBARRIER_OPS)) {
 		const px_node *n = g->stmt[k];
 		uint32_t t, b;
 		if ((px_uses_mbarrier(n) || px_is_mbarrier_init(n)) && (t = px_points_target(&m.points, &n->ops[0]))) {
